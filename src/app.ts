@@ -1,0 +1,20 @@
+// createApp(deps): the composition root. Cross-cutting plugins first (Elysia hooks only reach routes
+// registered after them), then every module in one visible list.
+import { Elysia } from 'elysia'
+import type { AppDeps } from './context.ts'
+import { apiDocs } from './http/openapi.ts'
+import { httpPlatform } from './http/platform.ts'
+import { createRouteTable, type RouteTable } from './lib/route-match.ts'
+import { systemRoutes } from './modules/system/index.ts'
+
+export function createApp(deps: AppDeps) {
+  // Built on first use, after every module has registered its routes: tells 404 from 405.
+  let routeTable: RouteTable | undefined
+  const app = new Elysia()
+    .use(httpPlatform(deps, (): RouteTable => (routeTable ??= createRouteTable(app.routes))))
+    .use(apiDocs(deps.config))
+    .use(systemRoutes(deps))
+  return app
+}
+
+export type App = ReturnType<typeof createApp>

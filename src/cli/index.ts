@@ -1,0 +1,84 @@
+// The command line: parses argv (commands, configuration flags, command options), loads the
+// configuration, and runs one command. Unknown commands or flags print the usage and exit 2.
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
+import { ConfigError, flagName, loadConfig, SETTINGS, type SettingName } from '../config.ts'
+import { backupCommand } from './backup.ts'
+import { EXIT, type CliIo, type Command } from './command.ts'
+import { healthcheckCommand } from './healthcheck.ts'
+import { migrateCommand } from './migrate.ts'
+import { serveCommand } from './serve.ts'
+import { versionCommand } from './version.ts'
+
+export const COMMANDS: Command[] = [serveCommand, migrateCommand, backupCommand, healthcheckCommand, versionCommand]
+
+const CONFIG_FLAGS: ParseArgsOptionsConfig = Object.fromEntries(
+  (Object.keys(SETTINGS) as SettingName[]).map((name) => [flagName(name), { type: 'string' as const }]),
+)
+
+export function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => [c.name, ...c.params].join(' ').length)) + 2
+  const commands = COMMANDS.map((c) => `  ${[c.name, ...c.params].join(' ').padEnd(width)}${c.summary}`)
+  const settings = (Object.keys(SETTINGS) as SettingName[]).map((name) => {
+    const schema = SETTINGS[name] as { default?: unknown; 'x-default'?: string }
+    const fallback = schema['x-default'] ?? JSON.stringify(schema.default)
+    return `  --${flagName(name)} <value>`.padEnd(34) + `${name} (default ${fallback})`
+  })
+  return [
+    'Usage: switchboard [command] [options]',
+    '',
+    'Commands:',
+    ...commands,
+    '',
+    'Configuration (each flag overrides its environment variable):',
+    ...settings,
+    '',
+    'Options:',
+    '  -h, --help                      Show this help',
+    '',
+  ].join('\n')
+}
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const usageError = (message: string) => {
+    io.stderr(`switchboard: ${message}\n\n${usage()}`)
+    return EXIT.USAGE
+  }
+  const commandOptions = Object.assign({}, ...COMMANDS.map((c) => c.options ?? {})) as ParseArgsOptionsConfig
+  let parsed: ReturnType<typeof parseArgs>
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { ...commandOptions, ...CONFIG_FLAGS, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    })
+  } catch (error) {
+    return usageError((error as Error).message)
+  }
+  const { values, positionals } = parsed
+  if (values.help || positionals[0] === 'help') {
+    io.stdout(usage())
+    return EXIT.OK
+  }
+
+  const words = positionals.length === 0 ? ['serve'] : positionals
+  const command = [...COMMANDS]
+    .sort((a, b) => b.name.split(' ').length - a.name.split(' ').length)
+    .find((c) => c.name.split(' ').every((word, i) => words[i] === word))
+  if (!command) return usageError(`unknown command "${positionals.join(' ')}"`)
+  const args = words.slice(command.name.split(' ').length)
+  if (args.length !== command.params.length) return usageError(`${command.name} takes ${command.params.join(' ') || 'no arguments'}`)
+  const foreign = Object.keys(values).filter((key) => key !== 'help' && !(key in CONFIG_FLAGS) && !(key in (command.options ?? {})))
+  if (foreign.length > 0) return usageError(`${command.name} does not accept --${foreign.join(', --')}`)
+
+  let config
+  try {
+    config = loadConfig(io.env, values as Record<string, string | undefined>, io.cwd)
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    io.stderr(`switchboard: invalid configuration: ${error.message}\n`)
+    return EXIT.USAGE
+  }
+  const options = Object.fromEntries(Object.keys(command.options ?? {}).map((key) => [key, values[key] as string | boolean | undefined]))
+  return command.run({ config, args, options, io })
+}

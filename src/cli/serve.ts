@@ -1,0 +1,80 @@
+// `switchboard serve` (the default): boot, listen, run the cron loop; on SIGTERM or SIGINT stop
+// accepting, let in-flight requests finish (up to 10 s), stop the cron loop, close the database, exit 0.
+import { MigrationError } from '../db/migrate.ts'
+import { createLogger, fileSink } from '../lib/log.ts'
+import { openRuntime, type Runtime } from '../runtime.ts'
+import { EXIT, type Command } from './command.ts'
+
+export const DRAIN_TIMEOUT_MS = 10_000
+// Bun's own cap stays a backstop above ours, so oversized bodies get our JSON 413 rather than Bun's bare one.
+const BUN_BODY_BACKSTOP = 128 * 1024 * 1024
+
+export const serveCommand: Command = {
+  name: 'serve',
+  params: [],
+  summary: 'Start the HTTP server and the cron loop (the default command)',
+  async run({ config, io }) {
+    const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stdout) })
+    const fail = (message: string, error?: unknown) => {
+      log.error('cannot start', { reason: message, error })
+      log.flush()
+      io.stderr(`switchboard: ${message}\n`)
+      return EXIT.FAILED
+    }
+
+    let runtime: Runtime
+    try {
+      runtime = openRuntime(config, { log })
+    } catch (error) {
+      if (error instanceof MigrationError) return fail(error.message)
+      return fail(`cannot open the database at ${config.dbPath}: ${(error as Error).message}`)
+    }
+    const { app, deps } = runtime
+    try {
+      app.listen({
+        hostname: config.host,
+        port: config.port,
+        // Elysia defaults to reusePort, which would let a second server share the port silently.
+        reusePort: false,
+        development: false,
+        maxRequestBodySize: Math.max(config.maxBodyBytes, BUN_BODY_BACKSTOP),
+      })
+    } catch (error) {
+      await runtime.close()
+      return fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`)
+    }
+    const server = app.server!
+    deps.scheduler.start()
+    log.info('listening', { url: `http://${config.host}:${server.port}`, public_url: config.publicUrl, version: deps.version, data_dir: config.dataDir })
+
+    const signal = await nextSignal()
+    log.info('shutting down', { signal })
+    // A second signal while draining means "now".
+    const force = () => {
+      log.error('forced exit during shutdown')
+      log.flush()
+      process.exit(EXIT.FAILED)
+    }
+    process.once('SIGTERM', force).once('SIGINT', force)
+
+    const drained = await Promise.race([server.stop(false).then(() => true), Bun.sleep(DRAIN_TIMEOUT_MS).then(() => false)])
+    if (!drained) {
+      log.warn('in-flight requests did not finish in time; closing their connections', { timeout_ms: DRAIN_TIMEOUT_MS })
+      await server.stop(true)
+    }
+    await runtime.close()
+    log.info('stopped', { signal })
+    log.flush()
+    return EXIT.OK
+  },
+}
+
+function nextSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', on).off('SIGINT', on)
+      resolve(signal)
+    }
+    process.on('SIGTERM', on).on('SIGINT', on)
+  })
+}

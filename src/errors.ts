@@ -1,0 +1,50 @@
+// AppError and the closed list of error codes with their HTTP statuses; framework-free.
+
+/** Every code the API can answer with, its HTTP status and the message used when none is given. */
+export const ERROR_CODES = {
+  VALIDATION_FAILED: { status: 400, message: 'The request is invalid' },
+  INVALID_PAGE_TOKEN: { status: 400, message: 'The page token is invalid or expired' },
+  UNAUTHENTICATED: { status: 401, message: 'Authentication is required' },
+  INVALID_CREDENTIALS: { status: 401, message: 'E-mail or password is incorrect' },
+  TOKEN_EXPIRED: { status: 401, message: 'The token has expired' },
+  TOKEN_INVALID: { status: 401, message: 'The token is malformed or revoked' },
+  INSUFFICIENT_PERMISSIONS: { status: 403, message: 'The token lacks a required permission' },
+  NOT_FOUND: { status: 404, message: 'Not found' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
+  CONFLICT: { status: 409, message: 'The request conflicts with the current state' },
+  INVALID_STATE_TRANSITION: { status: 409, message: 'The state transition is not allowed' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The content type is not supported' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests' },
+  INTERNAL: { status: 500, message: 'Internal error' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The service is unavailable' },
+} as const satisfies Record<string, { status: number; message: string }>
+
+export type ErrorCode = keyof typeof ERROR_CODES
+
+export interface FieldError {
+  field: string
+  message: string
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly errors: FieldError[] | undefined
+  /** Extra response headers, e.g. `Allow` for 405 or `WWW-Authenticate` for 401. */
+  readonly headers: Record<string, string> | undefined
+
+  constructor(code: ErrorCode, message?: string, extra: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+    super(message ?? ERROR_CODES[code].message)
+    this.name = 'AppError'
+    this.code = code
+    this.status = ERROR_CODES[code].status
+    this.errors = extra.errors
+    this.headers = extra.headers
+  }
+}
+
+/** Shorthand for a 400 naming each offending field. */
+export function validationError(errors: FieldError[], message?: string): AppError {
+  return new AppError('VALIDATION_FAILED', message, { errors })
+}

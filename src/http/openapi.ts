@@ -1,0 +1,28 @@
+// OpenAPI 3.1 document at /openapi.json and an interactive reference at /docs, both generated from
+// the runtime `t` schemas of the routes (never fromTypes(), which fails inside a compiled binary).
+import { openapi } from '@elysiajs/openapi'
+import type { Config } from '../config.ts'
+import { VERSION } from '../version.ts'
+
+export const OPENAPI_PATH = '/openapi.json'
+export const DOCS_PATH = '/docs'
+// Pinned so the reference page does not change under us; the page loads it from jsDelivr.
+const SCALAR_VERSION = '1.72.1'
+
+export function apiDocs(config: Config) {
+  return openapi({
+    path: DOCS_PATH,
+    specPath: OPENAPI_PATH,
+    scalar: { version: SCALAR_VERSION },
+    documentation: {
+      info: {
+        title: 'Switchboard API',
+        version: VERSION,
+        description:
+          'Self-hosted customer-engagement platform API. Errors are JSON `{code, message, request_id, errors?}`; every response carries `X-Request-Id`.',
+      },
+      servers: [{ url: config.publicUrl }],
+      tags: [{ name: 'System', description: 'Liveness, readiness and the cron loop' }],
+    },
+  })
+}

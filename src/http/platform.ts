@@ -1,0 +1,44 @@
+// Cross-cutting HTTP behaviour for every route: request id, body limits and parsing, the error
+// renderer and the access log. Used first in app.ts, because Elysia hooks only apply to later routes.
+import { Elysia, StatusMap } from 'elysia'
+import type { Config } from '../config.ts'
+import type { Logger } from '../lib/log.ts'
+import type { RouteTable } from '../lib/route-match.ts'
+import { checkDeclaredLength, parseBody } from './body.ts'
+import { renderError, toAppError } from './render-error.ts'
+import { beginRequest, pathOf, requestState } from './request-state.ts'
+
+export function httpPlatform(deps: { config: Config; log: Logger }, routes: () => RouteTable) {
+  const { log } = deps
+  const limit = deps.config.maxBodyBytes
+  return new Elysia()
+    // onRequest hooks are always global and run before routing, so 404s get an id too.
+    .onRequest(({ request, set }) => {
+      set.headers['x-request-id'] = beginRequest(request).id
+      checkDeclaredLength(request, limit)
+    })
+    .onParse({ as: 'global' }, ({ request, contentType }) => parseBody(request, contentType, limit))
+    .onError({ as: 'global' }, ({ code, error, request, set }) => {
+      const { id } = requestState(request)
+      const { error: appError, internal } = toAppError(code, error, request, routes())
+      if (internal !== undefined) log.error('unhandled error', { request_id: id, method: request.method, path: pathOf(request.url), error: internal })
+      const rendered = renderError(appError, id)
+      set.status = rendered.status
+      Object.assign(set.headers, rendered.headers, { 'x-request-id': id, 'content-type': 'application/json' })
+      return rendered.body
+    })
+    .onAfterResponse({ as: 'global' }, ({ request, set, responseValue }) => {
+      const state = requestState(request)
+      const status =
+        responseValue instanceof Response ? responseValue.status : typeof set.status === 'number' ? set.status : (StatusMap[set.status as keyof typeof StatusMap] ?? 200)
+      const fields = {
+        request_id: state.id,
+        method: request.method,
+        path: pathOf(request.url),
+        status,
+        duration_ms: Math.round((performance.now() - state.startedAt) * 100) / 100,
+      }
+      if (status >= 500) log.error('request', fields)
+      else log.info('request', fields)
+    })
+}

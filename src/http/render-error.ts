@@ -1,0 +1,106 @@
+// The one error renderer: turns whatever was thrown (AppError, Elysia parse/validation/not-found
+// errors, anything unexpected) into the JSON error body of DESIGN.md "Errors".
+import type { ValidationError } from 'elysia'
+import { AppError, type FieldError } from '../errors.ts'
+import type { RouteTable } from '../lib/route-match.ts'
+
+export interface ErrorBodyJson {
+  code: string
+  message: string
+  request_id: string
+  errors?: FieldError[]
+}
+
+export interface RenderedError {
+  status: number
+  headers: Record<string, string>
+  body: ErrorBodyJson
+  /** Set when the failure was ours (500): the detail goes to the log, never to the client. */
+  internal?: unknown
+}
+
+/** Maps an error caught by Elysia to an AppError; `internal` marks errors that must be logged in full. */
+export function toAppError(code: unknown, error: unknown, request: Request, routes: RouteTable): { error: AppError; internal?: unknown } {
+  if (error instanceof AppError) return { error }
+  switch (code) {
+    case 'PARSE': {
+      const cause = (error as Error).cause
+      if (cause instanceof AppError) return { error: cause }
+      return { error: new AppError('VALIDATION_FAILED', 'The request body could not be parsed', { errors: [{ field: 'body', message: bodyParseMessage(request) }] }) }
+    }
+    case 'VALIDATION':
+      return validationToAppError(error as ValidationError, request)
+    case 'NOT_FOUND': {
+      const allowed = routes.allowedMethods(new URL(request.url).pathname)
+      if (allowed.length === 0) return { error: new AppError('NOT_FOUND', 'No route matches this path') }
+      const allow = allowed.includes('GET') && !allowed.includes('HEAD') ? [...allowed, 'HEAD'] : allowed
+      return { error: new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } }) }
+    }
+    case 'INVALID_COOKIE_SIGNATURE':
+      return { error: new AppError('VALIDATION_FAILED', 'A cookie has an invalid signature', { errors: [{ field: 'cookie', message: 'invalid signature' }] }) }
+    case 'INVALID_FILE_TYPE':
+      return { error: new AppError('VALIDATION_FAILED', 'An uploaded file has a type that is not accepted') }
+    default:
+      return { error: new AppError('INTERNAL'), internal: error }
+  }
+}
+
+export function renderError(appError: AppError, requestId: string): Omit<RenderedError, 'internal'> {
+  const body: ErrorBodyJson = { code: appError.code, message: appError.message, request_id: requestId }
+  if (appError.errors) body.errors = appError.errors
+  return { status: appError.status, headers: appError.headers ?? {}, body }
+}
+
+function contentTypeOf(request: Request): string {
+  return (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+}
+
+function bodyParseMessage(request: Request): string {
+  const type = contentTypeOf(request)
+  return type === 'application/json' || type.endsWith('+json') ? 'Malformed JSON' : `Could not parse a ${type || 'body'}`
+}
+
+function validationToAppError(error: ValidationError, request: Request): { error: AppError; internal?: unknown } {
+  // A response that does not match its own schema is our bug, not the client's.
+  if (error.type === 'response') return { error: new AppError('INTERNAL'), internal: error }
+  if (error.type === 'body') {
+    const type = contentTypeOf(request)
+    const json = type === 'application/json' || type.endsWith('+json')
+    const structured = json || type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data'
+    if (!structured) return { error: new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json') }
+  }
+  return { error: new AppError('VALIDATION_FAILED', undefined, { errors: fieldErrors(error) }) }
+}
+
+interface ValueErrorLike {
+  path: string
+  message: string
+  schema: Record<string, unknown> & { anyOf?: Record<string, unknown>[] }
+}
+
+/** One entry per offending field, in the order found; `a.b.0` for nested paths. */
+export function fieldErrors(error: ValidationError): FieldError[] {
+  const location = error.type === 'property' ? undefined : error.type
+  const byField = new Map<string, string>()
+  for (const e of error.all as unknown as ValueErrorLike[]) {
+    const path = e.path.replace(/^\//, '').replaceAll('/', '.')
+    // Coerced query/params numbers fail deep inside a transform and lose their path;
+    // schemas that need it name themselves with `x-field`.
+    const field = path || (e.schema['x-field'] as string | undefined) || location || 'request'
+    if (!byField.has(field)) byField.set(field, friendlyMessage(e))
+  }
+  return [...byField].map(([field, message]) => ({ field, message }))
+}
+
+function friendlyMessage(e: ValueErrorLike): string {
+  if (e.schema.error !== undefined && typeof e.schema.error === 'string') return e.schema.error
+  const variants = e.schema.anyOf
+  if (e.message === 'Expected union value' && Array.isArray(variants)) {
+    const literals = variants.filter((v) => 'const' in v).map((v) => JSON.stringify(v.const))
+    if (literals.length === variants.length) return `Expected one of ${literals.join(', ')}`
+    // Elysia's coercing types are unions of a string source and the real type: name the real one.
+    const types = [...new Set(variants.map((v) => v.type).filter((t): t is string => typeof t === 'string' && t !== 'string'))]
+    if (types.length > 0) return `Expected ${types.join(' or ')}`
+  }
+  return e.message
+}

@@ -1,0 +1,138 @@
+// The cron loop: named tasks on fixed intervals, driven by an injectable clock; each run is recorded
+// for /health and logged; a failing task is retried next time; a slow task never overlaps itself.
+import type { Clock } from '../lib/clock.ts'
+import { isoTime } from '../lib/clock.ts'
+import type { Logger } from '../lib/log.ts'
+
+export interface TaskContext {
+  /** Clock time at which this run started. */
+  now: number
+  log: Logger
+  /** Aborted when the loop stops; long tasks should check it and return early. */
+  signal: AbortSignal
+}
+
+/** What a run reports; its fields go into the run's log line. */
+export type TaskReport = Record<string, unknown> | void
+
+export interface TaskDefinition {
+  name: string
+  intervalMs: number
+  /** Run at the first tick instead of one interval after registration. */
+  runAtStart?: boolean
+  run(ctx: TaskContext): TaskReport | Promise<TaskReport>
+}
+
+export interface TaskStatus {
+  last_run_at: string | null
+  last_duration_ms: number | null
+  last_error: string | null
+  runs: number
+  failures: number
+  next_run_at: string
+}
+
+interface TaskState {
+  def: TaskDefinition
+  nextRunAt: number
+  running: Promise<void> | undefined
+  lastRunAt: number | null
+  lastDurationMs: number | null
+  lastError: string | null
+  runs: number
+  failures: number
+}
+
+export class Scheduler {
+  private readonly tasks = new Map<string, TaskState>()
+  private timer: ReturnType<typeof setInterval> | undefined
+  private readonly abort = new AbortController()
+
+  constructor(private readonly options: { clock: Clock; log: Logger; tickMs: number }) {}
+
+  register(def: TaskDefinition): this {
+    if (this.tasks.has(def.name)) throw new Error(`cron task ${def.name} is registered twice`)
+    if (!(def.intervalMs > 0)) throw new Error(`cron task ${def.name} needs a positive interval`)
+    const now = this.options.clock.now()
+    this.tasks.set(def.name, {
+      def,
+      nextRunAt: def.runAtStart ? now : now + def.intervalMs,
+      running: undefined,
+      lastRunAt: null,
+      lastDurationMs: null,
+      lastError: null,
+      runs: 0,
+      failures: 0,
+    })
+    return this
+  }
+
+  /** Starts ticking every `tickMs` of real time. */
+  start(): void {
+    if (this.timer || this.abort.signal.aborted) return
+    this.timer = setInterval(() => void this.tick(), this.options.tickMs)
+    this.timer.unref?.()
+  }
+
+  /** Starts every due task that is not already running; resolves when the runs it started end. */
+  tick(): Promise<void> {
+    if (this.abort.signal.aborted) return Promise.resolve()
+    const now = this.options.clock.now()
+    const started: Promise<void>[] = []
+    for (const state of this.tasks.values()) {
+      if (state.running || now < state.nextRunAt) continue
+      state.nextRunAt = now + state.def.intervalMs
+      state.running = this.runOnce(state, now).finally(() => (state.running = undefined))
+      started.push(state.running)
+    }
+    return Promise.all(started).then(() => undefined)
+  }
+
+  /** Stops ticking, signals running tasks to stop, and waits for them to finish. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer)
+    this.timer = undefined
+    this.abort.abort()
+    await Promise.allSettled([...this.tasks.values()].map((s) => s.running))
+  }
+
+  status(): Record<string, TaskStatus> {
+    const out: Record<string, TaskStatus> = {}
+    for (const [name, s] of this.tasks) {
+      out[name] = {
+        last_run_at: s.lastRunAt === null ? null : isoTime(s.lastRunAt),
+        last_duration_ms: s.lastDurationMs,
+        last_error: s.lastError,
+        runs: s.runs,
+        failures: s.failures,
+        next_run_at: isoTime(s.nextRunAt),
+      }
+    }
+    return out
+  }
+
+  private async runOnce(state: TaskState, now: number): Promise<void> {
+    const { log } = this.options
+    const taskLog = log.child({ task: state.def.name })
+    const started = performance.now()
+    let report: TaskReport = undefined
+    let failure: unknown
+    try {
+      report = await state.def.run({ now, log: taskLog, signal: this.abort.signal })
+    } catch (error) {
+      failure = error
+    }
+    const duration = Math.round((performance.now() - started) * 100) / 100
+    state.lastRunAt = now
+    state.lastDurationMs = duration
+    state.runs++
+    if (failure === undefined) {
+      state.lastError = null
+      taskLog.info('cron', { outcome: 'ok', duration_ms: duration, ...report })
+    } else {
+      state.failures++
+      state.lastError = failure instanceof Error ? failure.message : String(failure)
+      taskLog.error('cron', { outcome: 'error', duration_ms: duration, error: failure })
+    }
+  }
+}

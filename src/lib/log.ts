@@ -1,0 +1,84 @@
+// Structured logger: one JSON object per line, with levels and bound fields; no framework, no globals.
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+export type LogFields = Record<string, unknown>
+
+export interface Logger {
+  debug(msg: string, fields?: LogFields): void
+  info(msg: string, fields?: LogFields): void
+  warn(msg: string, fields?: LogFields): void
+  error(msg: string, fields?: LogFields): void
+  /** A logger that adds `fields` to every line it writes. */
+  child(fields: LogFields): Logger
+  /** Writes out anything buffered; call before the process exits. */
+  flush(): void
+}
+
+export interface LogSink {
+  write(line: string): void
+  flush(): void
+}
+
+const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 }
+
+export function createLogger(options: { level: LogLevel; sink: LogSink; now?: () => number; fields?: LogFields }): Logger {
+  const min = rank[options.level]
+  const now = options.now ?? Date.now
+  const make = (bound: LogFields): Logger => {
+    const emit = (level: LogLevel, msg: string, fields?: LogFields) => {
+      if (rank[level] < min) return
+      options.sink.write(JSON.stringify({ time: new Date(now()).toISOString(), level, msg, ...bound, ...fields }, jsonSafe))
+    }
+    return {
+      debug: (msg, fields) => emit('debug', msg, fields),
+      info: (msg, fields) => emit('info', msg, fields),
+      warn: (msg, fields) => emit('warn', msg, fields),
+      error: (msg, fields) => emit('error', msg, fields),
+      child: (fields) => make({ ...bound, ...fields }),
+      flush: () => options.sink.flush(),
+    }
+  }
+  return make(options.fields ?? {})
+}
+
+// Errors serialize to {} by default; keep their class, message and stack. BigInts would throw.
+function jsonSafe(_key: string, value: unknown): unknown {
+  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack }
+  if (typeof value === 'bigint') return value.toString()
+  return value
+}
+
+/**
+ * A sink over a Bun file sink (stdout or stderr) that batches lines written in the
+ * same turn of the event loop into one write: a line per request must stay cheap.
+ */
+export function fileSink(file: { writer(): { write(s: string): unknown; flush(): unknown } }): LogSink {
+  const writer = file.writer()
+  let scheduled = false
+  const flush = () => {
+    scheduled = false
+    writer.flush()
+  }
+  return {
+    write(line) {
+      writer.write(line + '\n')
+      if (!scheduled) {
+        scheduled = true
+        setImmediate(flush)
+      }
+    },
+    flush,
+  }
+}
+
+/** Keeps lines in memory; for tests and for commands that want to inspect what was logged. */
+export function memorySink(): LogSink & { lines: string[]; records(): LogFields[] } {
+  const lines: string[] = []
+  return {
+    lines,
+    write: (line) => void lines.push(line),
+    flush: () => {},
+    records: () => lines.map((l) => JSON.parse(l) as LogFields),
+  }
+}

@@ -1,0 +1,52 @@
+// openRuntime: everything `serve` needs before it listens (data directory, database, migrations,
+// cron tasks, app), shared with the tests so they run the same boot path as production.
+import { mkdirSync } from 'node:fs'
+import { createApp, type App } from './app.ts'
+import type { Config } from './config.ts'
+import type { AppDeps } from './context.ts'
+import { MIGRATIONS } from './db/migrations.gen.ts'
+import { migrate } from './db/migrate.ts'
+import { closeDatabase, openDatabase } from './db/open.ts'
+import { registerTasks } from './jobs/registry.ts'
+import { Scheduler } from './jobs/scheduler.ts'
+import { systemClock, type Clock } from './lib/clock.ts'
+import type { Logger } from './lib/log.ts'
+import { VERSION } from './version.ts'
+
+export interface Runtime {
+  deps: AppDeps
+  app: App
+  /** Stops the cron loop (waiting for running tasks) and closes the database. */
+  close(): Promise<void>
+}
+
+/** Creates DATA_DIR (mode 0700: it holds secrets), opens and migrates the database. */
+export function openMigratedDatabase(config: Config, log: Logger, now: number) {
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
+  const opened = openDatabase(config.dbPath)
+  try {
+    const result = migrate(opened.sqlite, MIGRATIONS, VERSION, now)
+    if (result.applied.length > 0) log.info('migrations applied', { applied: result.applied })
+    if (result.changed.length > 0) log.warn('migrations changed after they were applied', { changed: result.changed })
+    return { ...opened, applied: result.applied }
+  } catch (error) {
+    opened.sqlite.close()
+    throw error
+  }
+}
+
+export function openRuntime(config: Config, options: { log: Logger; clock?: Clock }): Runtime {
+  const clock = options.clock ?? systemClock
+  const { log } = options
+  const { sqlite, db } = openMigratedDatabase(config, log, clock.now())
+  const scheduler = registerTasks(new Scheduler({ clock, log, tickMs: config.cronTickMs }), { sqlite })
+  const deps: AppDeps = { config, sqlite, db, clock, log, scheduler, version: VERSION, startedAt: clock.now() }
+  return {
+    deps,
+    app: createApp(deps),
+    async close() {
+      await scheduler.stop()
+      closeDatabase(sqlite)
+    },
+  }
+}
