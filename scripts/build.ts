@@ -4,25 +4,28 @@
 import { join } from 'node:path'
 
 const root = join(import.meta.dir, '..')
-const outfile = join(root, 'dist/switchboard')
 
-const result = await Bun.build({
-  entrypoints: [join(root, 'src/main.ts')],
-  target: 'bun',
-  minify: { whitespace: true, syntax: true, identifiers: false },
-  sourcemap: 'inline',
-  compile: {
-    outfile,
-    // Configuration comes from the environment and flags only, never from files next to the binary.
-    autoloadDotenv: false,
-    autoloadBunfig: false,
-  },
-})
-if (!result.success) {
-  for (const log of result.logs) process.stderr.write(`${log}\n`)
-  process.exit(1)
+export async function buildBinary(outfile: string): Promise<void> {
+  const result = await Bun.build({
+    entrypoints: [join(root, 'src/main.ts')],
+    target: 'bun',
+    minify: { whitespace: true, syntax: true, identifiers: false },
+    // Embedded in the executable, so stack traces in the log name src/ files.
+    sourcemap: 'inline',
+    compile: {
+      outfile,
+      // Configuration comes from the environment and flags only, never from files next to the binary.
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+    },
+  })
+  if (!result.success) throw new AggregateError(result.logs, 'build failed')
+  // The map is already inside the executable; drop the copy written beside it.
+  await Bun.file(`${outfile}.map`).delete().catch(() => {})
 }
-// The sourcemap is embedded in the executable (stack traces name src/ files); drop the copy beside it.
-await Bun.file(`${outfile}.map`).delete().catch(() => {})
-const size = Bun.file(outfile).size
-process.stderr.write(`built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MiB)\n`)
+
+if (import.meta.main) {
+  const outfile = join(root, 'dist/switchboard')
+  await buildBinary(outfile)
+  process.stderr.write(`built ${outfile} (${(Bun.file(outfile).size / 1024 / 1024).toFixed(1)} MiB)\n`)
+}

@@ -1,7 +1,9 @@
 // `switchboard serve` (the default): boot, listen, run the cron loop; on SIGTERM or SIGINT stop
 // accepting, let in-flight requests finish (up to 10 s), stop the cron loop, close the database, exit 0.
+import type { Server } from 'bun'
+import type { Config } from '../config.ts'
 import { MigrationError } from '../db/migrate.ts'
-import { createLogger, fileSink } from '../lib/log.ts'
+import { createLogger, fileSink, type Logger } from '../lib/log.ts'
 import { openRuntime, type Runtime } from '../runtime.ts'
 import { EXIT, type Command } from './command.ts'
 
@@ -9,14 +11,43 @@ export const DRAIN_TIMEOUT_MS = 10_000
 // Bun's own cap stays a backstop above ours, so oversized bodies get our JSON 413 rather than Bun's bare one.
 const BUN_BODY_BACKSTOP = 128 * 1024 * 1024
 
+/** Binds HOST:PORT and starts the cron loop. Throws when the address cannot be bound. */
+export function startServer(runtime: Runtime, config: Config): Server<undefined> {
+  runtime.app.listen({
+    hostname: config.host,
+    port: config.port,
+    // Elysia defaults to reusePort, which would let a second server share the port silently.
+    reusePort: false,
+    development: false,
+    maxRequestBodySize: Math.max(config.maxBodyBytes, BUN_BODY_BACKSTOP),
+  })
+  runtime.deps.scheduler.start()
+  return runtime.app.server as Server<undefined>
+}
+
+/** Stops accepting, waits for in-flight requests (closing them after `timeoutMs`), then closes the runtime. */
+export async function shutdown(server: Server<undefined>, runtime: Runtime, log: Logger, timeoutMs = DRAIN_TIMEOUT_MS): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const drained = await Promise.race([
+    server.stop(false).then(() => true),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+  ])
+  clearTimeout(timer)
+  if (!drained) {
+    log.warn('in-flight requests did not finish in time; closing their connections', { timeout_ms: timeoutMs })
+    await server.stop(true)
+  }
+  await runtime.close()
+}
+
 export const serveCommand: Command = {
   name: 'serve',
   params: [],
   summary: 'Start the HTTP server and the cron loop (the default command)',
   async run({ config, io }) {
     const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stdout) })
-    const fail = (message: string, error?: unknown) => {
-      log.error('cannot start', { reason: message, error })
+    const fail = (message: string) => {
+      log.error('cannot start', { reason: message })
       log.flush()
       io.stderr(`switchboard: ${message}\n`)
       return EXIT.FAILED
@@ -29,23 +60,14 @@ export const serveCommand: Command = {
       if (error instanceof MigrationError) return fail(error.message)
       return fail(`cannot open the database at ${config.dbPath}: ${(error as Error).message}`)
     }
-    const { app, deps } = runtime
+    let server: Server<undefined>
     try {
-      app.listen({
-        hostname: config.host,
-        port: config.port,
-        // Elysia defaults to reusePort, which would let a second server share the port silently.
-        reusePort: false,
-        development: false,
-        maxRequestBodySize: Math.max(config.maxBodyBytes, BUN_BODY_BACKSTOP),
-      })
+      server = startServer(runtime, config)
     } catch (error) {
       await runtime.close()
       return fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`)
     }
-    const server = app.server!
-    deps.scheduler.start()
-    log.info('listening', { url: `http://${config.host}:${server.port}`, public_url: config.publicUrl, version: deps.version, data_dir: config.dataDir })
+    log.info('listening', { url: `http://${config.host}:${server.port}`, public_url: config.publicUrl, version: runtime.deps.version, data_dir: config.dataDir })
 
     const signal = await nextSignal()
     log.info('shutting down', { signal })
@@ -56,13 +78,7 @@ export const serveCommand: Command = {
       process.exit(EXIT.FAILED)
     }
     process.once('SIGTERM', force).once('SIGINT', force)
-
-    const drained = await Promise.race([server.stop(false).then(() => true), Bun.sleep(DRAIN_TIMEOUT_MS).then(() => false)])
-    if (!drained) {
-      log.warn('in-flight requests did not finish in time; closing their connections', { timeout_ms: DRAIN_TIMEOUT_MS })
-      await server.stop(true)
-    }
-    await runtime.close()
+    await shutdown(server, runtime, log)
     log.info('stopped', { signal })
     log.flush()
     return EXIT.OK

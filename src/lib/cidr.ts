@@ -41,6 +41,8 @@ export function parseIp(text: string): Uint8Array | undefined {
 /** Parses `10.0.0.0/8`, `2001:db8::/32` or a bare address (a /32 or /128 range). */
 export function parseCidr(text: string): Cidr | undefined {
   const trimmed = text.trim()
+  // Brackets belong to host:port syntax, not to CIDR notation.
+  if (trimmed.includes('[')) return undefined
   const slash = trimmed.indexOf('/')
   const address = slash === -1 ? trimmed : trimmed.slice(0, slash)
   const bytes = parseIp(address)
@@ -69,11 +71,9 @@ export function cidrContains(range: Cidr, ip: string | Uint8Array): boolean {
   return true
 }
 
-/** The canonical text of an address: IPv4-mapped IPv6 becomes dotted IPv4. */
+/** The canonical text of an address: IPv4-mapped IPv6 (any spelling) becomes dotted IPv4. */
 export function normalizeIp(text: string): string {
-  if (text.toLowerCase().startsWith('::ffff:')) {
-    const rest = text.slice(7)
-    if (isIPv4(rest)) return rest
-  }
+  const bytes = text.includes(':') ? parseIp(text) : undefined
+  if (bytes && MAPPED_PREFIX.every((b, i) => bytes[i] === b)) return bytes.subarray(12).join('.')
   return text
 }

@@ -28,7 +28,20 @@ export function createLogger(options: { level: LogLevel; sink: LogSink; now?: ()
   const make = (bound: LogFields): Logger => {
     const emit = (level: LogLevel, msg: string, fields?: LogFields) => {
       if (rank[level] < min) return
-      options.sink.write(JSON.stringify({ time: new Date(now()).toISOString(), level, msg, ...bound, ...fields }, jsonSafe))
+      const time = new Date(now()).toISOString()
+      // time, level and msg lead the line and cannot be overwritten by fields.
+      const record: LogFields = { time, level, msg, ...bound, ...fields }
+      record.time = time
+      record.level = level
+      record.msg = msg
+      let line: string
+      try {
+        line = JSON.stringify(record, jsonSafe)
+      } catch (error) {
+        // Logging must never throw (a cyclic field, say): keep the line, drop the fields.
+        line = JSON.stringify({ time, level, msg, log_error: `fields not serializable: ${(error as Error).message}` })
+      }
+      options.sink.write(line)
     }
     return {
       debug: (msg, fields) => emit('debug', msg, fields),
@@ -42,9 +55,14 @@ export function createLogger(options: { level: LogLevel; sink: LogSink; now?: ()
   return make(options.fields ?? {})
 }
 
-// Errors serialize to {} by default; keep their class, message and stack. BigInts would throw.
+// Errors serialize to {} by default; keep their class, message, stack, code and cause. BigInts would throw.
 function jsonSafe(_key: string, value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack }
+  if (value instanceof Error) {
+    const out: Record<string, unknown> = { name: value.name, message: value.message, stack: value.stack }
+    if ('code' in value && value.code !== undefined) out.code = value.code
+    if (value.cause !== undefined) out.cause = value.cause
+    return out
+  }
   if (typeof value === 'bigint') return value.toString()
   return value
 }

@@ -1,0 +1,127 @@
+// Configuration: defaults, environment vs flags, derived URLs, and a one-line refusal for every invalid value.
+import { describe, expect, test } from 'bun:test'
+import { ConfigError, flagName, loadConfig, SETTINGS } from '../src/config.ts'
+
+describe('loadConfig', () => {
+  test('defaults when nothing is set', () => {
+    const config = loadConfig({}, {}, '/srv/app')
+    expect(config).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/srv/app/data',
+      dbPath: '/srv/app/data/switchboard.db',
+      publicUrl: 'http://localhost:8080',
+      authUrl: 'http://localhost:8080',
+      logLevel: 'info',
+      trustedProxies: [],
+      maxBodyBytes: 1048576,
+      cronTickMs: 1000,
+    })
+  })
+
+  test('is frozen, lists included', () => {
+    const config = loadConfig({ TRUSTED_PROXIES: '10.0.0.1' })
+    expect(Object.isFrozen(config)).toBe(true)
+    expect(Object.isFrozen(config.trustedProxies)).toBe(true)
+  })
+
+  test('reads every setting from the environment', () => {
+    const config = loadConfig(
+      {
+        PORT: '9000',
+        HOST: '127.0.0.1',
+        DATA_DIR: '/var/lib/sb',
+        PUBLIC_URL: 'https://api.example.com/',
+        AUTH_URL: 'https://auth.example.com',
+        LOG_LEVEL: 'warn',
+        TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1 ,fd00::/8',
+        MAX_BODY_BYTES: '2048',
+        CRON_TICK_MS: '250',
+      },
+      {},
+      '/ignored',
+    )
+    expect(config.port).toBe(9000)
+    expect(config.host).toBe('127.0.0.1')
+    expect(config.dataDir).toBe('/var/lib/sb')
+    expect(config.publicUrl).toBe('https://api.example.com')
+    expect(config.authUrl).toBe('https://auth.example.com')
+    expect(config.logLevel).toBe('warn')
+    expect(config.trustedProxies.map((c) => c.text)).toEqual(['10.0.0.0/8', '192.168.1.1', 'fd00::/8'])
+    expect(config.maxBodyBytes).toBe(2048)
+    expect(config.cronTickMs).toBe(250)
+  })
+
+  test('a flag overrides its environment variable', () => {
+    const config = loadConfig({ PORT: '9000', LOG_LEVEL: 'warn' }, { port: '9001', 'data-dir': 'x' }, '/base')
+    expect(config.port).toBe(9001)
+    expect(config.logLevel).toBe('warn')
+    expect(config.dataDir).toBe('/base/x')
+  })
+
+  test('PUBLIC_URL defaults from PORT and AUTH_URL from PUBLIC_URL', () => {
+    expect(loadConfig({ PORT: '7000' }).publicUrl).toBe('http://localhost:7000')
+    const config = loadConfig({ PUBLIC_URL: 'https://sb.example.org/base/' })
+    expect(config.publicUrl).toBe('https://sb.example.org/base')
+    expect(config.authUrl).toBe('https://sb.example.org/base')
+  })
+
+  test('an empty value counts as unset', () => {
+    expect(loadConfig({ PORT: '', LOG_LEVEL: '' }).port).toBe(8080)
+  })
+
+  test('every setting has a flag named after it', () => {
+    expect(Object.keys(SETTINGS).map((name) => flagName(name as keyof typeof SETTINGS))).toEqual([
+      'port',
+      'host',
+      'data-dir',
+      'public-url',
+      'auth-url',
+      'log-level',
+      'trusted-proxies',
+      'max-body-bytes',
+      'cron-tick-ms',
+    ])
+  })
+})
+
+describe('refusals name the variable and what is wrong, in one line', () => {
+  const cases: [string, Record<string, string>, string][] = [
+    ['port not a number', { PORT: 'abc' }, 'PORT must be an integer from 1 to 65535 (got "abc")'],
+    ['port zero', { PORT: '0' }, 'PORT must be an integer from 1 to 65535 (got 0)'],
+    ['port too large', { PORT: '65536' }, 'PORT must be an integer from 1 to 65535 (got 65536)'],
+    ['port negative', { PORT: '-1' }, 'PORT must be an integer from 1 to 65535 (got -1)'],
+    ['port fractional', { PORT: '80.5' }, 'PORT must be an integer from 1 to 65535 (got "80.5")'],
+    ['port exponent', { PORT: '8e3' }, 'PORT must be an integer from 1 to 65535 (got "8e3")'],
+    ['port hex', { PORT: '0x50' }, 'PORT must be an integer from 1 to 65535 (got "0x50")'],
+    ['log level unknown', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of: debug, info, warn, error (got "verbose")'],
+    ['log level case', { LOG_LEVEL: 'INFO' }, 'LOG_LEVEL must be one of: debug, info, warn, error (got "INFO")'],
+    ['body limit too small', { MAX_BODY_BYTES: '1023' }, 'MAX_BODY_BYTES must be an integer from 1024 to 1073741824 (got 1023)'],
+    ['body limit with unit', { MAX_BODY_BYTES: '1MB' }, 'MAX_BODY_BYTES must be an integer from 1024 to 1073741824 (got "1MB")'],
+    ['cron tick too small', { CRON_TICK_MS: '9' }, 'CRON_TICK_MS must be an integer from 10 to 60000 (got 9)'],
+    ['cron tick too large', { CRON_TICK_MS: '60001' }, 'CRON_TICK_MS must be an integer from 10 to 60000 (got 60001)'],
+    ['public url not a url', { PUBLIC_URL: 'localhost:8080' }, 'PUBLIC_URL must be an http(s) URL without credentials, query or fragment (got "localhost:8080")'],
+    ['public url relative', { PUBLIC_URL: '/api' }, 'PUBLIC_URL must be an absolute http(s) URL (got "/api")'],
+    ['public url ftp', { PUBLIC_URL: 'ftp://example.com' }, 'PUBLIC_URL must be an http(s) URL without credentials, query or fragment (got "ftp://example.com")'],
+    ['public url with query', { PUBLIC_URL: 'https://x.example?a=1' }, 'PUBLIC_URL must be an http(s) URL without credentials, query or fragment (got "https://x.example?a=1")'],
+    ['auth url with credentials', { AUTH_URL: 'https://u:p@x.example' }, 'AUTH_URL must be an http(s) URL without credentials, query or fragment (got "https://u:p@x.example")'],
+    ['trusted proxies with junk', { TRUSTED_PROXIES: '10.0.0.1,proxy.local,10.0.0.0/99' }, 'TRUSTED_PROXIES has invalid IP addresses or CIDR ranges: proxy.local, 10.0.0.0/99'],
+  ]
+  for (const [name, env, message] of cases) {
+    test(name, () => {
+      let caught: unknown
+      try {
+        loadConfig(env)
+      } catch (error) {
+        caught = error
+      }
+      expect(caught).toBeInstanceOf(ConfigError)
+      expect((caught as Error).message).toBe(message)
+      expect((caught as Error).message).not.toContain('\n')
+    })
+  }
+
+  test('a bad flag is refused like a bad variable', () => {
+    expect(() => loadConfig({}, { 'cron-tick-ms': 'soon' })).toThrow('CRON_TICK_MS must be an integer from 10 to 60000 (got "soon")')
+  })
+})

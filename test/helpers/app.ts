@@ -1,0 +1,48 @@
+// Builds the real app on a fresh, migrated SQLite file in its own temporary DATA_DIR, with a fake
+// clock and captured logs; each test file gets its own, nothing is shared.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { loadConfig, type SettingName } from '../../src/config.ts'
+import { createLogger, memorySink } from '../../src/lib/log.ts'
+import { openRuntime } from '../../src/runtime.ts'
+import { FakeClock } from './clock.ts'
+
+export function tempDir(prefix = 'switchboard-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix))
+}
+
+export function makeTestApp(settings: Partial<Record<SettingName, string>> = {}) {
+  const dataDir = tempDir()
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', ...settings })
+  const logs = memorySink()
+  const log = createLogger({ level: config.logLevel, sink: logs })
+  const clock = new FakeClock()
+  const runtime = openRuntime(config, { log, clock })
+  const { app, deps } = runtime
+  return {
+    app,
+    deps,
+    config,
+    clock,
+    logs,
+    dataDir,
+    /** Sends a request through the whole app, as a client on the network would. */
+    async request(path: string, init?: RequestInit): Promise<Response> {
+      const response = await app.handle(new Request(`http://localhost${path}`, init))
+      // Elysia writes the access log in a setImmediate after the response; let it run.
+      await new Promise((resolve) => setImmediate(resolve))
+      return response
+    },
+    async close(): Promise<void> {
+      await runtime.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export type TestApp = ReturnType<typeof makeTestApp>
+
+export async function json<T = Record<string, unknown>>(response: Response): Promise<T> {
+  return (await response.json()) as T
+}

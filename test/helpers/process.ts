@@ -1,0 +1,70 @@
+// Runs Switchboard as a real child process (`bun src/main.ts …` or the compiled binary) and talks to it over loopback.
+import { join } from 'node:path'
+
+export const ROOT = join(import.meta.dir, '../..')
+export const MAIN = join(ROOT, 'src/main.ts')
+
+/** The command that starts `bun src/main.ts` with the bun running the tests. */
+export function sourceCommand(...args: string[]): string[] {
+  return [process.execPath, '--no-env-file', MAIN, ...args]
+}
+
+export interface Finished {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** Runs to completion; the environment is only what is given (plus PATH), never the tester's. */
+export async function run(cmd: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<Finished> {
+  const child = Bun.spawn(cmd, { env: { PATH: process.env.PATH ?? '', ...env }, cwd, stdout: 'pipe', stderr: 'pipe' })
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+  return { code, stdout, stderr }
+}
+
+/** A port that was free a moment ago (bind to 0, read it, release it). */
+export function freePort(): number {
+  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
+  const port = probe.port
+  probe.stop(true)
+  return port
+}
+
+export interface RunningServer {
+  url: string
+  child: Bun.Subprocess<'ignore', 'pipe', 'pipe'>
+  /** Sends a signal and resolves with the exit code and everything the process wrote. */
+  stop(signal?: NodeJS.Signals): Promise<Finished>
+}
+
+/** Starts a server process and waits until /health answers 200 (or fails after `timeoutMs`). */
+export async function startServer(cmd: string[], env: Record<string, string>, cwd = ROOT, timeoutMs = 15_000): Promise<RunningServer> {
+  const port = env.PORT ?? String(freePort())
+  const child = Bun.spawn(cmd, { env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env, PORT: port }, cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' })
+  const stdout = new Response(child.stdout).text()
+  const stderr = new Response(child.stderr).text()
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${await stderr}${await stdout}`)
+    try {
+      if ((await fetch(`${url}/health`)).status === 200) break
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL')
+      throw new Error(`server did not answer /health within ${timeoutMs} ms: ${await stderr}`)
+    }
+    await Bun.sleep(50)
+  }
+  return {
+    url,
+    child,
+    async stop(signal = 'SIGTERM') {
+      child.kill(signal)
+      const code = await child.exited
+      return { code, stdout: await stdout, stderr: await stderr }
+    },
+  }
+}

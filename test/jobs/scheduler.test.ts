@@ -1,0 +1,178 @@
+// The cron loop on a fake clock: intervals, error isolation, no overlap, clean stop, a log line per run.
+import { describe, expect, test } from 'bun:test'
+import { Scheduler } from '../../src/jobs/scheduler.ts'
+import { systemClock } from '../../src/lib/clock.ts'
+import { createLogger, memorySink } from '../../src/lib/log.ts'
+import { FakeClock } from '../helpers/clock.ts'
+
+function setup() {
+  const clock = new FakeClock()
+  const logs = memorySink()
+  const scheduler = new Scheduler({ clock, log: createLogger({ level: 'debug', sink: logs }), tickMs: 1000 })
+  return { clock, logs, scheduler }
+}
+
+describe('intervals', () => {
+  test('a task runs once per interval, first one interval after registration', async () => {
+    const { clock, scheduler } = setup()
+    const runs: number[] = []
+    scheduler.register({ name: 'count', intervalMs: 1000, run: ({ now }) => void runs.push(now) })
+    const start = clock.now()
+    await scheduler.tick()
+    clock.advance(999)
+    await scheduler.tick()
+    expect(runs).toEqual([])
+    clock.advance(1)
+    await scheduler.tick()
+    await scheduler.tick()
+    expect(runs).toEqual([start + 1000])
+    clock.advance(1000)
+    await scheduler.tick()
+    expect(runs).toEqual([start + 1000, start + 2000])
+    expect(scheduler.status().count).toMatchObject({ runs: 2, next_run_at: new Date(start + 3000).toISOString() })
+  })
+
+  test('runAtStart runs at the first tick', async () => {
+    const { scheduler } = setup()
+    let runs = 0
+    scheduler.register({ name: 'boot', intervalMs: 60_000, runAtStart: true, run: () => void runs++ })
+    await scheduler.tick()
+    expect(runs).toBe(1)
+  })
+
+  test('a tick after a long pause runs a task once, not once per missed interval', async () => {
+    const { clock, scheduler } = setup()
+    let runs = 0
+    scheduler.register({ name: 'catchup', intervalMs: 1000, run: () => void runs++ })
+    clock.advance(10_000)
+    await scheduler.tick()
+    await scheduler.tick()
+    expect(runs).toBe(1)
+  })
+
+  test('names are unique and intervals positive', () => {
+    const { scheduler } = setup()
+    scheduler.register({ name: 'a', intervalMs: 1, run() {} })
+    expect(() => scheduler.register({ name: 'a', intervalMs: 1, run() {} })).toThrow('cron task a is registered twice')
+    expect(() => scheduler.register({ name: 'b', intervalMs: 0, run() {} })).toThrow('cron task b needs a positive interval')
+  })
+})
+
+describe('failures', () => {
+  test('a task that throws is recorded and logged, others still run, and it runs again next time', async () => {
+    const { clock, logs, scheduler } = setup()
+    let attempts = 0
+    let healthy = 0
+    scheduler.register({
+      name: 'broken',
+      intervalMs: 1000,
+      run() {
+        attempts++
+        throw new Error(`attempt ${attempts} failed`)
+      },
+    })
+    scheduler.register({ name: 'healthy', intervalMs: 1000, run: () => void healthy++ })
+    for (let i = 0; i < 3; i++) {
+      clock.advance(1000)
+      await scheduler.tick()
+    }
+    expect(attempts).toBe(3)
+    expect(healthy).toBe(3)
+    expect(scheduler.status().broken).toMatchObject({ runs: 3, failures: 3, last_error: 'attempt 3 failed' })
+    const errorLines = logs.records().filter((r) => r.task === 'broken')
+    expect(errorLines).toHaveLength(3)
+    expect(errorLines[2]).toMatchObject({ level: 'error', msg: 'cron', outcome: 'error', error: { message: 'attempt 3 failed' } })
+  })
+
+  test('an async rejection is isolated the same way', async () => {
+    const { clock, scheduler } = setup()
+    scheduler.register({ name: 'rejects', intervalMs: 1000, run: async () => Promise.reject(new Error('nope')) })
+    clock.advance(1000)
+    await scheduler.tick()
+    expect(scheduler.status().rejects).toMatchObject({ failures: 1, last_error: 'nope' })
+  })
+})
+
+describe('overlap and shutdown', () => {
+  test('a slow task never overlaps itself; it runs again once finished and due', async () => {
+    const { clock, scheduler } = setup()
+    let started = 0
+    let release!: () => void
+    scheduler.register({
+      name: 'slow',
+      intervalMs: 1000,
+      run: () => {
+        started++
+        return new Promise<void>((resolve) => (release = resolve))
+      },
+    })
+    clock.advance(1000)
+    const first = scheduler.tick()
+    for (let i = 0; i < 5; i++) {
+      clock.advance(1000)
+      void scheduler.tick()
+    }
+    expect(started).toBe(1)
+    release()
+    await first
+    // tick() resolves when the runs it started end, so release the second run before awaiting it.
+    const second = scheduler.tick()
+    expect(started).toBe(2)
+    release()
+    await second
+  })
+
+  test('stop() aborts the signal, waits for running tasks, and later ticks do nothing', async () => {
+    const { clock, scheduler } = setup()
+    let finished = false
+    let sawAbort = false
+    let runs = 0
+    scheduler.register({
+      name: 'long',
+      intervalMs: 1000,
+      run: async ({ signal }) => {
+        runs++
+        await new Promise((resolve) => signal.addEventListener('abort', resolve))
+        sawAbort = signal.aborted
+        await Bun.sleep(20)
+        finished = true
+      },
+    })
+    clock.advance(1000)
+    void scheduler.tick()
+    await scheduler.stop()
+    expect(sawAbort).toBe(true)
+    expect(finished).toBe(true)
+    clock.advance(5000)
+    await scheduler.tick()
+    expect(runs).toBe(1)
+  })
+})
+
+describe('logging', () => {
+  test('each run writes one line with the task, outcome, duration and what the task reported', async () => {
+    const { clock, logs, scheduler } = setup()
+    scheduler.register({ name: 'reporting', intervalMs: 1000, run: () => ({ pruned: 7 }) })
+    clock.advance(1000)
+    await scheduler.tick()
+    const lines = logs.records().filter((r) => r.task === 'reporting')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatchObject({ level: 'info', msg: 'cron', outcome: 'ok', pruned: 7 })
+    expect(lines[0]!.duration_ms).toBeGreaterThanOrEqual(0)
+  })
+})
+
+describe('start()', () => {
+  test('ticks on real time until stopped', async () => {
+    const scheduler = new Scheduler({ clock: systemClock, log: createLogger({ level: 'error', sink: memorySink() }), tickMs: 10 })
+    let runs = 0
+    scheduler.register({ name: 'fast', intervalMs: 10, runAtStart: true, run: () => void runs++ })
+    scheduler.start()
+    for (let waited = 0; runs < 3 && waited < 5000; waited += 10) await Bun.sleep(10)
+    await scheduler.stop()
+    expect(runs).toBeGreaterThanOrEqual(3)
+    const after = runs
+    await Bun.sleep(50)
+    expect(runs).toBe(after)
+  })
+})
