@@ -1,19 +1,13 @@
 // `switchboard backup <file>`: a consistent copy of a live database (server running, a writer busy),
 // readable on its own, mode 0600; never overwrites, never leaves a partial file behind.
-import { afterAll, describe, expect, test } from 'bun:test'
-import { readdirSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs'
+import { describe, expect, test } from 'bun:test'
+import { readdirSync, statSync, writeFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
-import { tempDir } from '../helpers/app.ts'
+import { tempDirs } from '../helpers/app.ts'
 import { run, sourceCommand, startServer } from '../helpers/process.ts'
 
-const dirs: string[] = []
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
-function dir(): string {
-  const d = tempDir()
-  dirs.push(d)
-  return d
-}
+const dir = tempDirs()
 
 describe('backup of a live database', () => {
   test('copies every committed row while the server runs and another process writes', async () => {

@@ -1,20 +1,14 @@
 // The command line: usage and exit codes (0 ok, 1 failed, 2 bad command line or configuration),
 // in-process for parsing and as a real process for signals and the server's life cycle.
-import { afterAll, describe, expect, test } from 'bun:test'
-import { rmSync, statSync, existsSync } from 'node:fs'
+import { describe, expect, test } from 'bun:test'
+import { statSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { runCli } from '../../src/cli/index.ts'
 import { VERSION } from '../../src/version.ts'
-import { tempDir } from '../helpers/app.ts'
+import { tempDirs } from '../helpers/app.ts'
 import { freePort, run, sourceCommand, startServer } from '../helpers/process.ts'
 
-const dirs: string[] = []
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
-function dataDir(): string {
-  const dir = tempDir()
-  dirs.push(dir)
-  return dir
-}
+const dataDir = tempDirs()
 
 async function cli(args: string[], env: Record<string, string> = {}) {
   let stdout = ''

@@ -1,24 +1,21 @@
 // Migrations: applied in order, once, each in its own transaction; a newer database is refused;
 // the embedded list matches drizzle/; two processes migrating one file at once do not collide.
-import { afterAll, describe, expect, test } from 'bun:test'
-import { readdirSync, rmSync } from 'node:fs'
+import { describe, expect, test } from 'bun:test'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
 import { MIGRATIONS } from '../../src/db/migrations.gen.ts'
 import { checksum, migrate, MigrationError } from '../../src/db/migrate.ts'
 import { openDatabase } from '../../src/db/open.ts'
 import { renderMigrationsModule } from '../../scripts/gen-migrations.ts'
-import { tempDir } from '../helpers/app.ts'
+import { tempDirs } from '../helpers/app.ts'
 import { ROOT, run, sourceCommand } from '../helpers/process.ts'
 
-const dirs: string[] = []
+const dir = tempDirs()
 function freshDb(): { sqlite: Database; path: string } {
-  const dir = tempDir()
-  dirs.push(dir)
-  const path = join(dir, 'switchboard.db')
+  const path = join(dir(), 'switchboard.db')
   return { sqlite: openDatabase(path).sqlite, path }
 }
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 const tables = (sqlite: Database) =>
   sqlite.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r) => r.name)
@@ -95,28 +92,26 @@ describe('embedded migrations', () => {
 
 describe('switchboard migrate', () => {
   test('two processes migrating one new database at once both succeed and apply each migration once', async () => {
-    const dir = tempDir()
-    dirs.push(dir)
-    const [a, b] = await Promise.all([run(sourceCommand('migrate'), { DATA_DIR: dir }), run(sourceCommand('migrate'), { DATA_DIR: dir })])
+    const dataDir = dir()
+    const [a, b] = await Promise.all([run(sourceCommand('migrate'), { DATA_DIR: dataDir }), run(sourceCommand('migrate'), { DATA_DIR: dataDir })])
     expect([a.code, b.code]).toEqual([0, 0])
     const applied = [a, b].flatMap((r) => (JSON.parse(r.stdout) as { applied: string[] }).applied)
     expect(applied.sort()).toEqual(MIGRATIONS.map((m) => m.tag).sort())
-    const db = new Database(join(dir, 'switchboard.db'), { readonly: true })
+    const db = new Database(join(dataDir, 'switchboard.db'), { readonly: true })
     expect(db.query('SELECT count(*) AS n FROM schema_migrations').get()).toEqual({ n: MIGRATIONS.length })
     db.close()
   })
 
   test('exits 1 with a clear message on a database from a newer version, and serve refuses to start', async () => {
-    const dir = tempDir()
-    dirs.push(dir)
-    expect((await run(sourceCommand('migrate'), { DATA_DIR: dir })).code).toBe(0)
-    const db = new Database(join(dir, 'switchboard.db'))
+    const dataDir = dir()
+    expect((await run(sourceCommand('migrate'), { DATA_DIR: dataDir })).code).toBe(0)
+    const db = new Database(join(dataDir, 'switchboard.db'))
     db.run("INSERT INTO schema_migrations VALUES ('9999_future', 'x', 0, '7.0.0')")
     db.close()
-    const migrated = await run(sourceCommand('migrate'), { DATA_DIR: dir })
+    const migrated = await run(sourceCommand('migrate'), { DATA_DIR: dataDir })
     expect(migrated.code).toBe(1)
     expect(migrated.stderr).toContain('switchboard: the database was migrated by a newer Switchboard (7.0.0)')
-    const served = await run(sourceCommand('serve'), { DATA_DIR: dir, PORT: '1' })
+    const served = await run(sourceCommand('serve'), { DATA_DIR: dataDir, PORT: '1' })
     expect(served.code).toBe(1)
     expect(served.stderr).toContain('newer Switchboard (7.0.0)')
   })

@@ -1,5 +1,6 @@
 // Builds the real app on a fresh, migrated SQLite file in its own temporary DATA_DIR, with a fake
 // clock and captured logs; each test file gets its own, nothing is shared.
+import { afterAll } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,6 +11,17 @@ import { FakeClock } from './clock.ts'
 
 export function tempDir(prefix = 'switchboard-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix))
+}
+
+/** Returns a maker of temporary directories that are all removed after the file's tests. */
+export function tempDirs(prefix?: string): () => string {
+  const made: string[] = []
+  afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
+  return () => {
+    const dir = tempDir(prefix)
+    made.push(dir)
+    return dir
+  }
 }
 
 export function makeTestApp(settings: Partial<Record<SettingName, string>> = {}) {

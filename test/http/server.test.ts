@@ -5,17 +5,13 @@ import { shutdown, startServer } from '../../src/cli/serve.ts'
 import { loadConfig } from '../../src/config.ts'
 import { createLogger, memorySink } from '../../src/lib/log.ts'
 import { openRuntime } from '../../src/runtime.ts'
-import { rmSync } from 'node:fs'
-import { tempDir } from '../helpers/app.ts'
+import { tempDirs } from '../helpers/app.ts'
 import { freePort } from '../helpers/process.ts'
 
-const dirs: string[] = []
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
+const dataDir = tempDirs()
 
 function boot(extra: Record<string, string> = {}) {
-  const dir = tempDir()
-  dirs.push(dir)
-  const config = loadConfig({ DATA_DIR: dir, HOST: '127.0.0.1', PORT: String(freePort()), ...extra })
+  const config = loadConfig({ DATA_DIR: dataDir(), HOST: '127.0.0.1', PORT: String(freePort()), ...extra })
   const logs = memorySink()
   const log = createLogger({ level: 'debug', sink: logs })
   const runtime = openRuntime(config, { log })

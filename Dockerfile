@@ -1,0 +1,33 @@
+# Switchboard container image: the single executable on a small glibc base, running as non-root.
+# Build:  docker build -t switchboard .
+# Run:    docker run -p 8080:8080 -v switchboard-data:/data switchboard
+
+# Build stage: the official Bun image at the version pinned in package.json compiles dist/switchboard.
+FROM oven/bun:1.4.5 AS build
+WORKDIR /src
+COPY package.json bun.lock bunfig.toml ./
+# Only runtime dependencies are needed to compile the executable.
+RUN bun install --frozen-lockfile --production
+COPY tsconfig.json ./
+COPY types ./types
+COPY drizzle ./drizzle
+COPY scripts ./scripts
+COPY src ./src
+RUN bun run build && mkdir /empty-data
+
+# Runtime stage: glibc and CA certificates, no shell, no package manager; the binary needs nothing else
+# (it links only libc, libpthread, libdl and libm).
+FROM gcr.io/distroless/base-debian12:nonroot
+COPY --from=build /src/dist/switchboard /switchboard
+# An empty /data owned by the non-root user (65532), so a fresh named volume is writable.
+COPY --from=build --chown=65532:65532 /empty-data /data
+ENV DATA_DIR=/data \
+    HOST=0.0.0.0 \
+    PORT=8080
+VOLUME /data
+EXPOSE 8080
+USER 65532:65532
+# The binary checks itself: GET /health on the local port, exit 0 or 1 (there is no curl here).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 CMD ["/switchboard", "healthcheck"]
+ENTRYPOINT ["/switchboard"]
+CMD ["serve"]

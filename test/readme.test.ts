@@ -1,0 +1,51 @@
+// The README stays true: its configuration table matches the settings schema, its error table
+// matches the closed list of codes, and its two commands use the pinned Bun version.
+import { describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { flagName, SETTINGS, type SettingName } from '../src/config.ts'
+import { ERROR_CODES } from '../src/errors.ts'
+import { ROOT } from './helpers/process.ts'
+
+const readme = await Bun.file(join(ROOT, 'README.md')).text()
+const pkg = (await Bun.file(join(ROOT, 'package.json')).json()) as { packageManager: string }
+
+/** Rows of the first table after `heading`, as arrays of cells with backticks removed. */
+function tableAfter(heading: string): string[][] {
+  const start = readme.indexOf(`\n${heading}\n`)
+  expect(start, `README has ${heading}`).toBeGreaterThan(-1)
+  const lines = readme.slice(start).split('\n')
+  const first = lines.findIndex((l) => l.startsWith('|'))
+  const rows: string[][] = []
+  for (const line of lines.slice(first + 2)) {
+    if (!line.startsWith('|')) break
+    rows.push(line.slice(1, -1).split(' | ').map((cell) => cell.trim().replaceAll('`', '')))
+  }
+  return rows
+}
+
+describe('README', () => {
+  test('the configuration table lists every setting, in order, with its flag and default', () => {
+    const rows = tableAfter('## Configuration')
+    const expected = (Object.keys(SETTINGS) as SettingName[]).map((name) => {
+      const schema = SETTINGS[name] as { default?: unknown; 'x-default'?: string }
+      const fallback = schema['x-default'] ?? (schema.default === '' ? '(empty)' : String(schema.default))
+      return [name, `--${flagName(name)}`, fallback]
+    })
+    expect(rows.map((r) => r.slice(0, 3))).toEqual(expected)
+    for (const row of rows) expect(row[3]!.length, `${row[0]} is explained`).toBeGreaterThan(20)
+  })
+
+  test('the error table lists exactly the codes the API can answer with, with their statuses', () => {
+    const rows = tableAfter('## API conventions')
+    expect(rows.map((r) => [r[1], Number(r[0])])).toEqual(Object.entries(ERROR_CODES).map(([code, { status }]) => [code, status]))
+  })
+
+  test('starts with the two commands, pinned to the Bun version of package.json', () => {
+    const version = pkg.packageManager.replace('bun@', '')
+    const blocks = [...readme.matchAll(/```sh\n(.*)\n```/g)].map((m) => m[1])
+    expect(blocks.slice(0, 2)).toEqual([
+      `npx -y bun@${version} install --frozen-lockfile && npx -y bun@${version} run start`,
+      `npx -y bun@${version} install --frozen-lockfile && npx -y bun@${version} run test`,
+    ])
+  })
+})
