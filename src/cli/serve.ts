@@ -67,6 +67,14 @@ export const serveCommand: Command = {
       await runtime.close()
       return fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`)
     }
+    // A bug that escapes every handler still ends as one JSON line in the log, then exit 1:
+    // the process state can no longer be trusted, and a supervisor restarts it.
+    const crash = (kind: string) => (error: unknown) => {
+      log.error(kind, { error })
+      log.flush()
+      process.exit(EXIT.FAILED)
+    }
+    process.on('uncaughtException', crash('uncaught exception')).on('unhandledRejection', crash('unhandled rejection'))
     log.info('listening', { url: `http://${config.host}:${server.port}`, public_url: config.publicUrl, version: runtime.deps.version, data_dir: config.dataDir })
 
     const signal = await nextSignal()

@@ -4,6 +4,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { errorResponses } from '../../http/problem.ts'
+import { requestState } from '../../http/request-state.ts'
 import { HealthBody, ReadyBody } from './model.ts'
 import { getHealth, probeDatabaseWrite } from './service.ts'
 
@@ -15,10 +16,10 @@ export function systemRoutes(deps: AppDeps) {
     })
     .get(
       '/ready',
-      () => {
+      ({ request }) => {
         const probe = probeDatabaseWrite(deps.db, deps.clock.now())
         if (!probe.ok) {
-          deps.log.warn('not ready', { reason: probe.reason })
+          deps.log.warn('not ready', { request_id: requestState(request).id, reason: probe.reason })
           throw new AppError('SERVICE_UNAVAILABLE', 'The database does not accept writes')
         }
         return { status: 'ready' as const }

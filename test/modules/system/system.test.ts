@@ -86,6 +86,7 @@ describe('GET /ready', () => {
       })
       const warning = app.logs.records().find((r) => r.msg === 'not ready')
       expect(warning?.reason).toContain('readonly')
+      expect(warning?.request_id).toBe(response.headers.get('x-request-id'))
       // Liveness is not readiness: /health still answers.
       expect((await app.request('/health')).status).toBe(200)
     } finally {
