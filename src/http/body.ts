@@ -33,10 +33,19 @@ export async function readBodyText(request: Request, limit: number): Promise<str
   return Buffer.concat(chunks).toString('utf8')
 }
 
+/** `application/json; charset=utf-8` -> `application/json`. */
+export function mediaType(contentType: string | null): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase()
+}
+
+export function isJson(type: string): boolean {
+  return type === 'application/json' || type.endsWith('+json')
+}
+
 /** Parses JSON, url-encoded and plain-text bodies; other types are left to the framework. */
 export async function parseBody(request: Request, contentType: string, limit: number): Promise<unknown> {
-  const type = contentType.split(';')[0]!.trim().toLowerCase()
-  if (type === 'application/json' || type.endsWith('+json')) {
+  const type = mediaType(contentType)
+  if (isJson(type)) {
     const text = await readBodyText(request, limit)
     // null tells Elysia "no body" (undefined would make it parse again).
     return text.trim() === '' ? null : JSON.parse(text)

@@ -15,16 +15,15 @@ export const ErrorBody = t.Object(
   { title: 'Error' },
 )
 
-/** Errors any route can answer with: unknown method, oversized body, unexpected failure. */
+/** Every route can fail unexpectedly; routes add the codes specific to them. */
 const COMMON: ErrorCode[] = ['INTERNAL']
 
-/** `{ 400: ErrorBody, 404: ErrorBody, ... }` for the given codes plus the common ones, one entry per status. */
+/** `{ 400: ErrorBody, 503: ErrorBody, ... }` for the given codes plus INTERNAL, described by the codes of each status. */
 export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
-  const byStatus: Record<number, TSchema> = {}
-  for (const code of [...codes, ...COMMON]) {
+  const byStatus = new Map<number, ErrorCode[]>()
+  for (const code of new Set([...codes, ...COMMON])) {
     const status = ERROR_CODES[code].status
-    const codesForStatus = [...codes, ...COMMON].filter((c) => ERROR_CODES[c].status === status)
-    byStatus[status] = t.Object(ErrorBody.properties, { title: 'Error', description: codesForStatus.join(', ') })
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code])
   }
-  return byStatus
+  return Object.fromEntries([...byStatus].map(([status, list]) => [status, t.Object(ErrorBody.properties, { title: 'Error', description: list.join(', ') })]))
 }

@@ -3,6 +3,8 @@
 import type { ValidationError } from 'elysia'
 import { AppError, type FieldError } from '../errors.ts'
 import type { RouteTable } from '../lib/route-match.ts'
+import { isJson, mediaType } from './body.ts'
+import { pathOf } from './request-state.ts'
 
 export interface ErrorBodyJson {
   code: string
@@ -15,11 +17,9 @@ export interface RenderedError {
   status: number
   headers: Record<string, string>
   body: ErrorBodyJson
-  /** Set when the failure was ours (500): the detail goes to the log, never to the client. */
-  internal?: unknown
 }
 
-/** Maps an error caught by Elysia to an AppError; `internal` marks errors that must be logged in full. */
+/** Maps an error caught by Elysia to an AppError; `internal` (our failures) is for the log, never the client. */
 export function toAppError(code: unknown, error: unknown, request: Request, routes: RouteTable): { error: AppError; internal?: unknown } {
   if (error instanceof AppError) return { error }
   switch (code) {
@@ -31,42 +31,33 @@ export function toAppError(code: unknown, error: unknown, request: Request, rout
     case 'VALIDATION':
       return validationToAppError(error as ValidationError, request)
     case 'NOT_FOUND': {
-      const allowed = routes.allowedMethods(new URL(request.url).pathname)
+      const allowed = routes.allowedMethods(pathOf(request.url))
       if (allowed.length === 0) return { error: new AppError('NOT_FOUND', 'No route matches this path') }
       const allow = allowed.includes('GET') && !allowed.includes('HEAD') ? [...allowed, 'HEAD'] : allowed
       return { error: new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } }) }
     }
-    case 'INVALID_COOKIE_SIGNATURE':
-      return { error: new AppError('VALIDATION_FAILED', 'A cookie has an invalid signature', { errors: [{ field: 'cookie', message: 'invalid signature' }] }) }
-    case 'INVALID_FILE_TYPE':
-      return { error: new AppError('VALIDATION_FAILED', 'An uploaded file has a type that is not accepted') }
     default:
       return { error: new AppError('INTERNAL'), internal: error }
   }
 }
 
-export function renderError(appError: AppError, requestId: string): Omit<RenderedError, 'internal'> {
+export function renderError(appError: AppError, requestId: string): RenderedError {
   const body: ErrorBodyJson = { code: appError.code, message: appError.message, request_id: requestId }
   if (appError.errors) body.errors = appError.errors
   return { status: appError.status, headers: appError.headers ?? {}, body }
 }
 
-function contentTypeOf(request: Request): string {
-  return (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
-}
-
 function bodyParseMessage(request: Request): string {
-  const type = contentTypeOf(request)
-  return type === 'application/json' || type.endsWith('+json') ? 'Malformed JSON' : `Could not parse a ${type || 'body'}`
+  const type = mediaType(request.headers.get('content-type'))
+  return isJson(type) ? 'Malformed JSON' : `Could not parse a ${type || 'body'}`
 }
 
 function validationToAppError(error: ValidationError, request: Request): { error: AppError; internal?: unknown } {
   // A response that does not match its own schema is our bug, not the client's.
   if (error.type === 'response') return { error: new AppError('INTERNAL'), internal: error }
   if (error.type === 'body') {
-    const type = contentTypeOf(request)
-    const json = type === 'application/json' || type.endsWith('+json')
-    const structured = json || type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data'
+    const type = mediaType(request.headers.get('content-type'))
+    const structured = isJson(type) || type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data'
     if (!structured) return { error: new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json') }
   }
   return { error: new AppError('VALIDATION_FAILED', undefined, { errors: fieldErrors(error) }) }
