@@ -5,7 +5,11 @@ import type { AppDeps } from './context.ts'
 import { apiDocs } from './http/openapi.ts'
 import { httpPlatform } from './http/platform.ts'
 import { createRouteTable, type RouteTable } from './lib/route-match.ts'
+import { accessRoutes } from './modules/access/index.ts'
+import { authRoutes } from './modules/auth/index.ts'
+import { keysRoutes } from './modules/keys/index.ts'
 import { systemRoutes } from './modules/system/index.ts'
+import { usersRoutes } from './modules/users/index.ts'
 
 export function createApp(deps: AppDeps) {
   // Built on first use, after every module has registered its routes: tells 404 from 405.
@@ -14,6 +18,10 @@ export function createApp(deps: AppDeps) {
     .use(httpPlatform(deps, (): RouteTable => (routeTable ??= createRouteTable(app.routes))))
     .use(apiDocs(deps.config))
     .use(systemRoutes(deps))
+    .use(keysRoutes(deps))
+    .use(authRoutes(deps))
+    .use(usersRoutes(deps))
+    .use(accessRoutes(deps))
   return app
 }
 

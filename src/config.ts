@@ -21,6 +21,13 @@ export const SETTINGS = {
   TRUSTED_PROXIES: Type.String({ default: '', description: 'Comma-separated IPs or CIDR ranges of reverse proxies whose `X-Forwarded-For` is believed.' }),
   MAX_BODY_BYTES: Type.Integer({ minimum: 1024, maximum: 1024 * MiB, default: MiB, description: 'Largest request body accepted, in bytes; larger bodies get 413.' }),
   CRON_TICK_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 1000, description: 'How often the cron loop looks for due tasks, in milliseconds.' }),
+  ADMIN_EMAIL: Type.String({ minLength: 3, default: 'admin@switchboard.local', description: 'E-mail of the Super Admin created on the first start.' }),
+  ADMIN_PASSWORD: Type.String({ minLength: 8, maxLength: 256, 'x-default': '(generated)', 'x-secret': true, description: 'Password of that Super Admin.' }),
+  MASTER_KEY: Type.String({ 'x-default': 'DATA_DIR/master.key', 'x-secret': true, description: 'Key that encrypts signing keys at rest.' }),
+  API_AUDIENCE: Type.String({ minLength: 1, 'x-default': 'PUBLIC_URL', description: 'The `aud` of access tokens.' }),
+  ACCESS_TOKEN_TTL: Type.Integer({ minimum: 60, maximum: 86_400, default: 3600, description: 'Access token lifetime, in seconds.' }),
+  REFRESH_TOKEN_TTL: Type.Integer({ minimum: 300, maximum: 31_536_000, default: 2_592_000, description: 'Refresh token lifetime, in seconds.' }),
+  KEY_ACTIVATION_DELAY: Type.Integer({ minimum: 0, maximum: 2_592_000, default: 600, description: 'Seconds between publishing a rotated signing key and signing with it.' }),
 } satisfies Record<string, TSchema>
 
 export type SettingName = keyof typeof SETTINGS
@@ -36,6 +43,16 @@ export interface Config {
   readonly trustedProxies: readonly Cidr[]
   readonly maxBodyBytes: number
   readonly cronTickMs: number
+  readonly adminEmail: string
+  /** Undefined: the first start generates one and prints it once. */
+  readonly adminPassword: string | undefined
+  /** 32 bytes, or undefined: a key file in DATA_DIR is used (and made on first start). */
+  readonly masterKey: Uint8Array | undefined
+  readonly masterKeyPath: string
+  readonly apiAudience: string
+  readonly accessTokenTtlS: number
+  readonly refreshTokenTtlS: number
+  readonly keyActivationDelayS: number
 }
 
 /** A setting is invalid; the message is one line naming the variable and what is wrong. */
@@ -65,7 +82,9 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
   const first = Value.Errors(schema, values).First()
   if (first) {
     const name = first.path.slice(1) as SettingName
-    throw new ConfigError(`${name} ${expectation(SETTINGS[name])} (got ${JSON.stringify(raw[name])})`)
+    // Secrets are never echoed, not even into an error message.
+    const got = 'x-secret' in SETTINGS[name] ? '' : ` (got ${JSON.stringify(raw[name])})`
+    throw new ConfigError(`${name} ${expectation(SETTINGS[name])}${got}`)
   }
   const port = values.PORT as number
   const publicUrl = parseUrl('PUBLIC_URL', (values.PUBLIC_URL as string | undefined) ?? `http://localhost:${port}`)
@@ -82,7 +101,29 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
     trustedProxies: Object.freeze(parseCidrList('TRUSTED_PROXIES', values.TRUSTED_PROXIES as string)),
     maxBodyBytes: values.MAX_BODY_BYTES as number,
     cronTickMs: values.CRON_TICK_MS as number,
+    adminEmail: parseEmail('ADMIN_EMAIL', values.ADMIN_EMAIL as string),
+    adminPassword: values.ADMIN_PASSWORD as string | undefined,
+    masterKey: values.MASTER_KEY === undefined ? undefined : parseMasterKey(values.MASTER_KEY as string),
+    masterKeyPath: join(dataDir, 'master.key'),
+    apiAudience: (values.API_AUDIENCE as string | undefined) ?? publicUrl,
+    accessTokenTtlS: values.ACCESS_TOKEN_TTL as number,
+    refreshTokenTtlS: values.REFRESH_TOKEN_TTL as number,
+    keyActivationDelayS: values.KEY_ACTIVATION_DELAY as number,
   })
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+function parseEmail(name: SettingName, text: string): string {
+  if (!EMAIL.test(text) || text.length > 254) throw new ConfigError(`${name} must be an e-mail address (got ${JSON.stringify(text)})`)
+  return text.toLowerCase()
+}
+
+/** 32 bytes, written as 64 hex digits or as base64 (44 characters); `openssl rand -base64 32` makes one. */
+export function parseMasterKey(text: string): Uint8Array {
+  const bytes = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : /^[A-Za-z0-9+/]{43}=$/.test(text) ? Buffer.from(text, 'base64') : undefined
+  if (!bytes || bytes.length !== 32) throw new ConfigError('MASTER_KEY must be 32 bytes written as 64 hex digits or 44 base64 characters')
+  return new Uint8Array(bytes)
 }
 
 // Integers arrive as text; accept plain decimal digits only, so "1e3", "0x10" or "12abc" are refused.
@@ -93,6 +134,7 @@ function coerce(schema: TSchema, text: string): unknown {
 
 function expectation(schema: TSchema): string {
   if (schema.type === 'integer') return `must be an integer from ${schema.minimum} to ${schema.maximum}`
+  if (schema.maxLength !== undefined) return `must be ${schema.minLength ?? 0} to ${schema.maxLength} characters`
   if (Array.isArray(schema.anyOf)) return `must be one of: ${schema.anyOf.map((s: TSchema) => s.const).join(', ')}`
   return 'must not be empty'
 }

@@ -1,5 +1,6 @@
 // openRuntime: everything `serve` needs before it listens (data directory, database, migrations,
-// cron tasks, app), shared with the tests so they run the same boot path as production.
+// master key and signing keys, revocations, cron tasks, app), shared with the tests so they run the
+// same boot path as production.
 import { mkdirSync } from 'node:fs'
 import { createApp, type App } from './app.ts'
 import type { Config } from './config.ts'
@@ -11,6 +12,9 @@ import { registerTasks } from './jobs/registry.ts'
 import { Scheduler } from './jobs/scheduler.ts'
 import { systemClock, type Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
+import { Revocations } from './modules/auth/revocations.ts'
+import { Keyring } from './modules/keys/keyring.ts'
+import { loadMasterKey } from './modules/keys/master-key.ts'
 import { VERSION } from './version.ts'
 
 export interface Runtime {
@@ -35,12 +39,26 @@ export function openMigratedDatabase(config: Config, log: Logger, now: number) {
   }
 }
 
-export function openRuntime(config: Config, options: { log: Logger; clock?: Clock }): Runtime {
+/** The database plus the keyring, for the CLI commands that sign or rotate keys. */
+export async function openKeyring(config: Config, log: Logger, clock: Clock = systemClock) {
+  const opened = openMigratedDatabase(config, log, clock.now())
+  try {
+    const keyring = new Keyring(opened.db, loadMasterKey(config, { create: true }), clock)
+    await keyring.init()
+    return { ...opened, keyring }
+  } catch (error) {
+    opened.sqlite.close()
+    throw error
+  }
+}
+
+export async function openRuntime(config: Config, options: { log: Logger; clock?: Clock }): Promise<Runtime> {
   const clock = options.clock ?? systemClock
   const { log } = options
-  const { sqlite, db } = openMigratedDatabase(config, log, clock.now())
-  const scheduler = registerTasks(new Scheduler({ clock, log, tickMs: config.cronTickMs }), { sqlite })
-  const deps: AppDeps = { config, sqlite, db, clock, log, scheduler, version: VERSION, startedAt: clock.now() }
+  const { sqlite, db, keyring } = await openKeyring(config, log, clock)
+  const revocations = new Revocations().load(db, clock.now())
+  const scheduler = registerTasks(new Scheduler({ clock, log, tickMs: config.cronTickMs }), { sqlite, db, revocations })
+  const deps: AppDeps = { config, sqlite, db, clock, log, scheduler, keyring, revocations, version: VERSION, startedAt: clock.now() }
   return {
     deps,
     app: createApp(deps),

@@ -16,6 +16,14 @@ describe('loadConfig', () => {
       trustedProxies: [],
       maxBodyBytes: 1048576,
       cronTickMs: 1000,
+      adminEmail: 'admin@switchboard.local',
+      adminPassword: undefined,
+      masterKey: undefined,
+      masterKeyPath: '/srv/app/data/master.key',
+      apiAudience: 'http://localhost:8080',
+      accessTokenTtlS: 3600,
+      refreshTokenTtlS: 2592000,
+      keyActivationDelayS: 600,
     })
   })
 
@@ -66,6 +74,26 @@ describe('loadConfig', () => {
     expect(config.authUrl).toBe('https://sb.example.org/base')
   })
 
+  test('identity settings', () => {
+    const hex = 'ab'.repeat(32)
+    const config = loadConfig({
+      ADMIN_EMAIL: ' Boss@Example.COM',
+      ADMIN_PASSWORD: 'long enough',
+      MASTER_KEY: hex,
+      API_AUDIENCE: 'https://api.example.com',
+      ACCESS_TOKEN_TTL: '900',
+      REFRESH_TOKEN_TTL: '86400',
+      KEY_ACTIVATION_DELAY: '0',
+    })
+    expect(config.adminEmail).toBe('boss@example.com')
+    expect(config.adminPassword).toBe('long enough')
+    expect(Buffer.from(config.masterKey!).toString('hex')).toBe(hex)
+    expect(config.apiAudience).toBe('https://api.example.com')
+    expect([config.accessTokenTtlS, config.refreshTokenTtlS, config.keyActivationDelayS]).toEqual([900, 86400, 0])
+    const base64 = Buffer.alloc(32, 7).toString('base64')
+    expect(loadConfig({ MASTER_KEY: base64 }).masterKey).toEqual(new Uint8Array(32).fill(7))
+  })
+
   test('an empty value counts as unset', () => {
     expect(loadConfig({ PORT: '', LOG_LEVEL: '' }).port).toBe(8080)
   })
@@ -81,6 +109,13 @@ describe('loadConfig', () => {
       'trusted-proxies',
       'max-body-bytes',
       'cron-tick-ms',
+      'admin-email',
+      'admin-password',
+      'master-key',
+      'api-audience',
+      'access-token-ttl',
+      'refresh-token-ttl',
+      'key-activation-delay',
     ])
   })
 })
@@ -106,6 +141,12 @@ describe('refusals name the variable and what is wrong, in one line', () => {
     ['public url with query', { PUBLIC_URL: 'https://x.example?a=1' }, 'PUBLIC_URL must be an http(s) URL without credentials, query or fragment (got "https://x.example?a=1")'],
     ['auth url with credentials', { AUTH_URL: 'https://u:p@x.example' }, 'AUTH_URL must be an http(s) URL without credentials, query or fragment (got "https://u:p@x.example")'],
     ['trusted proxies with junk', { TRUSTED_PROXIES: '10.0.0.1,proxy.local,10.0.0.0/99' }, 'TRUSTED_PROXIES has invalid IP addresses or CIDR ranges: proxy.local, 10.0.0.0/99'],
+    ['admin e-mail malformed', { ADMIN_EMAIL: 'root@localhost' }, 'ADMIN_EMAIL must be an e-mail address (got "root@localhost")'],
+    ['admin password too short, not echoed', { ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD must be 8 to 256 characters'],
+    ['master key wrong length, not echoed', { MASTER_KEY: 'abcd' }, 'MASTER_KEY must be 32 bytes written as 64 hex digits or 44 base64 characters'],
+    ['access token ttl too short', { ACCESS_TOKEN_TTL: '59' }, 'ACCESS_TOKEN_TTL must be an integer from 60 to 86400 (got 59)'],
+    ['refresh token ttl too long', { REFRESH_TOKEN_TTL: '31536001' }, 'REFRESH_TOKEN_TTL must be an integer from 300 to 31536000 (got 31536001)'],
+    ['activation delay negative', { KEY_ACTIVATION_DELAY: '-5' }, 'KEY_ACTIVATION_DELAY must be an integer from 0 to 2592000 (got -5)'],
   ]
   for (const [name, env, message] of cases) {
     test(name, () => {

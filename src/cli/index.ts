@@ -5,11 +5,14 @@ import { ConfigError, flagName, loadConfig, SETTINGS, type SettingName } from '.
 import { backupCommand } from './backup.ts'
 import { EXIT, type CliIo, type Command } from './command.ts'
 import { healthcheckCommand } from './healthcheck.ts'
+import { keysRotateCommand } from './keys.ts'
 import { migrateCommand } from './migrate.ts'
+import { orgCreateCommand } from './org.ts'
 import { serveCommand } from './serve.ts'
+import { userCreateCommand } from './user.ts'
 import { versionCommand } from './version.ts'
 
-export const COMMANDS: Command[] = [serveCommand, migrateCommand, backupCommand, healthcheckCommand, versionCommand]
+export const COMMANDS: Command[] = [serveCommand, migrateCommand, backupCommand, orgCreateCommand, userCreateCommand, keysRotateCommand, healthcheckCommand, versionCommand]
 
 const CONFIG_FLAGS: ParseArgsOptionsConfig = Object.fromEntries(
   (Object.keys(SETTINGS) as SettingName[]).map((name) => [flagName(name), { type: 'string' as const }]),

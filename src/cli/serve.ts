@@ -2,8 +2,10 @@
 // accepting, let in-flight requests finish (up to 10 s), stop the cron loop, close the database, exit 0.
 import type { Server } from 'bun'
 import type { Config } from '../config.ts'
+import { announceBootstrap, bootstrap } from '../bootstrap.ts'
 import { MigrationError } from '../db/migrate.ts'
 import { createLogger, fileSink, type Logger } from '../lib/log.ts'
+import { MasterKeyError } from '../modules/keys/master-key.ts'
 import { openRuntime, type Runtime } from '../runtime.ts'
 import { EXIT, type Command } from './command.ts'
 
@@ -55,11 +57,13 @@ export const serveCommand: Command = {
 
     let runtime: Runtime
     try {
-      runtime = openRuntime(config, { log })
+      runtime = await openRuntime(config, { log })
     } catch (error) {
-      if (error instanceof MigrationError) return fail(error.message)
+      if (error instanceof MigrationError || error instanceof MasterKeyError) return fail(error.message)
       return fail(`cannot open the database at ${config.dbPath}: ${(error as Error).message}`)
     }
+    // Listening for signals before the port opens: a SIGTERM that arrives while starting still stops us cleanly.
+    const signalled = nextSignal()
     let server: Server<undefined>
     try {
       server = startServer(runtime, config)
@@ -67,6 +71,8 @@ export const serveCommand: Command = {
       await runtime.close()
       return fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`)
     }
+    // Only once the port is ours: a start that fails must not create (and print) the first admin.
+    announceBootstrap(await bootstrap(runtime.deps), log, io.stderr)
     // A bug that escapes every handler still ends as one JSON line in the log, then exit 1:
     // the process state can no longer be trusted, and a supervisor restarts it.
     const crash = (kind: string) => (error: unknown) => {
@@ -77,7 +83,7 @@ export const serveCommand: Command = {
     process.on('uncaughtException', crash('uncaught exception')).on('unhandledRejection', crash('unhandled rejection'))
     log.info('listening', { url: `http://${config.host}:${server.port}`, public_url: config.publicUrl, version: runtime.deps.version, data_dir: config.dataDir })
 
-    const signal = await nextSignal()
+    const signal = await signalled
     log.info('shutting down', { signal })
     // A second signal while draining means "now".
     const force = () => {

@@ -14,6 +14,8 @@ export function apiDocs(config: Config) {
     path: DOCS_PATH,
     specPath: OPENAPI_PATH,
     scalar: { version: SCALAR_VERSION },
+    // The plugin skips paths with a dot as static files by default; /.well-known/jwks.json is an endpoint.
+    exclude: { staticFile: false },
     documentation: {
       info: {
         title: 'Switchboard API',
@@ -22,7 +24,14 @@ export function apiDocs(config: Config) {
           'Self-hosted customer-engagement platform API. Errors are JSON `{code, message, request_id, errors?}`; every response carries `X-Request-Id`.',
       },
       servers: [{ url: config.publicUrl }],
-      tags: [{ name: 'System', description: 'Liveness, readiness and the cron loop' }],
+      tags: [
+        { name: 'System', description: 'Liveness, readiness and the cron loop' },
+        { name: 'Auth', description: 'Sign-in, tokens and signing keys' },
+        { name: 'Users', description: 'Users and roles of the caller\'s organization' },
+      ],
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /api/v1/auth/login' } },
+      },
     },
   })
 }

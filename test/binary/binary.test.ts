@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildBinary } from '../../scripts/build.ts'
+import { MIGRATIONS } from '../../src/db/migrations.gen.ts'
 import { VERSION } from '../../src/version.ts'
 import { tempDir } from '../helpers/app.ts'
 import { run, startServer } from '../helpers/process.ts'
@@ -30,7 +31,7 @@ describe('dist/switchboard copied alone to a folder', () => {
     mkdirSync(cwd)
     const result = await run([binary, 'migrate'], {}, cwd)
     expect(result.code).toBe(0)
-    expect(JSON.parse(result.stdout)).toEqual({ database: join(cwd, 'data/switchboard.db'), applied: ['0000_init'] })
+    expect(JSON.parse(result.stdout)).toEqual({ database: join(cwd, 'data/switchboard.db'), applied: MIGRATIONS.map((m) => m.tag) })
   })
 
   test('serves /health, /ready, /openapi.json and /docs, renders errors, and stops on SIGTERM with 0', async () => {
@@ -38,12 +39,12 @@ describe('dist/switchboard copied alone to a folder', () => {
     try {
       const health = (await (await fetch(`${server.url}/health`)).json()) as Record<string, unknown>
       expect(health).toMatchObject({ status: 'ok', version: VERSION })
-      expect(Object.keys(health.cron as object)).toEqual(['db_maintenance'])
+      expect(Object.keys(health.cron as object)).toEqual(['db_maintenance', 'auth_cleanup'])
       expect((await fetch(`${server.url}/ready`)).status).toBe(200)
 
       const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> }
       expect(doc.openapi).toStartWith('3.1')
-      expect(Object.keys(doc.paths).sort()).toEqual(['/health', '/ready'])
+      expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/health', '/ready', '/.well-known/jwks.json', '/api/v1/auth/login', '/api/v1/me']))
       expect((await fetch(`${server.url}/docs`)).headers.get('content-type')).toStartWith('text/html')
 
       const missing = await fetch(`${server.url}/nope`, { headers: { 'x-request-id': 'from-test' } })

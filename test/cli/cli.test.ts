@@ -90,7 +90,9 @@ describe('as a process', () => {
     const finished = await server.stop('SIGTERM')
     expect(finished.code).toBe(0)
     const lines = finished.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
-    expect(lines.map((l) => l.msg)).toEqual(['migrations applied', 'listening', 'request', 'shutting down', 'stopped'])
+    const messages = lines.map((l) => l.msg)
+    expect(messages).toEqual(expect.arrayContaining(['migrations applied', 'first start: created the organization "Default" and its Super Admin', 'listening', 'request']))
+    expect(messages.slice(-2)).toEqual(['shutting down', 'stopped'])
     expect(lines.at(-1)).toMatchObject({ level: 'info', msg: 'stopped', signal: 'SIGTERM' })
   }, 30_000)
 

@@ -24,13 +24,17 @@ export function tempDirs(prefix?: string): () => string {
   }
 }
 
-export function makeTestApp(settings: Partial<Record<SettingName, string>> = {}) {
-  const dataDir = tempDir()
+/**
+ * The real app on a fresh, migrated database in its own DATA_DIR. Pass `dataDir` to open an existing
+ * one (a restart); `keepData` leaves it on disk when closed.
+ */
+export async function makeTestApp(settings: Partial<Record<SettingName, string>> = {}, options: { dataDir?: string; keepData?: boolean; clock?: FakeClock } = {}) {
+  const dataDir = options.dataDir ?? tempDir()
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', ...settings })
   const logs = memorySink()
   const log = createLogger({ level: config.logLevel, sink: logs })
-  const clock = new FakeClock()
-  const runtime = openRuntime(config, { log, clock })
+  const clock = options.clock ?? new FakeClock()
+  const runtime = await openRuntime(config, { log, clock })
   const { app, deps } = runtime
   return {
     app,
@@ -48,12 +52,12 @@ export function makeTestApp(settings: Partial<Record<SettingName, string>> = {})
     },
     async close(): Promise<void> {
       await runtime.close()
-      rmSync(dataDir, { recursive: true, force: true })
+      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }
 
-export type TestApp = ReturnType<typeof makeTestApp>
+export type TestApp = Awaited<ReturnType<typeof makeTestApp>>
 
 export async function json<T = Record<string, unknown>>(response: Response): Promise<T> {
   return (await response.json()) as T

@@ -4,7 +4,7 @@ import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
 import { makeTestApp } from '../helpers/app.ts'
 import { addTestRoutes } from '../helpers/test-routes.ts'
 
-const app = addTestRoutes(makeTestApp({ MAX_BODY_BYTES: '1024' }))
+const app = addTestRoutes(await makeTestApp({ MAX_BODY_BYTES: '1024' }))
 afterAll(() => app.close())
 beforeEach(() => void app.logs.lines.splice(0))
 

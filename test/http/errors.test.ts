@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { json, makeTestApp } from '../helpers/app.ts'
 import { addTestRoutes } from '../helpers/test-routes.ts'
 
-const app = addTestRoutes(makeTestApp({ MAX_BODY_BYTES: '1024' }))
+const app = addTestRoutes(await makeTestApp({ MAX_BODY_BYTES: '1024' }))
 afterAll(() => app.close())
 
 const postJson = (path: string, body: string, headers: Record<string, string> = {}) =>

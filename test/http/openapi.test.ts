@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { VERSION } from '../../src/version.ts'
 import { json, makeTestApp } from '../helpers/app.ts'
 
-const app = makeTestApp({ PUBLIC_URL: 'https://sb.example.com' })
+const app = await makeTestApp({ PUBLIC_URL: 'https://sb.example.com' })
 afterAll(() => app.close())
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }> }

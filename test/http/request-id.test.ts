@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { json, makeTestApp } from '../helpers/app.ts'
 import { addTestRoutes } from '../helpers/test-routes.ts'
 
-const app = addTestRoutes(makeTestApp({ MAX_BODY_BYTES: '1024' }))
+const app = addTestRoutes(await makeTestApp({ MAX_BODY_BYTES: '1024' }))
 afterAll(() => app.close())
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/

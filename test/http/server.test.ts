@@ -10,11 +10,11 @@ import { freePort } from '../helpers/process.ts'
 
 const dataDir = tempDirs()
 
-function boot(extra: Record<string, string> = {}) {
+async function boot(extra: Record<string, string> = {}) {
   const config = loadConfig({ DATA_DIR: dataDir(), HOST: '127.0.0.1', PORT: String(freePort()), ...extra })
   const logs = memorySink()
   const log = createLogger({ level: 'debug', sink: logs })
-  const runtime = openRuntime(config, { log })
+  const runtime = await openRuntime(config, { log })
   runtime.app.get('/test/slow', async () => {
     await Bun.sleep(400)
     return { done: true }
@@ -23,8 +23,10 @@ function boot(extra: Record<string, string> = {}) {
   return { runtime, server, log, logs, url: `http://127.0.0.1:${server.port}` }
 }
 
+const network = await boot({ MAX_BODY_BYTES: '2048' })
+
 describe('over the network', () => {
-  const { runtime, server, log, url } = boot({ MAX_BODY_BYTES: '2048' })
+  const { runtime, server, log, url } = network
   afterAll(() => shutdown(server, runtime, log))
 
   test('GET and HEAD /health', async () => {
@@ -57,7 +59,7 @@ describe('over the network', () => {
 
 describe('shutdown', () => {
   test('an in-flight request finishes, new connections are refused, the database is closed', async () => {
-    const { runtime, server, log, url } = boot()
+    const { runtime, server, log, url } = await boot()
     const inFlight = fetch(`${url}/test/slow`)
     await Bun.sleep(100)
     const stopped = shutdown(server, runtime, log)
@@ -71,7 +73,7 @@ describe('shutdown', () => {
   })
 
   test('a request that outlives the drain timeout is cut off and shutdown still completes', async () => {
-    const { runtime, server, log, logs, url } = boot()
+    const { runtime, server, log, logs, url } = await boot()
     const inFlight = fetch(`${url}/test/slow`).then(
       () => 'answered',
       () => 'cut off',

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { VERSION } from '../../../src/version.ts'
 import { json, makeTestApp } from '../../helpers/app.ts'
 
-const app = makeTestApp()
+const app = await makeTestApp()
 afterAll(() => app.close())
 
 describe('GET /health', () => {
@@ -22,6 +22,14 @@ describe('GET /health', () => {
           runs: 0,
           failures: 0,
           next_run_at: new Date(app.deps.startedAt + 3_600_000).toISOString(),
+        },
+        auth_cleanup: {
+          last_run_at: null,
+          last_duration_ms: null,
+          last_error: null,
+          runs: 0,
+          failures: 0,
+          next_run_at: new Date(app.deps.startedAt + 300_000).toISOString(),
         },
       },
     })

@@ -1,0 +1,24 @@
+// Cron task: forgets revocations nobody can present any more and deletes refresh tokens that are
+// expired or belong to ended sessions.
+import { inArray, isNotNull, lte, or } from 'drizzle-orm'
+import type { AppDatabase } from '../../db/open.ts'
+import { refreshTokens, revokedTokens, sessions } from '../../modules/auth/table.ts'
+import type { Revocations } from '../../modules/auth/revocations.ts'
+import type { TaskDefinition } from '../scheduler.ts'
+
+export function authCleanupTask(deps: { db: AppDatabase; revocations: Revocations }, intervalMs = 5 * 60 * 1000): TaskDefinition {
+  return {
+    name: 'auth_cleanup',
+    intervalMs,
+    run({ now }) {
+      const revoked = deps.db.delete(revokedTokens).where(lte(revokedTokens.expiresAt, now)).returning({ jti: revokedTokens.jti }).all()
+      const ended = deps.db.select({ id: sessions.id }).from(sessions).where(isNotNull(sessions.revokedAt))
+      const refresh = deps.db
+        .delete(refreshTokens)
+        .where(or(lte(refreshTokens.expiresAt, now), inArray(refreshTokens.sessionId, ended)))
+        .returning({ id: refreshTokens.id })
+        .all()
+      return { revoked_tokens_deleted: revoked.length, refresh_tokens_deleted: refresh.length, revocations_forgotten: deps.revocations.prune(now) }
+    },
+  }
+}

@@ -1,0 +1,72 @@
+// Roles and permissions as data: the `resource:action` vocabulary and the grants of the five roles.
+// Matching rules live in match.ts; nothing else defines who may do what.
+
+/** Every resource of the spec and the actions on it. */
+export const VOCABULARY = {
+  ticket: ['read', 'create', 'update', 'delete', 'assign', 'comment'],
+  call: ['read', 'create', 'update', 'delete'],
+  recording: ['read', 'create', 'delete'],
+  agent: ['read', 'create', 'update', 'delete'],
+  user: ['read', 'create', 'update', 'delete'],
+  role: ['read', 'assign'],
+  subscription: ['read', 'create', 'update', 'cancel'],
+  payment: ['read', 'create', 'refund'],
+  invoice: ['read', 'create', 'update'],
+  account: ['read', 'create', 'update', 'delete'],
+  contact: ['read', 'create', 'update', 'delete'],
+  lead: ['read', 'create', 'update', 'delete', 'convert'],
+  engagement: ['read', 'create', 'update', 'close', 'escalate'],
+  survey: ['read', 'create', 'update', 'delete'],
+  webhook: ['read', 'create', 'update', 'delete'],
+  upload: ['read', 'create', 'delete'],
+  report: ['read'],
+  audit: ['read'],
+  api_key: ['read', 'create', 'delete'],
+  organization: ['read', 'update'],
+} as const
+
+export type Resource = keyof typeof VOCABULARY
+export type Permission = { [R in Resource]: `${R}:${(typeof VOCABULARY)[R][number]}` }[Resource]
+/** What a role may hold: a permission, `resource:*` or `*:*`. */
+export type Grant = Permission | `${Resource}:*` | '*:*'
+
+export const ALL_PERMISSIONS: readonly Permission[] = (Object.keys(VOCABULARY) as Resource[]).flatMap((r) => VOCABULARY[r].map((a) => `${r}:${a}` as Permission))
+
+const readAll = (...resources: Resource[]): Grant[] => resources.map((r) => `${r}:read` as Grant)
+
+export const ROLES = ['super_admin', 'admin', 'supervisor', 'agent', 'viewer'] as const
+export type Role = (typeof ROLES)[number]
+
+/** Most privileged first; the spec's descriptions in the comments. */
+export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
+  // Organization owner: all permissions.
+  super_admin: ['*:*'],
+  // User and role management, most operations; billing changes stay with the owner.
+  admin: [
+    'ticket:*', 'call:*', 'recording:*', 'agent:*', 'user:*', 'role:*',
+    'account:*', 'contact:*', 'lead:*', 'engagement:*', 'survey:*', 'webhook:*', 'upload:*',
+    'report:*', 'audit:*', 'api_key:*', 'organization:*',
+    'subscription:read', 'payment:read', 'invoice:read',
+  ],
+  // Team management and reporting: runs the floor, reads the customer record.
+  supervisor: [
+    'ticket:*', 'call:read', 'call:update', 'recording:read', 'agent:read', 'agent:update',
+    'engagement:*', 'account:read', 'contact:read', 'contact:update', 'lead:read', 'lead:update',
+    'survey:read', 'upload:read', 'upload:create', 'report:read', 'user:read', 'role:read', 'api_key:read', 'api_key:create', 'api_key:delete',
+  ],
+  // Basic operations on assigned queues and tickets (which tickets is decided per resource).
+  agent: [
+    'ticket:read', 'ticket:create', 'ticket:update', 'ticket:comment', 'ticket:assign',
+    'call:read', 'call:create', 'call:update', 'recording:read', 'agent:read',
+    'engagement:read', 'engagement:create', 'engagement:update',
+    'account:read', 'contact:read', 'contact:create', 'contact:update', 'lead:read', 'lead:create', 'lead:update',
+    'survey:read', 'upload:read', 'upload:create', 'user:read',
+    'api_key:read', 'api_key:create', 'api_key:delete',
+  ],
+  // Read-only, except security records (audit log, webhooks, API keys, billing).
+  viewer: readAll('ticket', 'call', 'recording', 'agent', 'user', 'role', 'account', 'contact', 'lead', 'engagement', 'survey', 'upload', 'report'),
+}
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value)
+}

@@ -1,0 +1,71 @@
+// authenticate: `Authorization: Bearer <JWT>` -> the Actor, or 401. RS256 with one of our keys only;
+// then issuer, audience, nbf and exp; then revocation, and the user as it is now (a disabled user's
+// tokens die at once, and permissions follow the user's current role).
+import { errors, jwtVerify, type JWTHeaderParameters } from 'jose'
+import type { AppDeps, UserActor } from '../../context.ts'
+import { AppError } from '../../errors.ts'
+import { roleGrants } from '../access/match.ts'
+import { isRole } from '../access/permissions.ts'
+import { findUserInOrg } from '../users/get-user.ts'
+
+const REALM = 'Bearer realm="switchboard"'
+
+function unauthorized(code: 'UNAUTHENTICATED' | 'TOKEN_INVALID' | 'TOKEN_EXPIRED', message: string): AppError {
+  const challenge = code === 'UNAUTHENTICATED' ? REALM : `${REALM}, error="invalid_token", error_description="${message}"`
+  return new AppError(code, message, { headers: { 'www-authenticate': challenge } })
+}
+
+class UnknownKey extends Error {}
+
+/** The credential of a request: only ever from the Authorization header, never from the URL. */
+export function bearerToken(request: Request): string {
+  if (new URL(request.url).searchParams.has('access_token')) {
+    throw unauthorized('TOKEN_INVALID', 'Tokens must be sent in the Authorization header, never in the URL')
+  }
+  const header = request.headers.get('authorization')
+  if (header === null || header.trim() === '') throw unauthorized('UNAUTHENTICATED', 'Send an access token: Authorization: Bearer <token>')
+  const match = /^Bearer +(\S+)$/i.exec(header.trim())
+  if (!match) throw unauthorized('TOKEN_INVALID', 'The Authorization header must be "Bearer <token>"')
+  return match[1]!
+}
+
+export async function authenticate(deps: AppDeps, request: Request): Promise<UserActor> {
+  const token = bearerToken(request)
+  const getKey = async (header: JWTHeaderParameters) => {
+    const key = header.kid === undefined ? undefined : await deps.keyring.verificationKey(header.kid)
+    if (!key) throw new UnknownKey()
+    return key
+  }
+  let payload: Record<string, unknown>
+  try {
+    ;({ payload } = await jwtVerify(token, getKey, {
+      algorithms: ['RS256'],
+      typ: 'JWT',
+      issuer: deps.config.authUrl,
+      audience: deps.config.apiAudience,
+      requiredClaims: ['sub', 'jti', 'iat', 'nbf', 'exp', 'sid', 'organization_id'],
+      currentDate: new Date(deps.clock.now()),
+    }))
+  } catch (error) {
+    if (error instanceof errors.JWTExpired) throw unauthorized('TOKEN_EXPIRED', 'The access token has expired')
+    if (error instanceof errors.JOSEError || error instanceof UnknownKey) throw unauthorized('TOKEN_INVALID', 'The access token is malformed, forged or not ours')
+    throw error
+  }
+  const { sub, jti, sid, organization_id: organizationId, exp } = payload
+  if (typeof sub !== 'string' || typeof jti !== 'string' || typeof sid !== 'string' || typeof organizationId !== 'string' || typeof exp !== 'number') {
+    throw unauthorized('TOKEN_INVALID', 'The access token is malformed, forged or not ours')
+  }
+  if (deps.revocations.isTokenRevoked(jti) || deps.revocations.isSessionRevoked(sid)) throw unauthorized('TOKEN_INVALID', 'The access token has been revoked')
+  const user = findUserInOrg(deps.db, organizationId, sub)
+  if (!user || user.status !== 'active' || !isRole(user.role)) throw unauthorized('TOKEN_INVALID', 'The user of this token is disabled or gone')
+  return {
+    kind: 'user',
+    userId: user.id,
+    organizationId: user.organizationId,
+    role: user.role,
+    grants: roleGrants(user.role),
+    sessionId: sid,
+    tokenId: jti,
+    tokenExpiresAt: exp * 1000,
+  }
+}

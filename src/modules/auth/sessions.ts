@@ -1,0 +1,118 @@
+// Sessions and their refresh-token family: open one at login, rotate a refresh token, revoke a session.
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import type { Config } from '../../config.ts'
+import type { Tx } from '../../db/tx.ts'
+import { prefixedId } from '../../lib/ids.ts'
+import type { Keyring } from '../keys/keyring.ts'
+import { roleGrants } from '../access/match.ts'
+import type { Role } from '../access/permissions.ts'
+import { refreshTokens, sessions } from './table.ts'
+
+export interface SessionMeta {
+  ip: string | null
+  userAgent: string | null
+}
+
+export interface TokenSubject {
+  id: string
+  organizationId: string
+  role: string
+}
+
+/** What a committed transaction hands to mintTokens(): everything but the signature. */
+export interface PendingTokens {
+  kid: string
+  claims: Record<string, unknown>
+  refreshToken: string
+  expiresIn: number
+}
+
+export function hashToken(token: string): string {
+  return new Bun.CryptoHasher('sha256').update(token).digest('hex')
+}
+
+function newRefreshToken(): string {
+  return `rt_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')}`
+}
+
+/** Prepares the access token of a session: picks the signing key and records that it signs until `exp`. */
+function prepareAccess(tx: Tx, deps: { config: Config; keyring: Keyring }, subject: TokenSubject, sessionId: string, now: number) {
+  const iat = Math.floor(now / 1000)
+  const exp = iat + deps.config.accessTokenTtlS
+  const { kid } = deps.keyring.signer(now, tx)
+  deps.keyring.recordUse(tx, kid, exp * 1000)
+  tx.update(sessions)
+    .set({ accessExpiresAt: sql`max(${sessions.accessExpiresAt}, ${exp * 1000})`, lastUsedAt: now })
+    .where(eq(sessions.id, sessionId))
+    .run()
+  const claims = {
+    iss: deps.config.authUrl,
+    aud: deps.config.apiAudience,
+    sub: subject.id,
+    iat,
+    nbf: iat,
+    exp,
+    jti: prefixedId('at'),
+    organization_id: subject.organizationId,
+    roles: [subject.role],
+    permissions: [...roleGrants(subject.role as Role)],
+    sid: sessionId,
+  }
+  return { kid, claims }
+}
+
+function insertRefreshToken(tx: Tx, config: Config, sessionId: string, generation: number, now: number): string {
+  const token = newRefreshToken()
+  tx.insert(refreshTokens)
+    .values({ id: prefixedId('rtk'), sessionId, tokenHash: hashToken(token), generation, createdAt: now, expiresAt: now + config.refreshTokenTtlS * 1000 })
+    .run()
+  return token
+}
+
+/** Inside the login transaction: a new session, its first refresh token, and the access token to sign. */
+export function openSession(tx: Tx, deps: { config: Config; keyring: Keyring }, subject: TokenSubject, meta: SessionMeta, now: number): PendingTokens & { sessionId: string } {
+  const sessionId = prefixedId('ses')
+  tx.insert(sessions)
+    .values({ id: sessionId, organizationId: subject.organizationId, userId: subject.id, ip: meta.ip, userAgent: meta.userAgent, createdAt: now, lastUsedAt: now, accessExpiresAt: 0 })
+    .run()
+  const refreshToken = insertRefreshToken(tx, deps.config, sessionId, 1, now)
+  return { sessionId, ...prepareAccess(tx, deps, subject, sessionId, now), refreshToken, expiresIn: deps.config.accessTokenTtlS }
+}
+
+/** Inside the refresh transaction, after the presented token was consumed: its successor and a new access token. */
+export function continueSession(tx: Tx, deps: { config: Config; keyring: Keyring }, subject: TokenSubject, sessionId: string, generation: number, now: number): PendingTokens {
+  const refreshToken = insertRefreshToken(tx, deps.config, sessionId, generation + 1, now)
+  return { ...prepareAccess(tx, deps, subject, sessionId, now), refreshToken, expiresIn: deps.config.accessTokenTtlS }
+}
+
+/** Revokes a live session; returns until when its access tokens must be refused (undefined if it was not live). */
+export function revokeSession(tx: Tx, sessionId: string, reason: string, now: number): number | undefined {
+  const row = tx
+    .update(sessions)
+    .set({ revokedAt: now, revokedReason: reason })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
+    .returning({ until: sessions.accessExpiresAt })
+    .get()
+  return row?.until
+}
+
+/** Revokes every live session of a user (except one, e.g. the caller's); returns [id, until] pairs to remember. */
+export function revokeUserSessions(tx: Tx, userId: string, reason: string, now: number, except?: string): [string, number][] {
+  const rows = tx
+    .update(sessions)
+    .set({ revokedAt: now, revokedReason: reason })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), except ? sql`${sessions.id} <> ${except}` : undefined))
+    .returning({ id: sessions.id, until: sessions.accessExpiresAt })
+    .all()
+  return rows.map((r) => [r.id, r.until])
+}
+
+/** Signs the prepared access token (after commit: no crypto inside a transaction). */
+export async function mintTokens(keyring: Keyring, pending: PendingTokens) {
+  return {
+    access_token: await keyring.sign(pending.kid, pending.claims),
+    refresh_token: pending.refreshToken,
+    token_type: 'Bearer' as const,
+    expires_in: pending.expiresIn,
+  }
+}

@@ -1,0 +1,55 @@
+// Sessions (one per login), their rotating refresh tokens, and revoked access-token ids.
+import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core'
+import { organizations } from '../organizations/table.ts'
+import { users } from '../users/table.ts'
+
+/** A login: every token issued from it carries its id as `sid`; its refresh tokens form one family. */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: integer('created_at').notNull(),
+    lastUsedAt: integer('last_used_at').notNull(),
+    /** Latest `exp` of an access token issued for this session: until then, revocation must be remembered. */
+    accessExpiresAt: integer('access_expires_at').notNull(),
+    revokedAt: integer('revoked_at'),
+    revokedReason: text('revoked_reason'),
+  },
+  (t) => [index('sessions_user').on(t.userId), index('sessions_revoked').on(t.revokedAt)],
+)
+
+export const refreshTokens = sqliteTable(
+  'refresh_tokens',
+  {
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id),
+    /** SHA-256 (hex) of the token; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull().unique(),
+    generation: integer('generation').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    /** Set when it was exchanged for its successor; presenting it again is reuse. */
+    consumedAt: integer('consumed_at'),
+  },
+  (t) => [index('refresh_tokens_session').on(t.sessionId), index('refresh_tokens_expires').on(t.expiresAt)],
+)
+
+/** Access tokens revoked before their expiry (logout), kept until they would have expired. */
+export const revokedTokens = sqliteTable(
+  'revoked_tokens',
+  {
+    jti: text('jti').primaryKey(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('revoked_tokens_expires').on(t.expiresAt)],
+)

@@ -1,0 +1,26 @@
+// emit(tx, …): records an event in the caller's transaction, so it exists exactly when the change does.
+// The envelope is serialized once here; deliveries will send these bytes unchanged.
+import type { Tx } from '../../db/tx.ts'
+import { isoTime } from '../../lib/clock.ts'
+import { prefixedId } from '../../lib/ids.ts'
+import type { EventType } from './catalog.ts'
+import { events } from './table.ts'
+
+/** Largest `data` an event may carry, serialized (the webhooks design's limit). */
+export const MAX_EVENT_DATA_BYTES = 256 * 1024
+
+export interface EmittedEvent {
+  id: string
+  type: EventType
+  body: string
+}
+
+export function emit(tx: Tx, event: { organizationId: string; type: EventType; data: Record<string, unknown>; now: number }): EmittedEvent {
+  const id = prefixedId('evt')
+  const data = JSON.stringify(event.data)
+  if (Buffer.byteLength(data) > MAX_EVENT_DATA_BYTES) throw new Error(`event ${event.type} data is larger than ${MAX_EVENT_DATA_BYTES} bytes`)
+  // Written by hand so the key order of the envelope is fixed: id, type, created_at, organization_id, data.
+  const body = `{"id":${JSON.stringify(id)},"type":${JSON.stringify(event.type)},"created_at":${JSON.stringify(isoTime(event.now))},"organization_id":${JSON.stringify(event.organizationId)},"data":${data}}`
+  tx.insert(events).values({ id, organizationId: event.organizationId, type: event.type, body, createdAt: event.now }).run()
+  return { id, type: event.type, body }
+}

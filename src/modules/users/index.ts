@@ -1,0 +1,80 @@
+// Routes of the users module, all within the caller's organization: create, read, update and disable
+// users, and GET /me.
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../context.ts'
+import { authMacros, protectedErrors, requirePermission } from '../../http/auth.ts'
+import { roleGrants } from '../access/match.ts'
+import { createUser } from './create-user.ts'
+import { getUserInOrg, userJson } from './get-user.ts'
+import { CreateUserBody, MeBody, UpdateUserBody, UserBody, UserIdParams } from './model.ts'
+import { assertCanAssign } from './rules.ts'
+import { updateUser } from './update-user.ts'
+
+export function usersRoutes(deps: AppDeps) {
+  const applyUpdate = (result: ReturnType<typeof updateUser>) => {
+    for (const [sessionId, until] of result.revokedSessions) deps.revocations.rememberSession(sessionId, until)
+    return result.user
+  }
+  return new Elysia({ prefix: '/api/v1' })
+    .use(authMacros(deps))
+    .get(
+      '/me',
+      ({ actor }) => {
+        const user = getUserInOrg(deps.db, actor.organizationId, actor.userId)
+        return { ...userJson(user), permissions: [...roleGrants(actor.role)] }
+      },
+      { auth: true, response: { 200: MeBody, ...protectedErrors() }, detail: { tags: ['Users'], summary: 'The calling user, with its permissions' } },
+    )
+    .post(
+      '/users',
+      async ({ actor, body, set }) => {
+        assertCanAssign(actor, body.role)
+        const user = await createUser(deps.db, { ...body, organizationId: actor.organizationId }, () => deps.clock.now())
+        set.status = 201
+        return userJson(user)
+      },
+      {
+        permission: 'user:create',
+        body: CreateUserBody,
+        response: { 201: UserBody, ...protectedErrors('VALIDATION_FAILED', 'CONFLICT') },
+        detail: { tags: ['Users'], summary: 'Create a user', description: 'The role may not hold permissions the caller lacks (403). E-mails are unique across the installation (409).' },
+      },
+    )
+    .get('/users/:id', ({ actor, params }) => userJson(getUserInOrg(deps.db, actor.organizationId, params.id)), {
+      permission: 'user:read',
+      params: UserIdParams,
+      response: { 200: UserBody, ...protectedErrors('NOT_FOUND') },
+      detail: { tags: ['Users'], summary: 'Get a user' },
+    })
+    .patch(
+      '/users/:id',
+      ({ actor, params, body }) => {
+        if (body.role !== undefined) requirePermission(actor, 'role:assign')
+        return userJson(applyUpdate(updateUser(deps.db, actor, params.id, body, deps.clock.now())))
+      },
+      {
+        permission: 'user:update',
+        params: UserIdParams,
+        body: UpdateUserBody,
+        response: { 200: UserBody, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'CONFLICT') },
+        detail: {
+          tags: ['Users'],
+          summary: 'Change a user\'s name, role or status',
+          description: 'Changing the role also needs `role:assign`. Nobody manages a user whose role holds more than theirs, and the last active Super Admin cannot be demoted or disabled (409).',
+        },
+      },
+    )
+    .delete(
+      '/users/:id',
+      ({ actor, params, set }) => {
+        applyUpdate(updateUser(deps.db, actor, params.id, { status: 'disabled' }, deps.clock.now()))
+        set.status = 204
+      },
+      {
+        permission: 'user:delete',
+        params: UserIdParams,
+        response: { 204: t.Void({ description: 'Disabled' }), ...protectedErrors('NOT_FOUND', 'CONFLICT') },
+        detail: { tags: ['Users'], summary: 'Disable a user', description: 'The user is kept, with its history, and its sessions end. You cannot disable yourself or the last active Super Admin.' },
+      },
+    )
+}

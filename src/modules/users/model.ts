@@ -1,0 +1,34 @@
+// Request and response schemas of the users endpoints.
+import { t } from 'elysia'
+import { ROLES } from '../access/permissions.ts'
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/password.ts'
+import { USER_STATUSES } from './table.ts'
+
+export const RoleName = t.UnionEnum(ROLES, { description: 'super_admin, admin, supervisor, agent or viewer' })
+export const UserStatusName = t.UnionEnum(USER_STATUSES)
+// At least one character that is not white space (names are stored trimmed).
+const Name = t.String({ minLength: 1, maxLength: 200, pattern: '\\S' })
+
+export const UserBody = t.Object({
+  id: t.String({ examples: ['usr_01KAX3M6W9P8T2V5G7H4J3C1QZ'] }),
+  organization_id: t.String(),
+  email: t.String(),
+  name: t.String(),
+  role: RoleName,
+  status: UserStatusName,
+  created_at: t.String({ format: 'date-time' }),
+  updated_at: t.String({ format: 'date-time' }),
+})
+
+export const MeBody = t.Object({ ...UserBody.properties, permissions: t.Array(t.String(), { description: 'Grants of the current role' }) })
+
+export const CreateUserBody = t.Object({
+  email: t.String({ format: 'email', maxLength: 254 }),
+  name: Name,
+  password: t.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH }),
+  role: RoleName,
+})
+
+export const UpdateUserBody = t.Object({ name: t.Optional(Name), role: t.Optional(RoleName), status: t.Optional(UserStatusName) }, { minProperties: 1 })
+
+export const UserIdParams = t.Object({ id: t.String({ maxLength: 64 }) })

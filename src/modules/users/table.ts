@@ -1,0 +1,25 @@
+// users: people who sign in; e-mail unique across the installation (stored lowercased).
+import { sqliteTable, text, integer, uniqueIndex, index } from 'drizzle-orm/sqlite-core'
+import { ROLES } from '../access/permissions.ts'
+import { organizations } from '../organizations/table.ts'
+
+export const USER_STATUSES = ['active', 'disabled'] as const
+export type UserStatus = (typeof USER_STATUSES)[number]
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    role: text('role', { enum: ROLES }).notNull(),
+    status: text('status', { enum: USER_STATUSES }).notNull(),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('users_email_unique').on(t.email), index('users_org_created').on(t.organizationId, t.createdAt, t.id)],
+)
