@@ -64,6 +64,8 @@ export const serveCommand: Command = {
     }
     // Listening for signals before the port opens: a SIGTERM that arrives while starting still stops us cleanly.
     const signalled = nextSignal()
+    // Before the port opens, so that whoever sees /health answer can already sign in.
+    announceBootstrap(await bootstrap(runtime.deps), log, io.stderr)
     let server: Server<undefined>
     try {
       server = startServer(runtime, config)
@@ -71,8 +73,6 @@ export const serveCommand: Command = {
       await runtime.close()
       return fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`)
     }
-    // Only once the port is ours: a start that fails must not create (and print) the first admin.
-    announceBootstrap(await bootstrap(runtime.deps), log, io.stderr)
     // A bug that escapes every handler still ends as one JSON line in the log, then exit 1:
     // the process state can no longer be trusted, and a supervisor restarts it.
     const crash = (kind: string) => (error: unknown) => {

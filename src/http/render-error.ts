@@ -44,7 +44,10 @@ export function toAppError(code: unknown, error: unknown, request: Request, rout
 export function renderError(appError: AppError, requestId: string): RenderedError {
   const body: ErrorBodyJson = { code: appError.code, message: appError.message, request_id: requestId }
   if (appError.errors) body.errors = appError.errors
-  return { status: appError.status, headers: appError.headers ?? {}, body }
+  const headers = { ...appError.headers }
+  // Every 401 names its scheme (RFC 7235 §3.1), whichever route answered it.
+  if (appError.status === 401 && !headers['www-authenticate']) headers['www-authenticate'] = 'Bearer realm="switchboard"'
+  return { status: appError.status, headers, body }
 }
 
 function bodyParseMessage(request: Request): string {

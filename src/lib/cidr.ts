@@ -71,9 +71,25 @@ export function cidrContains(range: Cidr, ip: string | Uint8Array): boolean {
   return true
 }
 
-/** The canonical text of an address: IPv4-mapped IPv6 (any spelling) becomes dotted IPv4. */
+/**
+ * The canonical text of an address, so one client has one spelling: IPv4-mapped IPv6 (any spelling)
+ * becomes dotted IPv4, other IPv6 the RFC 5952 form (lowercase, no brackets, longest zero run as ::).
+ * Text that is not an address comes back unchanged.
+ */
 export function normalizeIp(text: string): string {
   const bytes = text.includes(':') ? parseIp(text) : undefined
-  if (bytes && MAPPED_PREFIX.every((b, i) => bytes[i] === b)) return bytes.subarray(12).join('.')
-  return text
+  if (!bytes) return text
+  if (MAPPED_PREFIX.every((b, i) => bytes[i] === b)) return bytes.subarray(12).join('.')
+  const groups = Array.from({ length: 8 }, (_, i) => (bytes[i * 2]! << 8) | bytes[i * 2 + 1]!)
+  // The longest run of two or more zero groups (the first, on a tie) becomes "::".
+  let best = { start: -1, length: 1 }
+  for (let i = 0; i < 8; ) {
+    let j = i
+    while (j < 8 && groups[j] === 0) j++
+    if (j - i > best.length) best = { start: i, length: j - i }
+    i = j === i ? i + 1 : j
+  }
+  const hex = (from: number, to: number) => groups.slice(from, to).map((g) => g.toString(16)).join(':')
+  if (best.start === -1) return hex(0, 8)
+  return `${hex(0, best.start)}::${hex(best.start + best.length, 8)}`
 }

@@ -1,5 +1,6 @@
 // Platform overhead: GET /health through the compiled binary (request id, routing, cron status,
-// JSON, access log to stdout) against a bare Bun.serve returning the same bytes, in one run.
+// JSON, access log to stdout) and an authenticated GET /api/v1/me (JWT verification, revocation
+// check, user lookup) against a bare Bun.serve returning the same bytes, in one run.
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildBinary } from '../../scripts/build.ts'
@@ -14,7 +15,12 @@ export async function benchPlatform(): Promise<{ rows: LoadResult[]; ratio: numb
     await buildBinary(binary)
     const appPort = freePort()
     // Logs go to a pipe that is read and discarded, as by a log collector; LOG_LEVEL stays at info.
-    const app = Bun.spawn([binary, 'serve'], { env: { DATA_DIR: join(dir, 'data'), HOST: '127.0.0.1', PORT: String(appPort) }, stdout: 'pipe', stderr: 'inherit' })
+    const admin = { email: 'bench@bench.example', password: 'bench-password-123' }
+    const app = Bun.spawn([binary, 'serve'], {
+      env: { DATA_DIR: join(dir, 'data'), HOST: '127.0.0.1', PORT: String(appPort), ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password },
+      stdout: 'pipe',
+      stderr: 'inherit',
+    })
     void (async () => {
       for await (const _ of app.stdout);
     })()
@@ -27,14 +33,17 @@ export async function benchPlatform(): Promise<{ rows: LoadResult[]; ratio: numb
     const bareUrl = `http://127.0.0.1:${barePort}/health`
     await waitFor(bareUrl)
 
+    const login = await fetch(`http://127.0.0.1:${appPort}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) })
+    const { access_token } = (await login.json()) as { access_token: string }
     const rows = await compare([
       { label: 'A  GET /health, compiled binary', url: appUrl },
-      { label: 'D  bare Bun.serve, same body', url: bareUrl },
+      { label: 'M  GET /api/v1/me, Bearer JWT', url: `http://127.0.0.1:${appPort}/api/v1/me`, headers: { authorization: `Bearer ${access_token}` } },
+      { label: 'D  bare Bun.serve, /health body', url: bareUrl },
     ])
     app.kill('SIGTERM')
     bare.kill('SIGTERM')
     await Promise.all([app.exited, bare.exited])
-    return { rows, ratio: rows[0]!.rps / rows[1]!.rps }
+    return { rows, ratio: rows[0]!.rps / rows[2]!.rps }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

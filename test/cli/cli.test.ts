@@ -106,7 +106,7 @@ describe('as a process', () => {
     try {
       const result = await run(sourceCommand('serve'), { HOST: '127.0.0.1', PORT: String(holder.port), DATA_DIR: dataDir() })
       expect(result.code).toBe(1)
-      expect(result.stderr).toStartWith(`switchboard: cannot listen on 127.0.0.1:${holder.port}:`)
+      expect(result.stderr).toContain(`switchboard: cannot listen on 127.0.0.1:${holder.port}:`)
     } finally {
       holder.stop(true)
     }

@@ -245,9 +245,6 @@ describe('normalizeIp', () => {
     ['::'],
     ['2001:db8::1'],
     ['fe80::1%eth0'],
-    ['::1.2.3.4'],
-    ['64:ff9b::1.2.3.4'],
-    ['::ffff:0:1.2.3.4'],
     ['::ffff:1.2.3'],
     ['::ffff:256.1.2.3'],
     ['::ffff:'],
@@ -256,6 +253,14 @@ describe('normalizeIp', () => {
     ['abc'],
   ])('leaves %p unchanged', (text) => {
     expect(normalizeIp(text)).toBe(text)
+  })
+
+  test.each([
+    ['::1.2.3.4', '::102:304'],
+    ['64:ff9b::1.2.3.4', '64:ff9b::102:304'],
+    ['::ffff:0:1.2.3.4', '::ffff:0:102:304'],
+  ])('writes the embedded dotted quad of the non-mapped %s in hex: %s', (text, expected) => {
+    expect(normalizeIp(text)).toBe(expected)
   })
 })
 
@@ -272,4 +277,21 @@ describe('regressions', () => {
     expect(normalizeIp('2001:db8::1')).toBe('2001:db8::1')
     expect(normalizeIp('10.0.0.1')).toBe('10.0.0.1')
   })
+})
+
+describe('normalizeIp gives one spelling per IPv6 address (RFC 5952)', () => {
+  const cases: [string, string][] = [
+    ['[2001:db8::1]', '2001:db8::1'],
+    ['2001:DB8:0:0::1', '2001:db8::1'],
+    ['2001:0db8:0000:0000:0000:0000:0000:0001', '2001:db8::1'],
+    ['2001:db8:0:0:1:0:0:1', '2001:db8::1:0:0:1'],
+    ['2001:0:0:1:0:0:0:1', '2001:0:0:1::1'],
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2:3:4:5:6'],
+    ['2001:db8:0:1:2:3:4:5', '2001:db8:0:1:2:3:4:5'],
+    ['::', '::'],
+    ['::1', '::1'],
+    ['fe80::', 'fe80::'],
+    ['not-an-ip', 'not-an-ip'],
+  ]
+  for (const [input, canonical] of cases) test(`${input} -> ${canonical}`, () => expect(normalizeIp(input)).toBe(canonical))
 })

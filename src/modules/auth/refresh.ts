@@ -9,7 +9,7 @@ import { tokenUser } from './login.ts'
 import { continueSession, hashToken, mintTokens, revokeSession } from './sessions.ts'
 import { refreshTokens, sessions } from './table.ts'
 
-const invalid = () => new AppError('TOKEN_INVALID', 'The refresh token is invalid, expired or revoked', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } })
+const invalid = () => new AppError('TOKEN_INVALID', 'The refresh token is invalid, expired or revoked')
 
 export async function refresh(deps: AppDeps, refreshToken: string) {
   const now = deps.clock.now()

@@ -74,7 +74,10 @@ export class Keyring {
 
   /** Signs with the given key; the header always carries alg RS256, typ JWT and the kid. */
   async sign(kid: string, payload: JWTPayload): Promise<string> {
-    return new SignJWT(payload).setProtectedHeader({ alg: ALG, typ: 'JWT', kid }).sign(await this.privateKey(kid))
+    const privateKey = await this.privateKey(kid)
+    // A key added by another process (keys rotate) must verify here before its first token leaves.
+    if (!this.publicKeys.has(kid)) await this.reload()
+    return new SignJWT(payload).setProtectedHeader({ alg: ALG, typ: 'JWT', kid }).sign(privateKey)
   }
 
   /** The public key for a `kid`, or undefined for a key we never had. */

@@ -1,5 +1,6 @@
 // User lookups and the user's public JSON; reads are always scoped to an organization.
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
+import { prepared } from '../../db/prepared.ts'
 import type { Db } from '../../db/tx.ts'
 import { AppError } from '../../errors.ts'
 import { isoTime } from '../../lib/clock.ts'
@@ -13,11 +14,16 @@ export function normalizeEmail(email: string): string {
 }
 
 export function findUserByEmail(db: Db, email: string): UserRow | undefined {
-  return db.select().from(users).where(eq(users.email, normalizeEmail(email))).get()
+  const statement = prepared(db, 'user-by-email', (d) => d.select().from(users).where(eq(users.email, sql.placeholder('email'))).prepare())
+  return statement.get({ email: normalizeEmail(email) })
 }
 
+/** Runs on every authenticated request: a prepared statement. */
 export function findUserInOrg(db: Db, organizationId: string, id: string): UserRow | undefined {
-  return db.select().from(users).where(and(eq(users.id, id), eq(users.organizationId, organizationId))).get()
+  const statement = prepared(db, 'user-in-org', (d) =>
+    d.select().from(users).where(and(eq(users.id, sql.placeholder('id')), eq(users.organizationId, sql.placeholder('org')))).prepare(),
+  )
+  return statement.get({ id, org: organizationId })
 }
 
 /** A user of another organization is indistinguishable from one that does not exist. */

@@ -1,11 +1,12 @@
 // Request and response schemas of the users endpoints.
 import { t } from 'elysia'
+import { oneOf } from '../../http/schema.ts'
 import { ROLES } from '../access/permissions.ts'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/password.ts'
 import { USER_STATUSES } from './table.ts'
 
-export const RoleName = t.UnionEnum(ROLES, { description: 'super_admin, admin, supervisor, agent or viewer' })
-export const UserStatusName = t.UnionEnum(USER_STATUSES)
+export const RoleName = oneOf(ROLES, { description: 'super_admin, admin, supervisor, agent or viewer' })
+export const UserStatusName = oneOf(USER_STATUSES)
 // At least one character that is not white space (names are stored trimmed).
 const Name = t.String({ minLength: 1, maxLength: 200, pattern: '\\S' })
 

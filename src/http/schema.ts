@@ -1,0 +1,10 @@
+// Schema helpers for routes. oneOf() replaces Elysia's t.UnionEnum, which gives the schema a default
+// (its first value): an optional field left out of a request would arrive filled in with it.
+import type { TLiteral, TUnion } from '@sinclair/typebox'
+import { t } from 'elysia'
+
+type Literals<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K]> }
+
+export function oneOf<const T extends readonly string[]>(values: T, options: { description?: string } = {}): TUnion<Literals<T>> {
+  return t.Union(values.map((value) => t.Literal(value)), options) as unknown as TUnion<Literals<T>>
+}
