@@ -9,6 +9,7 @@ import { accessRoutes } from './modules/access/index.ts'
 import { authRoutes } from './modules/auth/index.ts'
 import { keysRoutes } from './modules/keys/index.ts'
 import { systemRoutes } from './modules/system/index.ts'
+import { ticketsRoutes } from './modules/tickets/index.ts'
 import { usersRoutes } from './modules/users/index.ts'
 
 export function createApp(deps: AppDeps) {
@@ -22,6 +23,7 @@ export function createApp(deps: AppDeps) {
     .use(authRoutes(deps))
     .use(usersRoutes(deps))
     .use(accessRoutes(deps))
+    .use(ticketsRoutes(deps))
   return app
 }
 

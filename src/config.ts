@@ -28,6 +28,8 @@ export const SETTINGS = {
   ACCESS_TOKEN_TTL: Type.Integer({ minimum: 60, maximum: 86_400, default: 3600, description: 'Access token lifetime, in seconds.' }),
   REFRESH_TOKEN_TTL: Type.Integer({ minimum: 300, maximum: 31_536_000, default: 2_592_000, description: 'Refresh token lifetime, in seconds.' }),
   KEY_ACTIVATION_DELAY: Type.Integer({ minimum: 0, maximum: 2_592_000, default: 600, description: 'Seconds between publishing a rotated signing key and signing with it.' }),
+  PAGE_TOKEN_TTL: Type.Integer({ minimum: 60, maximum: 86_400, default: 3600, description: 'Lifetime of list page tokens, in seconds.' }),
+  TICKET_AUTO_CLOSE_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 4, description: 'Days after which a solved ticket is closed.' }),
 } satisfies Record<string, TSchema>
 
 export type SettingName = keyof typeof SETTINGS
@@ -53,6 +55,8 @@ export interface Config {
   readonly accessTokenTtlS: number
   readonly refreshTokenTtlS: number
   readonly keyActivationDelayS: number
+  readonly pageTokenTtlS: number
+  readonly ticketAutoCloseDays: number
 }
 
 /** A setting is invalid; the message is one line naming the variable and what is wrong. */
@@ -109,6 +113,8 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
     accessTokenTtlS: values.ACCESS_TOKEN_TTL as number,
     refreshTokenTtlS: values.REFRESH_TOKEN_TTL as number,
     keyActivationDelayS: values.KEY_ACTIVATION_DELAY as number,
+    pageTokenTtlS: values.PAGE_TOKEN_TTL as number,
+    ticketAutoCloseDays: values.TICKET_AUTO_CLOSE_DAYS as number,
   })
 }
 

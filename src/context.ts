@@ -7,7 +7,9 @@ import type { Scheduler } from './jobs/scheduler.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import type { Grant, Role } from './modules/access/permissions.ts'
+import type { PageTokens } from './db/page-tokens.ts'
 import type { Revocations } from './modules/auth/revocations.ts'
+import type { VerifiedTokens } from './modules/auth/verified-tokens.ts'
 import type { Keyring } from './modules/keys/keyring.ts'
 
 export interface AppDeps {
@@ -19,6 +21,8 @@ export interface AppDeps {
   readonly scheduler: Scheduler
   readonly keyring: Keyring
   readonly revocations: Revocations
+  readonly verifiedTokens: VerifiedTokens
+  readonly pageTokens: PageTokens
   readonly version: string
   /** Clock time at which this process started. */
   readonly startedAt: number

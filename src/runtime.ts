@@ -12,7 +12,9 @@ import { registerTasks } from './jobs/registry.ts'
 import { Scheduler } from './jobs/scheduler.ts'
 import { systemClock, type Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
+import { PageTokens } from './db/page-tokens.ts'
 import { Revocations } from './modules/auth/revocations.ts'
+import { VerifiedTokens } from './modules/auth/verified-tokens.ts'
 import { Keyring } from './modules/keys/keyring.ts'
 import { loadMasterKey } from './modules/keys/master-key.ts'
 import { VERSION } from './version.ts'
@@ -57,8 +59,10 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
   const { log } = options
   const { sqlite, db, keyring } = await openKeyring(config, log, clock)
   const revocations = new Revocations().load(db, clock.now())
-  const scheduler = registerTasks(new Scheduler({ clock, log, tickMs: config.cronTickMs }), { sqlite, db, revocations })
-  const deps: AppDeps = { config, sqlite, db, clock, log, scheduler, keyring, revocations, version: VERSION, startedAt: clock.now() }
+  const pageTokens = PageTokens.load(db, config.pageTokenTtlS, clock)
+  const scheduler = new Scheduler({ clock, log, tickMs: config.cronTickMs })
+  const deps: AppDeps = { config, sqlite, db, clock, log, scheduler, keyring, revocations, verifiedTokens: new VerifiedTokens(), pageTokens, version: VERSION, startedAt: clock.now() }
+  registerTasks(scheduler, deps)
   return {
     deps,
     app: createApp(deps),

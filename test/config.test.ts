@@ -24,6 +24,8 @@ describe('loadConfig', () => {
       accessTokenTtlS: 3600,
       refreshTokenTtlS: 2592000,
       keyActivationDelayS: 600,
+      pageTokenTtlS: 3600,
+      ticketAutoCloseDays: 4,
     })
   })
 
@@ -116,6 +118,8 @@ describe('loadConfig', () => {
       'access-token-ttl',
       'refresh-token-ttl',
       'key-activation-delay',
+      'page-token-ttl',
+      'ticket-auto-close-days',
     ])
   })
 })

@@ -28,6 +28,7 @@ export function apiDocs(config: Config) {
         { name: 'System', description: 'Liveness, readiness and the cron loop' },
         { name: 'Auth', description: 'Sign-in, tokens and signing keys' },
         { name: 'Users', description: 'Users and roles of the caller\'s organization' },
+        { name: 'Tickets', description: 'Tickets, their lifecycle, assignment and comments' },
       ],
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /api/v1/auth/login' } },

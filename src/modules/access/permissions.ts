@@ -70,3 +70,11 @@ export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
 export function isRole(value: string): value is Role {
   return (ROLES as readonly string[]).includes(value)
 }
+
+/**
+ * Roles that see only part of a resource even with its permission: an agent works the tickets
+ * assigned to it and the unassigned ones. Others see the whole organization.
+ */
+export const SCOPES: Partial<Record<Role, { ticket?: 'assigned_or_unassigned' }>> = {
+  agent: { ticket: 'assigned_or_unassigned' },
+}

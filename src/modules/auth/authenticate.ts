@@ -1,12 +1,14 @@
 // authenticate: `Authorization: Bearer <JWT>` -> the Actor, or 401. RS256 with one of our keys only;
-// then issuer, audience, nbf and exp; then revocation, and the user as it is now (a disabled user's
-// tokens die at once, and permissions follow the user's current role).
+// then issuer, audience, nbf and exp (once per token, then cached until it expires); then, on every
+// request, revocation and the user as it is now (a disabled user's tokens die at once, and
+// permissions follow the user's current role).
 import { errors, jwtVerify, type JWTHeaderParameters } from 'jose'
 import type { AppDeps, UserActor } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { roleGrants } from '../access/match.ts'
 import { isRole } from '../access/permissions.ts'
 import { findUserInOrg } from '../users/get-user.ts'
+import type { VerifiedClaims } from './verified-tokens.ts'
 
 const REALM = 'Bearer realm="switchboard"'
 
@@ -31,6 +33,28 @@ export function bearerToken(request: Request): string {
 
 export async function authenticate(deps: AppDeps, request: Request): Promise<UserActor> {
   const token = bearerToken(request)
+  const claims = await verifiedClaims(deps, token)
+  if (deps.revocations.isTokenRevoked(claims.jti) || deps.revocations.isSessionRevoked(claims.sid)) throw unauthorized('TOKEN_INVALID', 'The access token has been revoked')
+  const user = findUserInOrg(deps.db, claims.organizationId, claims.sub)
+  if (!user || user.status !== 'active' || !isRole(user.role)) throw unauthorized('TOKEN_INVALID', 'The user of this token is disabled or gone')
+  return {
+    kind: 'user',
+    userId: user.id,
+    organizationId: user.organizationId,
+    role: user.role,
+    grants: roleGrants(user.role),
+    sessionId: claims.sid,
+    tokenId: claims.jti,
+    tokenExpiresAt: claims.exp * 1000,
+  }
+}
+
+/** The claims of a token whose signature, issuer, audience and times hold; cached until it expires. */
+async function verifiedClaims(deps: AppDeps, token: string): Promise<VerifiedClaims> {
+  const nowS = Math.floor(deps.clock.now() / 1000)
+  const cached = deps.verifiedTokens.get(token, nowS)
+  if (cached === 'expired') throw unauthorized('TOKEN_EXPIRED', 'The access token has expired')
+  if (cached) return cached
   const getKey = async (header: JWTHeaderParameters) => {
     const key = header.kid === undefined ? undefined : await deps.keyring.verificationKey(header.kid)
     if (!key) throw new UnknownKey()
@@ -55,17 +79,7 @@ export async function authenticate(deps: AppDeps, request: Request): Promise<Use
   if (typeof sub !== 'string' || typeof jti !== 'string' || typeof sid !== 'string' || typeof organizationId !== 'string' || typeof exp !== 'number') {
     throw unauthorized('TOKEN_INVALID', 'The access token is malformed, forged or not ours')
   }
-  if (deps.revocations.isTokenRevoked(jti) || deps.revocations.isSessionRevoked(sid)) throw unauthorized('TOKEN_INVALID', 'The access token has been revoked')
-  const user = findUserInOrg(deps.db, organizationId, sub)
-  if (!user || user.status !== 'active' || !isRole(user.role)) throw unauthorized('TOKEN_INVALID', 'The user of this token is disabled or gone')
-  return {
-    kind: 'user',
-    userId: user.id,
-    organizationId: user.organizationId,
-    role: user.role,
-    grants: roleGrants(user.role),
-    sessionId: sid,
-    tokenId: jti,
-    tokenExpiresAt: exp * 1000,
-  }
+  const claims = { sub, jti, sid, organizationId, exp }
+  deps.verifiedTokens.remember(token, claims)
+  return claims
 }

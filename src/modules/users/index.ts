@@ -6,7 +6,9 @@ import { authMacros, protectedErrors, requirePermission } from '../../http/auth.
 import { roleGrants } from '../access/match.ts'
 import { createUser } from './create-user.ts'
 import { getUserInOrg, userJson } from './get-user.ts'
-import { CreateUserBody, MeBody, UpdateUserBody, UserBody, UserIdParams } from './model.ts'
+import { listRequest } from '../../http/list.ts'
+import { listUsers } from './list-users.ts'
+import { CreateUserBody, MeBody, UpdateUserBody, UserBody, UserIdParams, UserList, UserListQuery } from './model.ts'
 import { assertCanAssign } from './rules.ts'
 import { updateUser } from './update-user.ts'
 
@@ -38,6 +40,19 @@ export function usersRoutes(deps: AppDeps) {
         body: CreateUserBody,
         response: { 201: UserBody, ...protectedErrors('VALIDATION_FAILED', 'CONFLICT') },
         detail: { tags: ['Users'], summary: 'Create a user', description: 'The role may not hold permissions the caller lacks (403). E-mails are unique across the installation (409).' },
+      },
+    )
+    .get(
+      '/users',
+      ({ actor, query }) => {
+        const { role, status, q } = query
+        return listUsers(deps, actor, { role, status, q }, listRequest(query))
+      },
+      {
+        permission: 'user:read',
+        query: UserListQuery,
+        response: { 200: UserList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN') },
+        detail: { tags: ['Users'], summary: 'List users', description: 'Keyset-paginated; sorts created_at, name, email; default created_at:desc.' },
       },
     )
     .get('/users/:id', ({ actor, params }) => userJson(getUserInOrg(deps.db, actor.organizationId, params.id)), {

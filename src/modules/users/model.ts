@@ -1,8 +1,10 @@
 // Request and response schemas of the users endpoints.
 import { t } from 'elysia'
+import { listResponse, pagingQuery } from '../../http/list.ts'
 import { oneOf } from '../../http/schema.ts'
 import { ROLES } from '../access/permissions.ts'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/password.ts'
+import { USER_SORTS } from './list-users.ts'
 import { USER_STATUSES } from './table.ts'
 
 export const RoleName = oneOf(ROLES, { description: 'super_admin, admin, supervisor, agent or viewer' })
@@ -33,3 +35,22 @@ export const CreateUserBody = t.Object({
 export const UpdateUserBody = t.Object({ name: t.Optional(Name), role: t.Optional(RoleName), status: t.Optional(UserStatusName) }, { minProperties: 1 })
 
 export const UserIdParams = t.Object({ id: t.String({ maxLength: 64 }) })
+
+export const UserListItem = t.Object({
+  id: t.String(),
+  name: t.String(),
+  email: t.String(),
+  role: RoleName,
+  status: UserStatusName,
+  created_at: t.String({ format: 'date-time' }),
+  updated_at: t.String({ format: 'date-time' }),
+})
+
+export const UserListQuery = t.Object({
+  role: t.Optional(RoleName),
+  status: t.Optional(UserStatusName),
+  q: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'Prefix of the name or the e-mail, without regard to case' })),
+  ...pagingQuery(USER_SORTS),
+})
+
+export const UserList = listResponse('users', UserListItem)

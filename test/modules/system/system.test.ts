@@ -31,6 +31,14 @@ describe('GET /health', () => {
           failures: 0,
           next_run_at: new Date(app.deps.startedAt + 300_000).toISOString(),
         },
+        ticket_auto_close: {
+          last_run_at: null,
+          last_duration_ms: null,
+          last_error: null,
+          runs: 0,
+          failures: 0,
+          next_run_at: new Date(app.deps.startedAt + 600_000).toISOString(),
+        },
       },
     })
   })

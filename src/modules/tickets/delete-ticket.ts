@@ -1,0 +1,17 @@
+// deleteTicket: removes a ticket with its comments and tags (the audit entry keeps the fact).
+import { eq } from 'drizzle-orm'
+import type { UserActor } from '../../context.ts'
+import type { AppDatabase } from '../../db/open.ts'
+import { write } from '../../db/tx.ts'
+import { audit } from '../audit/hook.ts'
+import { tickets } from './table.ts'
+import { getVisibleTicket } from './visibility.ts'
+
+export function deleteTicket(db: AppDatabase, actor: UserActor, id: string): void {
+  write(db, (tx) => {
+    const ticket = getVisibleTicket(tx, actor, id)
+    // Comments and tags go with it (ON DELETE CASCADE).
+    tx.delete(tickets).where(eq(tickets.id, ticket.id)).run()
+    audit(tx, { organizationId: ticket.organization_id, actor: { type: 'user', id: actor.userId }, action: 'ticket.delete', target: { type: 'ticket', id: ticket.id } })
+  })
+}

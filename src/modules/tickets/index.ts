@@ -1,0 +1,98 @@
+// Routes of the tickets module under /api/v1/tickets: create, list, read, update, delete, assign,
+// and comments. Agents see only their own and unassigned tickets; others are 404 to them.
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../context.ts'
+import { authMacros, protectedErrors, requirePermission } from '../../http/auth.ts'
+import { listRequest } from '../../http/list.ts'
+import { assignTicket } from './assign-ticket.ts'
+import { addComment, commentJson, listComments } from './comments.ts'
+import { createTicket } from './create-ticket.ts'
+import { deleteTicket } from './delete-ticket.ts'
+import { listTickets } from './list-tickets.ts'
+import { AssignBody, CommentBody, CommentJson, CommentList, CommentListQuery, CreateTicketBody, TicketBody, TicketIdParams, TicketList, TicketListQuery, UpdateTicketBody } from './model.ts'
+import { ticketJson } from './ticket-json.ts'
+import { updateTicket } from './update-ticket.ts'
+import { getVisibleTicket } from './visibility.ts'
+
+const tags = ['Tickets']
+
+export function ticketsRoutes(deps: AppDeps) {
+  const now = () => deps.clock.now()
+  return new Elysia({ prefix: '/api/v1/tickets' })
+    .use(authMacros(deps))
+    .post(
+      '',
+      ({ actor, body, set }) => {
+        if (body.assignee_id) requirePermission(actor, 'ticket:assign')
+        set.status = 201
+        return ticketJson(createTicket(deps.db, actor, body, now()))
+      },
+      { permission: 'ticket:create', body: CreateTicketBody, response: { 201: TicketBody, ...protectedErrors('VALIDATION_FAILED') }, detail: { tags, summary: 'Create a ticket' } },
+    )
+    .get(
+      '',
+      ({ actor, query }) => {
+        const { status, priority, assignee_id, tag, created_after, created_before } = query
+        return listTickets(deps, actor, { status, priority, assignee_id, tag, created_after, created_before }, listRequest(query))
+      },
+      {
+        permission: 'ticket:read',
+        query: TicketListQuery,
+        response: { 200: TicketList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN') },
+        detail: { tags, summary: 'List tickets', description: 'Keyset-paginated; sorts created_at, updated_at, priority, number; default created_at:desc. Agents see their own and unassigned tickets.' },
+      },
+    )
+    .get('/:id', ({ actor, params }) => ticketJson(getVisibleTicket(deps.db, actor, params.id)), {
+      permission: 'ticket:read',
+      params: TicketIdParams,
+      response: { 200: TicketBody, ...protectedErrors('NOT_FOUND') },
+      detail: { tags, summary: 'Get a ticket' },
+    })
+    .patch('/:id', ({ actor, params, body }) => ticketJson(updateTicket(deps.db, actor, params.id, body, now())), {
+      permission: 'ticket:update',
+      params: TicketIdParams,
+      body: UpdateTicketBody,
+      response: { 200: TicketBody, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'INVALID_STATE_TRANSITION') },
+      detail: {
+        tags,
+        summary: 'Change a ticket',
+        description: 'Status follows the lifecycle: new/open/pending/on_hold move among themselves and to solved; solved reopens to open or closes; closed is final (409).',
+      },
+    })
+    .delete(
+      '/:id',
+      ({ actor, params, set }) => {
+        deleteTicket(deps.db, actor, params.id)
+        set.status = 204
+      },
+      { permission: 'ticket:delete', params: TicketIdParams, response: { 204: t.Void({ description: 'Deleted, with its comments' }), ...protectedErrors('NOT_FOUND') }, detail: { tags, summary: 'Delete a ticket' } },
+    )
+    .post('/:id/assign', ({ actor, params, body }) => ticketJson(assignTicket(deps.db, actor, params.id, body.assignee_id, now())), {
+      permission: 'ticket:assign',
+      params: TicketIdParams,
+      body: AssignBody,
+      response: { 200: TicketBody, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'INVALID_STATE_TRANSITION') },
+      detail: { tags, summary: 'Assign a ticket', description: 'To an active user of the organization, or to nobody with null.' },
+    })
+    .post(
+      '/:id/comments',
+      ({ actor, params, body, set }) => {
+        set.status = 201
+        return commentJson(addComment(deps.db, actor, params.id, body, now()))
+      },
+      {
+        permission: 'ticket:comment',
+        params: TicketIdParams,
+        body: CommentBody,
+        response: { 201: CommentJson, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'INVALID_STATE_TRANSITION') },
+        detail: { tags, summary: 'Comment on a ticket' },
+      },
+    )
+    .get('/:id/comments', ({ actor, params, query }) => listComments(deps, actor, params.id, listRequest(query)), {
+      permission: 'ticket:read',
+      params: TicketIdParams,
+      query: CommentListQuery,
+      response: { 200: CommentList, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'INVALID_PAGE_TOKEN') },
+      detail: { tags, summary: 'List a ticket\'s comments' },
+    })
+}

@@ -1,0 +1,94 @@
+// Request and response schemas of the tickets endpoints.
+import { Type } from '@sinclair/typebox'
+import { t } from 'elysia'
+import { listResponse, pagingQuery } from '../../http/list.ts'
+import { oneOf } from '../../http/schema.ts'
+import { COMMENT_SORTS } from './comments.ts'
+import { CHANNELS, INITIAL_STATUSES, PRIORITIES, STATUSES, TYPES } from './lifecycle.ts'
+import { TICKET_SORTS } from './list-tickets.ts'
+
+const Subject = t.String({ minLength: 1, maxLength: 200, pattern: '\\S' })
+const Description = t.String({ maxLength: 65_535 })
+const Requester = t.Object({ name: t.String({ minLength: 1, maxLength: 200 }), email: t.String({ format: 'email', maxLength: 254 }) })
+const Tags = t.Array(t.String({ minLength: 1, maxLength: 50, pattern: '^[^\\s,]+$', description: 'No spaces or commas; stored lowercased' }), { maxItems: 20 })
+const CustomFields = t.Record(t.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }), t.Union([t.String({ maxLength: 1000 }), t.Number(), t.Boolean()]), {
+  maxProperties: 50,
+  description: 'Up to 50 scalar values (string, number, boolean), 8 KiB in all',
+})
+
+export const TicketBody = t.Object({
+  id: t.String({ examples: ['tkt_01KAX3M6W9P8T2V5G7H4J3C1QZ'] }),
+  number: Type.Integer({ description: 'Shown to people; a sequence per organization' }),
+  subject: t.String(),
+  description: t.String(),
+  status: oneOf(STATUSES),
+  priority: oneOf(PRIORITIES),
+  type: t.Nullable(oneOf(TYPES)),
+  channel: oneOf(CHANNELS),
+  requester: t.Nullable(t.Object({ name: t.String(), email: t.String() })),
+  assignee_id: t.Nullable(t.String()),
+  tags: t.Array(t.String()),
+  custom_fields: t.Record(t.String(), t.Union([t.String(), t.Number(), t.Boolean()])),
+  created_at: t.String({ format: 'date-time' }),
+  updated_at: t.String({ format: 'date-time' }),
+  solved_at: t.Nullable(t.String({ format: 'date-time' })),
+  closed_at: t.Nullable(t.String({ format: 'date-time' })),
+})
+
+export const CreateTicketBody = t.Object({
+  subject: Subject,
+  description: t.Optional(Description),
+  status: t.Optional(oneOf(INITIAL_STATUSES, { description: 'Default new' })),
+  priority: t.Optional(oneOf(PRIORITIES, { description: 'Default normal' })),
+  type: t.Optional(t.Nullable(oneOf(TYPES))),
+  channel: t.Optional(oneOf(CHANNELS, { description: 'Default api' })),
+  requester: t.Optional(t.Nullable(Requester)),
+  assignee_id: t.Optional(t.Nullable(t.String({ maxLength: 64, description: 'Needs ticket:assign' }))),
+  tags: t.Optional(Tags),
+  custom_fields: t.Optional(CustomFields),
+})
+
+export const UpdateTicketBody = t.Object(
+  {
+    subject: t.Optional(Subject),
+    description: t.Optional(Description),
+    status: t.Optional(oneOf(STATUSES)),
+    priority: t.Optional(oneOf(PRIORITIES)),
+    type: t.Optional(t.Nullable(oneOf(TYPES))),
+    channel: t.Optional(oneOf(CHANNELS)),
+    requester: t.Optional(t.Nullable(Requester)),
+    tags: t.Optional(Tags),
+    custom_fields: t.Optional(CustomFields),
+  },
+  { minProperties: 1 },
+)
+
+export const AssignBody = t.Object({ assignee_id: t.Nullable(t.String({ maxLength: 64, description: 'A user of the organization, or null to unassign' })) })
+
+export const CommentBody = t.Object({ body: t.String({ minLength: 1, maxLength: 65_535, pattern: '\\S' }), public: t.Optional(t.Boolean({ description: 'Default true' })) })
+
+export const CommentJson = t.Object({
+  id: t.String(),
+  ticket_id: t.String(),
+  author_id: t.String(),
+  body: t.String(),
+  public: t.Boolean(),
+  created_at: t.String({ format: 'date-time' }),
+})
+
+export const TicketIdParams = t.Object({ id: t.String({ maxLength: 64 }) })
+
+export const TicketListQuery = t.Object({
+  status: t.Optional(oneOf(STATUSES)),
+  priority: t.Optional(oneOf(PRIORITIES)),
+  assignee_id: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'A user id, or "none" for unassigned tickets' })),
+  tag: t.Optional(t.String({ minLength: 1, maxLength: 50 })),
+  created_after: t.Optional(t.String({ format: 'date-time', description: 'ISO 8601; only tickets created after it' })),
+  created_before: t.Optional(t.String({ format: 'date-time', description: 'ISO 8601; only tickets created before it' })),
+  ...pagingQuery(TICKET_SORTS),
+})
+
+export const CommentListQuery = t.Object({ ...pagingQuery(COMMENT_SORTS) })
+
+export const TicketList = listResponse('tickets', TicketBody)
+export const CommentList = listResponse('comments', CommentJson)

@@ -1,0 +1,115 @@
+// Security cases for every authenticated route of the API, table-driven: 401 without or with a bad
+// token, 403 for each role that lacks the route's permission, and 404 for a resource of another
+// organization. A test at the end fails when a route is added without a row here.
+import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
+import { hasPermission } from '../src/modules/access/match.ts'
+import { ROLE_GRANTS, ROLES, type Permission } from '../src/modules/access/permissions.ts'
+import { json, makeTestApp } from './helpers/app.ts'
+import { seedOrganization } from './helpers/seed.ts'
+
+const app = await makeTestApp()
+afterAll(() => app.close())
+const home = await seedOrganization(app, 'home')
+const away = await seedOrganization(app, 'away')
+const post = async (org: typeof home, path: string, body: unknown) => {
+  const response = await app.request(path, { method: 'POST', headers: { ...org.users.super_admin.auth, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  expect(response.status).toBe(201)
+  return (await json<{ id: string }>(response)).id
+}
+// The resources by-id routes address. The user is none of the callers (a permitted DELETE must not lock
+// a caller out); the ticket is unassigned (an agent sees it) and is recreated for each route.
+const targets = {
+  user: { home: await post(home, '/api/v1/users', { email: 'target@home.test', name: 'Target', password: 'password-123', role: 'viewer' }), away: away.users.agent.user.id },
+  ticket: { home: '', away: await post(away, '/api/v1/tickets', { subject: 'Away ticket' }) },
+}
+
+interface Route {
+  method: string
+  path: (id: string) => string
+  /** null: any authenticated user. */
+  permission: Permission | null
+  body?: unknown
+  /** The kind of resource the route addresses by id: another organization's must answer 404. */
+  byId?: 'user' | 'ticket'
+}
+
+const ROUTES: Route[] = [
+  { method: 'GET', path: () => '/api/v1/me', permission: null },
+  { method: 'GET', path: () => '/api/v1/roles', permission: 'role:read' },
+  { method: 'POST', path: () => '/api/v1/users', permission: 'user:create', body: { email: 'x@home.test', name: 'X', password: 'password-123', role: 'viewer' } },
+  { method: 'GET', path: () => '/api/v1/users', permission: 'user:read' },
+  { method: 'GET', path: (id) => `/api/v1/users/${id}`, permission: 'user:read', byId: 'user' },
+  { method: 'PATCH', path: (id) => `/api/v1/users/${id}`, permission: 'user:update', body: { name: 'Renamed' }, byId: 'user' },
+  { method: 'DELETE', path: (id) => `/api/v1/users/${id}`, permission: 'user:delete', byId: 'user' },
+  { method: 'POST', path: () => '/api/v1/tickets', permission: 'ticket:create', body: { subject: 'New' } },
+  { method: 'GET', path: () => '/api/v1/tickets', permission: 'ticket:read' },
+  { method: 'GET', path: (id) => `/api/v1/tickets/${id}`, permission: 'ticket:read', byId: 'ticket' },
+  { method: 'PATCH', path: (id) => `/api/v1/tickets/${id}`, permission: 'ticket:update', body: { priority: 'high' }, byId: 'ticket' },
+  { method: 'DELETE', path: (id) => `/api/v1/tickets/${id}`, permission: 'ticket:delete', byId: 'ticket' },
+  { method: 'POST', path: (id) => `/api/v1/tickets/${id}/assign`, permission: 'ticket:assign', body: { assignee_id: null }, byId: 'ticket' },
+  { method: 'POST', path: (id) => `/api/v1/tickets/${id}/comments`, permission: 'ticket:comment', body: { body: 'Hello' }, byId: 'ticket' },
+  { method: 'GET', path: (id) => `/api/v1/tickets/${id}/comments`, permission: 'ticket:read', byId: 'ticket' },
+  { method: 'POST', path: () => '/api/v1/auth/password', permission: null, body: { current_password: 'x', new_password: 'password-456' } },
+  { method: 'POST', path: () => '/api/v1/auth/logout', permission: null },
+]
+
+const call = (route: Route, id: string, headers: Record<string, string>) =>
+  app.request(route.path(id), {
+    method: route.method,
+    headers: { ...headers, ...(route.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: route.body === undefined ? undefined : JSON.stringify(route.body),
+  })
+
+for (const route of ROUTES) {
+  const name = `${route.method} ${route.path(':id')}`
+  describe(name, () => {
+    const target = () => (route.byId === 'ticket' ? targets.ticket.home : targets.user.home)
+    beforeEach(async () => {
+      if (route.byId === 'ticket') targets.ticket.home = await post(home, '/api/v1/tickets', { subject: 'Home ticket' })
+    })
+
+    test('401 without a token, with a garbage token, and with a token from another issuer', async () => {
+      const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer garbage' }, { authorization: `Bearer ${home.users.admin.accessToken.slice(0, -4)}AAAA` }]
+      for (const headers of attempts) {
+        const response = await call(route, target(), headers)
+        expect(response.status).toBe(401)
+        expect(['UNAUTHENTICATED', 'TOKEN_INVALID']).toContain((await json(response)).code as string)
+      }
+    })
+
+    if (route.permission) {
+      const permission = route.permission
+      const lacking = ROLES.filter((role) => !hasPermission(ROLE_GRANTS[role], permission))
+      test(`403 naming ${permission} for ${lacking.join(', ') || 'no role'}; never 403 for the others`, async () => {
+        for (const role of ROLES) {
+          const response = await call(route, target(), home.users[role].auth)
+          if (lacking.includes(role)) {
+            expect(response.status, role).toBe(403)
+            expect(await json(response)).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS', message: `This operation requires the ${permission} permission` })
+          } else if (route.method === 'GET') {
+            expect(response.status, role).toBe(200)
+          } else {
+            // Writes by permitted roles may still fail their own rules (409, 403 on role coverage), but never for lack of this permission.
+            const body = await json(response).catch(() => ({ message: '' }))
+            expect(String(body.message), role).not.toContain(`requires the ${permission} permission`)
+          }
+        }
+      })
+    }
+
+    if (route.byId) {
+      test(`404 for a ${route.byId} of another organization, even for its Super Admin`, async () => {
+        const response = await call(route, targets[route.byId!].away, home.users.super_admin.auth)
+        expect(response.status).toBe(404)
+        expect((await json(response)).code).toBe('NOT_FOUND')
+      })
+    }
+  })
+}
+
+test('every authenticated route of the API is in the table', () => {
+  const table = new Set(ROUTES.map((r) => `${r.method} ${r.path(':id')}`))
+  const publicRoutes = new Set(['POST /api/v1/auth/login', 'POST /api/v1/auth/refresh'])
+  const apiRoutes = app.app.routes.filter((r) => r.path.startsWith('/api/')).map((r) => `${r.method} ${r.path}`)
+  expect(apiRoutes.filter((r) => !publicRoutes.has(r)).sort()).toEqual([...table].sort())
+})
