@@ -26,8 +26,9 @@ export interface KeysetQuery {
   limit: number
 }
 
+// Each condition in brackets: one written as `a OR b` must not escape the organization scope.
 function whereClause(conditions: Condition[]): Condition {
-  return { sql: conditions.length === 0 ? '' : ` WHERE ${conditions.map((c) => c.sql).join(' AND ')}`, params: conditions.flatMap((c) => c.params) }
+  return { sql: conditions.length === 0 ? '' : ` WHERE ${conditions.map((c) => `(${c.sql})`).join(' AND ')}`, params: conditions.flatMap((c) => c.params) }
 }
 
 export function keysetSql(q: KeysetQuery): Condition {

@@ -8,6 +8,7 @@ export function tooLarge(limit: number): AppError {
 
 /** Throws 413 when the declared Content-Length exceeds the limit. */
 export function checkDeclaredLength(request: Request, limit: number): void {
+  if (request.method === 'GET' || request.method === 'HEAD') return
   const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit)
 }

@@ -27,7 +27,9 @@ export function httpPlatform(deps: { config: Config; log: Logger }, routes: () =
       Object.assign(set.headers, rendered.headers, { 'x-request-id': id, 'content-type': 'application/json' })
       return rendered.body
     })
-    .onAfterResponse({ as: 'global' }, ({ request, set, responseValue }) => {
+    // The access log. mapResponse runs exactly once per response, errors included, after response
+    // validation, with the final status. (onAfterResponse would cost every request a setImmediate.)
+    .mapResponse({ as: 'global' }, ({ request, set, responseValue }) => {
       const state = requestState(request)
       const status =
         responseValue instanceof Response ? responseValue.status : typeof set.status === 'number' ? set.status : (StatusMap[set.status as keyof typeof StatusMap] ?? 200)
@@ -40,5 +42,8 @@ export function httpPlatform(deps: { config: Config; log: Logger }, routes: () =
       }
       if (status >= 500) log.error('request', fields)
       else log.info('request', fields)
+      // Handing the value back unchanged: Elysia 1.4.30's global error path takes a hook's result
+      // without checking it for undefined, and an undefined would erase 404/405/413 bodies.
+      return responseValue as never
     })
 }

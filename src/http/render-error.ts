@@ -69,14 +69,31 @@ function validationToAppError(error: ValidationError, request: Request): { error
 interface ValueErrorLike {
   path: string
   message: string
+  value?: unknown
   schema: Record<string, unknown> & { anyOf?: Record<string, unknown>[] }
+  /** For a union: the errors of each variant, in order. */
+  errors?: Iterable<ValueErrorLike>[]
+}
+
+/**
+ * A value given for a nullable field (X | null) that is not null failed X: report X's own error (e.g.
+ * `requester.name`) rather than "expected object or null" at the parent.
+ */
+function innermost(e: ValueErrorLike): ValueErrorLike {
+  const variants = e.schema.anyOf
+  if (e.value === null || !Array.isArray(variants) || !e.errors || variants.length !== 2) return e
+  const nonNull = variants.findIndex((v) => v.type !== 'null')
+  if (nonNull === -1 || variants[1 - nonNull]!.type !== 'null') return e
+  for (const inner of e.errors[nonNull] ?? []) return innermost(inner)
+  return e
 }
 
 /** One entry per offending field, in the order found; `a.b.0` for nested paths. */
 export function fieldErrors(error: ValidationError): FieldError[] {
   const location = error.type === 'property' ? undefined : error.type
   const byField = new Map<string, string>()
-  for (const e of error.all as unknown as ValueErrorLike[]) {
+  for (const found of error.all as unknown as ValueErrorLike[]) {
+    const e = innermost(found)
     const path = e.path.replace(/^\//, '').replaceAll('/', '.')
     // Coerced query/params numbers fail deep inside a transform and lose their path;
     // schemas that need it name themselves with `x-field`.

@@ -1,4 +1,4 @@
-// Structured logger (src/lib/log.ts): JSON lines, level filtering, bound child fields, Error/bigint serialisation, and fileSink batching.
+// Structured logger (src/lib/log.ts): JSON lines, level filtering, bound child fields, Error/bigint serialisation, and fileSink batching by time and size.
 import { describe, expect, test } from 'bun:test'
 import { createLogger, fileSink, LOG_LEVELS, type LogLevel, type LogSink, memorySink } from '../../src/lib/log.ts'
 
@@ -243,9 +243,9 @@ describe('fileSink', () => {
     expect(file.writers()).toBe(1)
   })
 
-  test('writes each line with a newline at once, and flushes once per event-loop turn', async () => {
+  test('writes each line with a newline at once, and flushes them together after the interval', async () => {
     const file = fakeFile()
-    const sink = fileSink(file)
+    const sink = fileSink(file, 20)
     sink.write('one')
     sink.write('two')
     sink.write('three')
@@ -255,42 +255,56 @@ describe('fileSink', () => {
       ['write', 'three\n'],
     ])
     await nextTurn()
+    expect(file.flushes()).toBe(0)
+    await Bun.sleep(40)
     expect(file.calls).toEqual([['write', 'one\n'], ['write', 'two\n'], ['write', 'three\n'], ['flush']])
   })
 
-  test('a later turn schedules its own flush', async () => {
+  test('a later write after a flush schedules its own', async () => {
     const file = fakeFile()
-    const sink = fileSink(file)
+    const sink = fileSink(file, 20)
     sink.write('a')
-    await nextTurn()
+    await Bun.sleep(40)
     sink.write('b')
     sink.write('c')
-    await nextTurn()
+    await Bun.sleep(40)
     expect(file.calls).toEqual([['write', 'a\n'], ['flush'], ['write', 'b\n'], ['write', 'c\n'], ['flush']])
+  })
+
+  test('past the byte threshold it flushes at once, without waiting', () => {
+    const file = fakeFile()
+    const sink = fileSink(file, 60_000, 10)
+    sink.write('1234')
+    expect(file.flushes()).toBe(0)
+    sink.write('56789')
+    expect(file.flushes()).toBe(1)
+    sink.flush()
   })
 
   test('nothing written means nothing flushed', async () => {
     const file = fakeFile()
-    fileSink(file)
-    await nextTurn()
+    fileSink(file, 10)
+    await Bun.sleep(30)
     expect(file.calls).toEqual([])
   })
 
-  test('flush() flushes immediately', () => {
+  test('flush() flushes immediately, and the pending timer then has nothing to do', async () => {
     const file = fakeFile()
-    const sink = fileSink(file)
+    const sink = fileSink(file, 20)
     sink.write('a')
     sink.flush()
     expect(file.calls).toEqual([['write', 'a\n'], ['flush']])
+    await Bun.sleep(40)
+    expect(file.flushes()).toBe(1)
   })
 
   test('a logger over fileSink writes JSON lines and flushes them together', async () => {
     const file = fakeFile()
-    const log = createLogger({ level: 'info', sink: fileSink(file), now: () => T0 })
+    const log = createLogger({ level: 'info', sink: fileSink(file, 20), now: () => T0 })
     log.info('a', { n: 1 })
     log.debug('dropped')
     log.warn('b')
-    await nextTurn()
+    await Bun.sleep(40)
     expect(file.writes()).toEqual([
       '{"time":"2026-01-01T12:00:00.000Z","level":"info","msg":"a","n":1}\n',
       '{"time":"2026-01-01T12:00:00.000Z","level":"warn","msg":"b"}\n',

@@ -38,7 +38,7 @@ export function ticketsRoutes(deps: AppDeps) {
       {
         permission: 'ticket:read',
         query: TicketListQuery,
-        response: { 200: TicketList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN') },
+        response: { 200: t.NoValidate(TicketList), ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN') },
         detail: { tags, summary: 'List tickets', description: 'Keyset-paginated; sorts created_at, updated_at, priority, number; default created_at:desc. Agents see their own and unassigned tickets.' },
       },
     )

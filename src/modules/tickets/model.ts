@@ -9,9 +9,11 @@ import { TICKET_SORTS } from './list-tickets.ts'
 
 const Subject = t.String({ minLength: 1, maxLength: 200, pattern: '\\S' })
 const Description = t.String({ maxLength: 65_535 })
-const Requester = t.Object({ name: t.String({ minLength: 1, maxLength: 200 }), email: t.String({ format: 'email', maxLength: 254 }) })
+const Requester = t.Object({ name: t.String({ minLength: 1, maxLength: 200, pattern: '\\S' }), email: t.String({ format: 'email', maxLength: 254 }) })
 const Tags = t.Array(t.String({ minLength: 1, maxLength: 50, pattern: '^[^\\s,]+$', description: 'No spaces or commas; stored lowercased' }), { maxItems: 20 })
+// additionalProperties: false, or keys outside the pattern (and their values) would go unchecked.
 const CustomFields = t.Record(t.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }), t.Union([t.String({ maxLength: 1000 }), t.Number(), t.Boolean()]), {
+  additionalProperties: false,
   maxProperties: 50,
   description: 'Up to 50 scalar values (string, number, boolean), 8 KiB in all',
 })

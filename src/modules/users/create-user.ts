@@ -3,6 +3,7 @@ import type { AppDatabase } from '../../db/open.ts'
 import { write, type Tx } from '../../db/tx.ts'
 import { AppError } from '../../errors.ts'
 import { prefixedId } from '../../lib/ids.ts'
+import { searchKey } from '../../lib/search-key.ts'
 import type { Role } from '../access/permissions.ts'
 import { hashPassword } from '../auth/password.ts'
 import { emit } from '../events/emit.ts'
@@ -26,6 +27,7 @@ export function insertUser(tx: Tx, input: Omit<NewUser, 'password'> & { password
     organizationId: input.organizationId,
     email,
     name: input.name.trim(),
+    nameKey: searchKey(input.name.trim()),
     role: input.role,
     status: 'active',
     passwordHash: input.passwordHash,

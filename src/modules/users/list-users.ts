@@ -5,6 +5,7 @@ import { paginate, type ListDefinition, type ListRequest } from '../../db/pagina
 import type { PageTokens } from '../../db/page-tokens.ts'
 import type { Database } from 'bun:sqlite'
 import { isoTime } from '../../lib/clock.ts'
+import { searchKey } from '../../lib/search-key.ts'
 import type { Role } from '../access/permissions.ts'
 import type { UserStatus } from './table.ts'
 
@@ -13,6 +14,7 @@ export const USER_SORTS = ['created_at', 'name', 'email'] as const
 interface UserListRow {
   id: string
   name: string
+  name_key: string
   email: string
   role: Role
   status: UserStatus
@@ -22,13 +24,13 @@ interface UserListRow {
 
 const LIST: ListDefinition<UserListRow> = {
   resource: 'users',
-  columns: 'id, name, email, role, status, created_at, updated_at',
+  columns: 'id, name, name_key, email, role, status, created_at, updated_at',
   from: 'users',
   idExpr: 'id',
   sorts: {
     created_at: { expr: 'created_at', value: (r) => r.created_at },
-    // Alphabetical for people: without regard to case.
-    name: { expr: 'name COLLATE NOCASE', value: (r) => r.name },
+    // Alphabetical for people: without regard to case or accents, in any script.
+    name: { expr: 'name_key', value: (r) => r.name_key },
     email: { expr: 'email', value: (r) => r.email },
   },
   id: (r) => r.id,
@@ -46,8 +48,8 @@ export function listUsers(deps: { sqlite: Database; pageTokens: PageTokens }, ac
   if (filters.role !== undefined) where.push({ sql: 'role = ?', params: [filters.role] })
   if (filters.status !== undefined) where.push({ sql: 'status = ?', params: [filters.status] })
   if (filters.q !== undefined) {
-    const prefix = likePrefix(filters.q)
-    where.push({ sql: "(name LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\')", params: [prefix, prefix] })
+    // Names compare through their folded key; e-mails are stored lowercased.
+    where.push({ sql: "name_key LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\'", params: [likePrefix(searchKey(filters.q)), likePrefix(filters.q.toLowerCase())] })
   }
   const page = paginate(deps.sqlite, deps.pageTokens, LIST, request, { organizationId: actor.organizationId, filters: { ...filters }, where })
   return {

@@ -15,11 +15,17 @@ export const users = sqliteTable(
       .references(() => organizations.id),
     email: text('email').notNull(),
     name: text('name').notNull(),
+    /** The name folded for sorting and prefix search (see searchKey): SQLite folds only ASCII case. */
+    nameKey: text('name_key').notNull().default(''),
     role: text('role', { enum: ROLES }).notNull(),
     status: text('status', { enum: USER_STATUSES }).notNull(),
     passwordHash: text('password_hash').notNull(),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [uniqueIndex('users_email_unique').on(t.email), index('users_org_created').on(t.organizationId, t.createdAt, t.id)],
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    index('users_org_created').on(t.organizationId, t.createdAt, t.id),
+    index('users_org_name_key').on(t.organizationId, t.nameKey, t.id),
+  ],
 )

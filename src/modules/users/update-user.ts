@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm'
 import type { UserActor } from '../../context.ts'
 import type { AppDatabase } from '../../db/open.ts'
 import { write } from '../../db/tx.ts'
+import { searchKey } from '../../lib/search-key.ts'
 import { AppError } from '../../errors.ts'
 import type { Role } from '../access/permissions.ts'
 import { revokeUserSessions } from '../auth/sessions.ts'
@@ -36,7 +37,7 @@ export function updateUser(db: AppDatabase, actor: UserActor, id: string, change
     assertNotLastSuperAdmin(tx, target, next)
     const changed = (['name', 'role', 'status'] as const).filter((field) => next[field] !== target[field])
     if (changed.length === 0) return { user: target, revokedSessions: [] }
-    const user = tx.update(users).set({ ...next, updatedAt: now }).where(eq(users.id, target.id)).returning().get()!
+    const user = tx.update(users).set({ ...next, nameKey: searchKey(next.name), updatedAt: now }).where(eq(users.id, target.id)).returning().get()!
     const disabled = changed.includes('status') && next.status === 'disabled'
     const revokedSessions = disabled ? revokeUserSessions(tx, user.id, 'user_disabled', now) : []
     emit(tx, { organizationId: user.organizationId, type: disabled ? 'user.deleted' : 'user.updated', data: { user: userJson(user), changed }, now })
