@@ -16,15 +16,16 @@ export function requirePermission(actor: UserActor, permission: Permission): voi
 
 export function authMacros(deps: AppDeps) {
   return new Elysia().macro({
+    // Synchronous on purpose: an async resolve makes every authenticated request await.
     auth: {
-      async resolve({ request }) {
-        return { actor: await authenticate(deps, request) }
+      resolve({ request }) {
+        return { actor: authenticate(deps, request) }
       },
       detail: { security },
     },
     permission: (permission: Permission) => ({
-      async resolve({ request }) {
-        const actor = await authenticate(deps, request)
+      resolve({ request }) {
+        const actor = authenticate(deps, request)
         requirePermission(actor, permission)
         return { actor }
       },

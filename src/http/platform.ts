@@ -13,13 +13,14 @@ export function httpPlatform(deps: { config: Config; log: Logger }, routes: () =
   const limit = deps.config.maxBodyBytes
   return new Elysia()
     // onRequest hooks are always global and run before routing, so 404s get an id too.
-    .onRequest(({ request, set }) => {
-      set.headers['x-request-id'] = beginRequest(request).id
-      checkDeclaredLength(request, limit)
+    .onRequest((ctx) => {
+      ctx.set.headers['x-request-id'] = beginRequest(ctx).id
+      checkDeclaredLength(ctx.request, limit)
     })
     .onParse({ as: 'global' }, ({ request, contentType }) => parseBody(request, contentType, limit))
-    .onError({ as: 'global' }, ({ code, error, request, set }) => {
-      const { id } = requestState(request)
+    .onError({ as: 'global' }, (ctx) => {
+      const { code, error, request, set } = ctx
+      const { id } = requestState(ctx)
       const { error: appError, internal } = toAppError(code, error, request, routes())
       if (internal !== undefined) log.error('unhandled error', { request_id: id, method: request.method, path: pathOf(request.url), error: internal })
       const rendered = renderError(appError, id)
@@ -29,8 +30,9 @@ export function httpPlatform(deps: { config: Config; log: Logger }, routes: () =
     })
     // The access log. mapResponse runs exactly once per response, errors included, after response
     // validation, with the final status. (onAfterResponse would cost every request a setImmediate.)
-    .mapResponse({ as: 'global' }, ({ request, set, responseValue }) => {
-      const state = requestState(request)
+    .mapResponse({ as: 'global' }, (ctx) => {
+      const { request, set, responseValue } = ctx
+      const state = requestState(ctx)
       const status =
         responseValue instanceof Response ? responseValue.status : typeof set.status === 'number' ? set.status : (StatusMap[set.status as keyof typeof StatusMap] ?? 200)
       const fields = {

@@ -1,12 +1,15 @@
-// Per-request facts known before routing (id, start time), kept beside the Request object so that
-// error rendering and the access log can reach them on every path, including parse and 404 errors.
+// Per-request facts known before routing (id, start time), kept on Elysia's request context, which
+// onRequest, every route hook, onError and mapResponse receive, on every path (404s and parse errors too).
 
 export interface RequestState {
   id: string
   startedAt: number
 }
 
-const states = new WeakMap<Request, RequestState>()
+const STATE = Symbol('request state')
+
+/** Elysia's per-request context, as far as this file is concerned. */
+export type RequestContext = { request: Request }
 
 // Letters, digits and a few punctuation marks common in trace ids; nothing that could break a log line.
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/
@@ -20,18 +23,19 @@ export function newRequestId(): string {
 }
 
 /** Keeps the client's X-Request-Id when it is 1–128 safe characters, otherwise makes one. */
-export function beginRequest(request: Request): RequestState {
-  const offered = request.headers.get('x-request-id')
+export function beginRequest(ctx: RequestContext): RequestState {
+  const offered = ctx.request.headers.get('x-request-id')
   const state = {
     id: offered !== null && SAFE_REQUEST_ID.test(offered) ? offered : newRequestId(),
     startedAt: performance.now(),
   }
-  states.set(request, state)
+  // A property on the context rather than a WeakMap entry: no ephemeron for the collector per request.
+  ;(ctx as unknown as Record<symbol, RequestState>)[STATE] = state
   return state
 }
 
-export function requestState(request: Request): RequestState {
-  return states.get(request) ?? beginRequest(request)
+export function requestState(ctx: RequestContext): RequestState {
+  return (ctx as unknown as Record<symbol, RequestState | undefined>)[STATE] ?? beginRequest(ctx)
 }
 
 /** The path without the query string (which may carry secrets and never reaches a log). */

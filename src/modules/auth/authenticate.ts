@@ -2,12 +2,12 @@
 // then issuer, audience, nbf and exp (once per token, then cached until it expires); then, on every
 // request, revocation and the user as it is now (a disabled user's tokens die at once, and
 // permissions follow the user's current role). Runs on every request: kept lean on purpose.
-import { errors, jwtVerify, type JWTHeaderParameters } from 'jose'
 import type { AppDeps, UserActor } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { roleGrants } from '../access/match.ts'
 import { isRole } from '../access/permissions.ts'
 import type { VerifiedClaims } from './verified-tokens.ts'
+import { verifyJwt } from './verify-jwt.ts'
 
 const REALM = 'Bearer realm="switchboard"'
 
@@ -15,8 +15,6 @@ function unauthorized(code: 'UNAUTHENTICATED' | 'TOKEN_INVALID' | 'TOKEN_EXPIRED
   const challenge = code === 'UNAUTHENTICATED' ? REALM : `${REALM}, error="invalid_token", error_description="${message}"`
   return new AppError(code, message, { headers: { 'www-authenticate': challenge } })
 }
-
-class UnknownKey extends Error {}
 
 /** The credential of a request: only ever from the Authorization header, never from the URL. */
 export function bearerToken(request: Request): string {
@@ -31,9 +29,9 @@ export function bearerToken(request: Request): string {
   return match[1]!
 }
 
-export async function authenticate(deps: AppDeps, request: Request): Promise<UserActor> {
+export function authenticate(deps: AppDeps, request: Request): UserActor {
   const token = bearerToken(request)
-  const claims = await verifiedClaims(deps, token)
+  const claims = verifiedClaims(deps, token)
   if (deps.revocations.isTokenRevoked(claims.jti) || deps.revocations.isSessionRevoked(claims.sid)) throw unauthorized('TOKEN_INVALID', 'The access token has been revoked')
   const user = deps.sqlite.query<{ role: string; status: string }, [string, string]>('SELECT role, status FROM users WHERE id = ? AND organization_id = ?').get(claims.sub, claims.organizationId)
   if (!user || user.status !== 'active' || !isRole(user.role)) throw unauthorized('TOKEN_INVALID', 'The user of this token is disabled or gone')
@@ -49,33 +47,18 @@ export async function authenticate(deps: AppDeps, request: Request): Promise<Use
   }
 }
 
+const REQUIRED = ['sub', 'jti', 'iat', 'nbf', 'exp', 'sid', 'organization_id'] as const
+
 /** The claims of a token whose signature, issuer, audience and times hold; cached until it expires. */
-async function verifiedClaims(deps: AppDeps, token: string): Promise<VerifiedClaims> {
-  const nowS = Math.floor(deps.clock.now() / 1000)
-  const cached = deps.verifiedTokens.get(token, nowS)
+function verifiedClaims(deps: AppDeps, token: string): VerifiedClaims {
+  const now = Math.floor(deps.clock.now() / 1000)
+  const cached = deps.verifiedTokens.get(token, now)
   if (cached === 'expired') throw unauthorized('TOKEN_EXPIRED', 'The access token has expired')
   if (cached) return cached
-  const getKey = async (header: JWTHeaderParameters) => {
-    const key = header.kid === undefined ? undefined : await deps.keyring.verificationKey(header.kid)
-    if (!key) throw new UnknownKey()
-    return key
-  }
-  let payload: Record<string, unknown>
-  try {
-    ;({ payload } = await jwtVerify(token, getKey, {
-      algorithms: ['RS256'],
-      typ: 'JWT',
-      issuer: deps.config.authUrl,
-      audience: deps.config.apiAudience,
-      requiredClaims: ['sub', 'jti', 'iat', 'nbf', 'exp', 'sid', 'organization_id'],
-      currentDate: new Date(deps.clock.now()),
-    }))
-  } catch (error) {
-    if (error instanceof errors.JWTExpired) throw unauthorized('TOKEN_EXPIRED', 'The access token has expired')
-    if (error instanceof errors.JOSEError || error instanceof UnknownKey) throw unauthorized('TOKEN_INVALID', 'The access token is malformed, forged or not ours')
-    throw error
-  }
-  const { sub, jti, sid, organization_id: organizationId, exp } = payload
+  const result = verifyJwt(token, (kid) => deps.keyring.verificationKey(kid), { issuer: deps.config.authUrl, audience: deps.config.apiAudience, now, required: REQUIRED })
+  if (result === 'expired') throw unauthorized('TOKEN_EXPIRED', 'The access token has expired')
+  if (typeof result === 'string') throw unauthorized('TOKEN_INVALID', 'The access token is malformed, forged or not ours')
+  const { sub, jti, sid, organization_id: organizationId, exp } = result
   if (typeof sub !== 'string' || typeof jti !== 'string' || typeof sid !== 'string' || typeof organizationId !== 'string' || typeof exp !== 'number') {
     throw unauthorized('TOKEN_INVALID', 'The access token is malformed, forged or not ours')
   }

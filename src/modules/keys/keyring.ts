@@ -1,7 +1,8 @@
 // The keyring: RSA signing keys in the database (private parts sealed with the master key), the key
 // that signs now, the keys that are published, rotation with a delayed activation, and signing.
+import { createPublicKey, type KeyObject } from 'node:crypto'
 import { desc, eq, sql } from 'drizzle-orm'
-import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, SignJWT, type JWK, type JWTPayload } from 'jose'
+import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, importPKCS8, SignJWT, type JWK, type JWTPayload } from 'jose'
 import type { AppDatabase } from '../../db/open.ts'
 import type { Db } from '../../db/tx.ts'
 import type { Clock } from '../../lib/clock.ts'
@@ -24,7 +25,7 @@ export interface PublicJwk extends JWK {
 }
 
 export class Keyring {
-  private readonly publicKeys = new Map<string, CryptoKey>()
+  private readonly publicKeys = new Map<string, KeyObject>()
   private readonly privateKeys = new Map<string, CryptoKey>()
   private lastReload = -Infinity
 
@@ -37,14 +38,14 @@ export class Keyring {
   /** Makes the first key if there is none, loads every key, and proves the master key opens the signer. */
   async init(): Promise<void> {
     if (this.db.select({ kid: signingKeys.kid }).from(signingKeys).limit(1).all().length === 0) await this.addKey(this.clock.now())
-    await this.reload()
+    this.reload()
     await this.privateKey(this.signer(this.clock.now()).kid)
   }
 
   /** Adds a key that is published at once and signs from `now + delayS`. */
   async rotate(delayS: number): Promise<{ kid: string; activates_at: string }> {
     const row = await this.addKey(this.clock.now() + delayS * 1000)
-    await this.reload()
+    this.reload()
     return { kid: row.kid, activates_at: new Date(row.activatesAt).toISOString() }
   }
 
@@ -76,22 +77,22 @@ export class Keyring {
   async sign(kid: string, payload: JWTPayload): Promise<string> {
     const privateKey = await this.privateKey(kid)
     // A key added by another process (keys rotate) must verify here before its first token leaves.
-    if (!this.publicKeys.has(kid)) await this.reload()
+    if (!this.publicKeys.has(kid)) this.reload()
     return new SignJWT(payload).setProtectedHeader({ alg: ALG, typ: 'JWT', kid }).sign(privateKey)
   }
 
-  /** The public key for a `kid`, or undefined for a key we never had. */
-  async verificationKey(kid: string): Promise<CryptoKey | undefined> {
+  /** The public key for a `kid`, or undefined for a key we never had (synchronous: it runs per request). */
+  verificationKey(kid: string): KeyObject | undefined {
     const known = this.publicKeys.get(kid)
     if (known || this.clock.now() - this.lastReload < RELOAD_INTERVAL_MS) return known
-    await this.reload()
+    this.reload()
     return this.publicKeys.get(kid)
   }
 
-  private async reload(): Promise<void> {
+  private reload(): void {
     this.lastReload = this.clock.now()
     for (const row of this.db.select().from(signingKeys).all()) {
-      if (!this.publicKeys.has(row.kid)) this.publicKeys.set(row.kid, (await importJWK(JSON.parse(row.publicJwk), ALG)) as CryptoKey)
+      if (!this.publicKeys.has(row.kid)) this.publicKeys.set(row.kid, createPublicKey({ key: JSON.parse(row.publicJwk), format: 'jwk' }))
     }
   }
 

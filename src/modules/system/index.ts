@@ -16,10 +16,10 @@ export function systemRoutes(deps: AppDeps) {
     })
     .get(
       '/ready',
-      ({ request }) => {
+      (ctx) => {
         const probe = probeDatabaseWrite(deps.db, deps.clock.now())
         if (!probe.ok) {
-          deps.log.warn('not ready', { request_id: requestState(request).id, reason: probe.reason })
+          deps.log.warn('not ready', { request_id: requestState(ctx).id, reason: probe.reason })
           throw new AppError('SERVICE_UNAVAILABLE', 'The database does not accept writes')
         }
         return { status: 'ready' as const }
