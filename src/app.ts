@@ -6,6 +6,10 @@ import { apiDocs } from './http/openapi.ts'
 import { httpPlatform } from './http/platform.ts'
 import { createRouteTable, type RouteTable } from './lib/route-match.ts'
 import { accessRoutes } from './modules/access/index.ts'
+import { apiKeysRoutes } from './modules/api-keys/index.ts'
+import { auditRoutes } from './modules/audit/index.ts'
+import { mfaRoutes } from './modules/mfa/index.ts'
+import { organizationRoutes } from './modules/organizations/index.ts'
 import { authRoutes } from './modules/auth/index.ts'
 import { keysRoutes } from './modules/keys/index.ts'
 import { systemRoutes } from './modules/system/index.ts'
@@ -21,8 +25,12 @@ export function createApp(deps: AppDeps) {
     .use(systemRoutes(deps))
     .use(keysRoutes(deps))
     .use(authRoutes(deps))
+    .use(mfaRoutes(deps))
+    .use(apiKeysRoutes(deps))
     .use(usersRoutes(deps))
     .use(accessRoutes(deps))
+    .use(organizationRoutes(deps))
+    .use(auditRoutes(deps))
     .use(ticketsRoutes(deps))
   return app
 }

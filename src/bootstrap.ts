@@ -33,7 +33,7 @@ export async function bootstrap(deps: Pick<AppDeps, 'db' | 'config' | 'clock'>):
     tx.insert(systemKv).values({ key: DONE_KEY, value: new Date(now).toISOString(), updatedAt: now }).run()
     if (!fresh) return undefined
     const org = createOrganization(tx, { name: 'Default', plan: 'professional' }, now)
-    const user = insertUser(tx, { organizationId: org.id, email: deps.config.adminEmail, name: 'Administrator', role: 'super_admin', passwordHash }, now)
+    const user = insertUser(tx, { organizationId: org.id, email: deps.config.adminEmail, name: 'Administrator', role: 'super_admin', passwordHash }, now, { actor: { type: 'system', id: 'first_start' } })
     return { organizationId: org.id, userId: user.id, email: user.email, ...(generated ? { generatedPassword: generated } : {}) }
   })
 }

@@ -7,6 +7,14 @@ import { LOG_LEVELS, type LogLevel } from './lib/log.ts'
 
 const MiB = 1024 * 1024
 
+export const SMS_PROVIDERS = ['log', 'webhook', 'twilio'] as const
+
+/** Where MFA text messages go. */
+export type SmsConfig =
+  | { readonly provider: 'log' }
+  | { readonly provider: 'webhook'; readonly url: string; readonly secret: string }
+  | { readonly provider: 'twilio'; readonly accountSid: string; readonly authToken: string; readonly from: string; readonly apiUrl: string }
+
 /**
  * Every setting, keyed by its environment variable. `x-default` documents a default that is
  * derived from other settings; the README's configuration table mirrors this object (a test checks it).
@@ -30,6 +38,16 @@ export const SETTINGS = {
   KEY_ACTIVATION_DELAY: Type.Integer({ minimum: 0, maximum: 2_592_000, default: 600, description: 'Seconds between publishing a rotated signing key and signing with it.' }),
   PAGE_TOKEN_TTL: Type.Integer({ minimum: 60, maximum: 86_400, default: 3600, description: 'Lifetime of list page tokens, in seconds.' }),
   TICKET_AUTO_CLOSE_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 4, description: 'Days after which a solved ticket is closed.' }),
+  SMS_PROVIDER: Type.Union(SMS_PROVIDERS.map((p) => Type.Literal(p)), {
+    default: 'log',
+    description: 'How MFA text messages are sent: `log` (written to the server log, for development), `webhook` or `twilio`.',
+  }),
+  SMS_WEBHOOK_URL: Type.String({ 'x-default': '(none)', description: 'With `SMS_PROVIDER=webhook`: URL that receives `POST {to, text}`, signed with `SMS_WEBHOOK_SECRET`.' }),
+  SMS_WEBHOOK_SECRET: Type.String({ minLength: 16, maxLength: 256, 'x-default': '(none)', 'x-secret': true, description: 'HMAC-SHA256 key of the `X-Service-Signature` header of SMS webhook calls.' }),
+  TWILIO_ACCOUNT_SID: Type.String({ 'x-default': '(none)', description: 'With `SMS_PROVIDER=twilio`: the account SID.' }),
+  TWILIO_AUTH_TOKEN: Type.String({ 'x-default': '(none)', 'x-secret': true, description: 'The Twilio auth token.' }),
+  TWILIO_FROM: Type.String({ 'x-default': '(none)', description: 'The Twilio sender: a phone number in E.164 form or a messaging service SID.' }),
+  TWILIO_API_URL: Type.String({ default: 'https://api.twilio.com', description: 'Base URL of Twilio\'s REST API (change it only to go through a proxy).' }),
 } satisfies Record<string, TSchema>
 
 export type SettingName = keyof typeof SETTINGS
@@ -57,6 +75,7 @@ export interface Config {
   readonly keyActivationDelayS: number
   readonly pageTokenTtlS: number
   readonly ticketAutoCloseDays: number
+  readonly sms: SmsConfig
 }
 
 /** A setting is invalid; the message is one line naming the variable and what is wrong. */
@@ -115,7 +134,31 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
     keyActivationDelayS: values.KEY_ACTIVATION_DELAY as number,
     pageTokenTtlS: values.PAGE_TOKEN_TTL as number,
     ticketAutoCloseDays: values.TICKET_AUTO_CLOSE_DAYS as number,
+    sms: Object.freeze(parseSms(values)),
   })
+}
+
+function parseSms(values: Record<string, unknown>): SmsConfig {
+  const provider = values.SMS_PROVIDER as (typeof SMS_PROVIDERS)[number]
+  const need = (names: SettingName[]) => {
+    const missing = names.filter((name) => values[name] === undefined)
+    if (missing.length > 0) throw new ConfigError(`${missing.join(' and ')} must be set when SMS_PROVIDER is ${provider}`)
+  }
+  if (provider === 'webhook') {
+    need(['SMS_WEBHOOK_URL', 'SMS_WEBHOOK_SECRET'])
+    return { provider, url: parseEndpointUrl('SMS_WEBHOOK_URL', values.SMS_WEBHOOK_URL as string), secret: values.SMS_WEBHOOK_SECRET as string }
+  }
+  if (provider === 'twilio') {
+    need(['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'])
+    return {
+      provider,
+      accountSid: values.TWILIO_ACCOUNT_SID as string,
+      authToken: values.TWILIO_AUTH_TOKEN as string,
+      from: values.TWILIO_FROM as string,
+      apiUrl: parseUrl('TWILIO_API_URL', values.TWILIO_API_URL as string),
+    }
+  }
+  return { provider: 'log' }
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -156,6 +199,15 @@ function parseUrl(name: SettingName, text: string): string {
     throw new ConfigError(`${name} must be an http(s) URL without credentials, query or fragment (got ${JSON.stringify(text)})`)
   }
   return url.href.replace(/\/+$/, '')
+}
+
+/** An http(s) URL to call; unlike a base URL it may carry a query string. */
+function parseEndpointUrl(name: SettingName, text: string): string {
+  const url = URL.parse(text)
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.hash) {
+    throw new ConfigError(`${name} must be an absolute http(s) URL without credentials or fragment (got ${JSON.stringify(text)})`)
+  }
+  return url.href
 }
 
 function parseCidrList(name: SettingName, text: string): Cidr[] {

@@ -8,7 +8,11 @@ export const ERROR_CODES = {
   INVALID_CREDENTIALS: { status: 401, message: 'E-mail or password is incorrect' },
   TOKEN_EXPIRED: { status: 401, message: 'The token has expired' },
   TOKEN_INVALID: { status: 401, message: 'The token is malformed or revoked' },
+  INVALID_MFA_CODE: { status: 401, message: 'The verification code is incorrect' },
   INSUFFICIENT_PERMISSIONS: { status: 403, message: 'The token lacks a required permission' },
+  IP_NOT_ALLOWED: { status: 403, message: 'Requests from this address are not allowed for this organization' },
+  SESSION_LIMIT_REACHED: { status: 403, message: 'The maximum number of concurrent sessions is reached' },
+  MFA_ENROLLMENT_REQUIRED: { status: 403, message: 'Your organization requires multi-factor authentication: enroll a method first' },
   NOT_FOUND: { status: 404, message: 'Not found' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
   CONFLICT: { status: 409, message: 'The request conflicts with the current state' },
@@ -33,18 +37,26 @@ export class AppError extends Error {
   readonly errors: FieldError[] | undefined
   /** Extra response headers, e.g. `Allow` for 405 or `WWW-Authenticate` for 401. */
   readonly headers: Record<string, string> | undefined
+  /** RATE_LIMITED: seconds until a retry can succeed. */
+  readonly retryAfter: number | undefined
 
-  constructor(code: ErrorCode, message?: string, extra: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+  constructor(code: ErrorCode, message?: string, extra: { errors?: FieldError[]; headers?: Record<string, string>; retryAfter?: number } = {}) {
     super(message ?? ERROR_CODES[code].message)
     this.name = 'AppError'
     this.code = code
     this.status = ERROR_CODES[code].status
     this.errors = extra.errors
     this.headers = extra.headers
+    this.retryAfter = extra.retryAfter
   }
 }
 
 /** Shorthand for a 400 naming each offending field. */
 export function validationError(errors: FieldError[], message?: string): AppError {
   return new AppError('VALIDATION_FAILED', message, { errors })
+}
+
+/** 429 with the seconds to wait (the renderer adds Retry-After and the spec's body). */
+export function rateLimited(retryAfterS: number, message?: string): AppError {
+  return new AppError('RATE_LIMITED', message, { retryAfter: Math.max(1, Math.ceil(retryAfterS)) })
 }

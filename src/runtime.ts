@@ -18,6 +18,9 @@ import { VerifiedTokens } from './modules/auth/verified-tokens.ts'
 import { Keyring } from './modules/keys/keyring.ts'
 import { loadMasterKey } from './modules/keys/master-key.ts'
 import { VERSION } from './version.ts'
+import { Activity } from './modules/auth/activity.ts'
+import { createSmsSender } from './modules/mfa/sms-sender.ts'
+import { Allowlists } from './modules/organizations/allowlist.ts'
 
 export interface Runtime {
   deps: AppDeps
@@ -45,9 +48,10 @@ export function openMigratedDatabase(config: Config, log: Logger, now: number) {
 export async function openKeyring(config: Config, log: Logger, clock: Clock = systemClock) {
   const opened = openMigratedDatabase(config, log, clock.now())
   try {
-    const keyring = new Keyring(opened.db, loadMasterKey(config, { create: true }), clock)
+    const masterKey = loadMasterKey(config, { create: true })
+    const keyring = new Keyring(opened.db, masterKey, clock)
     await keyring.init()
-    return { ...opened, keyring }
+    return { ...opened, keyring, masterKey }
   } catch (error) {
     opened.sqlite.close()
     throw error
@@ -57,11 +61,28 @@ export async function openKeyring(config: Config, log: Logger, clock: Clock = sy
 export async function openRuntime(config: Config, options: { log: Logger; clock?: Clock }): Promise<Runtime> {
   const clock = options.clock ?? systemClock
   const { log } = options
-  const { sqlite, db, keyring } = await openKeyring(config, log, clock)
+  const { sqlite, db, keyring, masterKey } = await openKeyring(config, log, clock)
   const revocations = new Revocations().load(db, clock.now())
   const pageTokens = PageTokens.load(db, config.pageTokenTtlS, clock)
   const scheduler = new Scheduler({ clock, log, tickMs: config.cronTickMs })
-  const deps: AppDeps = { config, sqlite, db, clock, log, scheduler, keyring, revocations, verifiedTokens: new VerifiedTokens(), pageTokens, version: VERSION, startedAt: clock.now() }
+  const deps: AppDeps = {
+    config,
+    sqlite,
+    db,
+    clock,
+    log,
+    scheduler,
+    keyring,
+    revocations,
+    verifiedTokens: new VerifiedTokens(),
+    pageTokens,
+    masterKey,
+    sms: createSmsSender(config.sms, log),
+    activity: new Activity(sqlite),
+    allowlists: new Allowlists(),
+    version: VERSION,
+    startedAt: clock.now(),
+  }
   registerTasks(scheduler, deps)
   return {
     deps,

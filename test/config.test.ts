@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       keyActivationDelayS: 600,
       pageTokenTtlS: 3600,
       ticketAutoCloseDays: 4,
+      sms: { provider: 'log' },
     })
   })
 
@@ -120,6 +121,13 @@ describe('loadConfig', () => {
       'key-activation-delay',
       'page-token-ttl',
       'ticket-auto-close-days',
+      'sms-provider',
+      'sms-webhook-url',
+      'sms-webhook-secret',
+      'twilio-account-sid',
+      'twilio-auth-token',
+      'twilio-from',
+      'twilio-api-url',
     ])
   })
 })

@@ -18,9 +18,13 @@ const post = async (org: typeof home, path: string, body: unknown) => {
 }
 // The resources by-id routes address. The user is none of the callers (a permitted DELETE must not lock
 // a caller out); the ticket is unassigned (an agent sees it) and is recreated for each route.
+const sidOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid
+const key = { name: 'Target key', expires_at: new Date(app.clock.now() + 86_400_000).toISOString() }
 const targets = {
   user: { home: await post(home, '/api/v1/users', { email: 'target@home.test', name: 'Target', password: 'password-123', role: 'viewer' }), away: away.users.agent.user.id },
   ticket: { home: '', away: await post(away, '/api/v1/tickets', { subject: 'Away ticket' }) },
+  session: { home: sidOf(home.users.viewer.accessToken), away: sidOf(away.users.agent.accessToken) },
+  api_key: { home: await post(home, '/api/v1/api-keys', key), away: await post(away, '/api/v1/api-keys', key) },
 }
 
 interface Route {
@@ -30,7 +34,7 @@ interface Route {
   permission: Permission | null
   body?: unknown
   /** The kind of resource the route addresses by id: another organization's must answer 404. */
-  byId?: 'user' | 'ticket'
+  byId?: keyof typeof targets
 }
 
 const ROUTES: Route[] = [
@@ -51,6 +55,21 @@ const ROUTES: Route[] = [
   { method: 'GET', path: (id) => `/api/v1/tickets/${id}/comments`, permission: 'ticket:read', byId: 'ticket' },
   { method: 'POST', path: () => '/api/v1/auth/password', permission: null, body: { current_password: 'x', new_password: 'password-456' } },
   { method: 'POST', path: () => '/api/v1/auth/logout', permission: null },
+  { method: 'GET', path: () => '/api/v1/auth/sessions', permission: null },
+  { method: 'DELETE', path: (id) => `/api/v1/auth/sessions/${id}`, permission: null, byId: 'session' },
+  { method: 'GET', path: () => '/api/v1/auth/mfa', permission: null },
+  { method: 'POST', path: () => '/api/v1/auth/mfa/totp', permission: null },
+  { method: 'POST', path: () => '/api/v1/auth/mfa/totp/confirm', permission: null, body: { code: '000000' } },
+  { method: 'DELETE', path: () => '/api/v1/auth/mfa/totp', permission: null, body: { password: 'x', code: '000000' } },
+  { method: 'POST', path: () => '/api/v1/auth/mfa/sms', permission: null, body: { phone: '+15005550006' } },
+  { method: 'POST', path: () => '/api/v1/auth/mfa/sms/confirm', permission: null, body: { code: '000000' } },
+  { method: 'DELETE', path: () => '/api/v1/auth/mfa/sms', permission: null, body: { password: 'x' } },
+  { method: 'POST', path: () => '/api/v1/api-keys', permission: 'api_key:create', body: key },
+  { method: 'GET', path: () => '/api/v1/api-keys', permission: 'api_key:read' },
+  { method: 'DELETE', path: (id) => `/api/v1/api-keys/${id}`, permission: 'api_key:delete', byId: 'api_key' },
+  { method: 'GET', path: () => '/api/v1/organization/security', permission: 'organization:read' },
+  { method: 'PATCH', path: () => '/api/v1/organization/security', permission: 'organization:update', body: { mfa_required: false } },
+  { method: 'GET', path: () => '/api/v1/audit-logs', permission: 'audit:read' },
 ]
 
 const call = (route: Route, id: string, headers: Record<string, string>) =>
@@ -63,7 +82,7 @@ const call = (route: Route, id: string, headers: Record<string, string>) =>
 for (const route of ROUTES) {
   const name = `${route.method} ${route.path(':id')}`
   describe(name, () => {
-    const target = () => (route.byId === 'ticket' ? targets.ticket.home : targets.user.home)
+    const target = () => targets[route.byId ?? 'user'].home
     beforeEach(async () => {
       if (route.byId === 'ticket') targets.ticket.home = await post(home, '/api/v1/tickets', { subject: 'Home ticket' })
     })
@@ -109,7 +128,7 @@ for (const route of ROUTES) {
 
 test('every authenticated route of the API is in the table', () => {
   const table = new Set(ROUTES.map((r) => `${r.method} ${r.path(':id')}`))
-  const publicRoutes = new Set(['POST /api/v1/auth/login', 'POST /api/v1/auth/refresh'])
+  const publicRoutes = new Set(['POST /api/v1/auth/login', 'POST /api/v1/auth/refresh', 'POST /api/v1/auth/mfa/verify', 'POST /api/v1/auth/mfa/sms/send'])
   const apiRoutes = app.app.routes.filter((r) => r.path.startsWith('/api/')).map((r) => `${r.method} ${r.path}`)
   expect(apiRoutes.filter((r) => !publicRoutes.has(r)).sort()).toEqual([...table].sort())
 })

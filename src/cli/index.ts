@@ -7,12 +7,24 @@ import { EXIT, type CliIo, type Command } from './command.ts'
 import { healthcheckCommand } from './healthcheck.ts'
 import { keysRotateCommand } from './keys.ts'
 import { migrateCommand } from './migrate.ts'
-import { orgCreateCommand } from './org.ts'
+import { orgClearAllowlistCommand, orgCreateCommand } from './org.ts'
+import { auditVerifyCommand } from './audit.ts'
 import { serveCommand } from './serve.ts'
 import { userCreateCommand } from './user.ts'
 import { versionCommand } from './version.ts'
 
-export const COMMANDS: Command[] = [serveCommand, migrateCommand, backupCommand, orgCreateCommand, userCreateCommand, keysRotateCommand, healthcheckCommand, versionCommand]
+export const COMMANDS: Command[] = [
+  serveCommand,
+  migrateCommand,
+  backupCommand,
+  orgCreateCommand,
+  orgClearAllowlistCommand,
+  userCreateCommand,
+  keysRotateCommand,
+  auditVerifyCommand,
+  healthcheckCommand,
+  versionCommand,
+]
 
 const CONFIG_FLAGS: ParseArgsOptionsConfig = Object.fromEntries(
   (Object.keys(SETTINGS) as SettingName[]).map((name) => [flagName(name), { type: 'string' as const }]),

@@ -1,7 +1,9 @@
-// `switchboard org create --name NAME [--plan PLAN]`: a new organization, printed as JSON.
+// Organization commands: `org create --name NAME [--plan PLAN]` prints the new organization as JSON;
+// `org clear-allowlist ORG_ID` is the break-glass for a lockout.
 import { write } from '../db/tx.ts'
 import { createLogger, fileSink } from '../lib/log.ts'
-import { createOrganization, organizationJson } from '../modules/organizations/service.ts'
+import { createOrganization, findOrganization, organizationJson } from '../modules/organizations/service.ts'
+import { applySecurity, securityJson } from '../modules/organizations/security.ts'
 import { PLANS, type Plan } from '../modules/organizations/table.ts'
 import { openMigratedDatabase } from '../runtime.ts'
 import { EXIT, type Command } from './command.ts'
@@ -32,4 +34,29 @@ export const orgCreateCommand: Command = {
 export function usage(io: { stderr(text: string): void }, message: string): number {
   io.stderr(`switchboard: ${message} (see switchboard --help)\n`)
   return EXIT.USAGE
+}
+
+// `switchboard org clear-allowlist ORG_ID`: the break-glass for an organization locked out by its own
+// IP allowlist. Empties allowed_ips (recorded in the audit log as done by the operator).
+export const orgClearAllowlistCommand: Command = {
+  name: 'org clear-allowlist',
+  params: ['<org_id>'],
+  summary: 'Empty an organization\'s IP allowlist (when it locked everyone out); prints its security settings',
+  async run({ config, args, io }) {
+    const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
+    const { sqlite, db } = openMigratedDatabase(config, log, Date.now())
+    try {
+      const id = args[0]!
+      if (!findOrganization(db, id)) {
+        io.stderr(`switchboard: no organization ${id}\n`)
+        return EXIT.FAILED
+      }
+      const org = write(db, (tx) => applySecurity(tx, id, { allowed_ips: [] }, { actor: { type: 'system', id: 'cli' } }, Date.now()))
+      io.stdout(JSON.stringify({ organization_id: id, ...securityJson(org) }) + '\n')
+      return EXIT.OK
+    } finally {
+      sqlite.close()
+      log.flush()
+    }
+  },
 }

@@ -82,6 +82,7 @@ export const serveCommand: Command = {
     }
     process.on('uncaughtException', crash('uncaught exception')).on('unhandledRejection', crash('unhandled rejection'))
     log.info('listening', { url: `http://${config.host}:${server.port}`, public_url: config.publicUrl, version: runtime.deps.version, data_dir: config.dataDir })
+    if (config.sms.provider === 'log') log.warn('SMS_PROVIDER=log writes MFA text messages, codes included, to this log: for development only')
 
     const signal = await signalled
     log.info('shutting down', { signal })

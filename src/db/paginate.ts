@@ -61,3 +61,10 @@ export function paginate<Row>(sqlite: Database, tokens: PageTokens, def: ListDef
   }
   return page
 }
+
+/** The body of a list response: `{ <key>: items, next_page_token, total_count? }`. */
+export function listBody<K extends string, Row, Item>(key: K, page: Page<Row>, toItem: (row: Row) => Item) {
+  const body = { [key]: page.rows.map(toItem), next_page_token: page.nextPageToken } as Record<K, Item[]> & { next_page_token: string; total_count?: number }
+  if (page.totalCount !== undefined) body.total_count = page.totalCount
+  return body
+}

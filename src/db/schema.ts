@@ -6,3 +6,6 @@ export { sessions, refreshTokens, revokedTokens } from '../modules/auth/table.ts
 export { signingKeys } from '../modules/keys/table.ts'
 export { events } from '../modules/events/table.ts'
 export { tickets, ticketCounters, ticketTags, ticketComments } from '../modules/tickets/table.ts'
+export { auditLogs } from '../modules/audit/table.ts'
+export { mfaFactors, recoveryCodes, mfaChallenges, smsMessages } from '../modules/mfa/table.ts'
+export { apiKeys } from '../modules/api-keys/table.ts'

@@ -31,7 +31,14 @@ export function apiDocs(config: Config) {
         { name: 'Tickets', description: 'Tickets, their lifecycle, assignment and comments' },
       ],
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /api/v1/auth/login' } },
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Access token from POST /api/v1/auth/login, or a personal access token (pat_live_…) from POST /api/v1/api-keys',
+          },
+          apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A personal access token (pat_live_…)' },
+        },
       },
     },
   })

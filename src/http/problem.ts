@@ -15,6 +15,16 @@ export const ErrorBody = t.Object(
   { title: 'Error' },
 )
 
+export const RateLimitedBody = t.Object(
+  {
+    code: t.Literal(429),
+    message: t.String(),
+    retry_after: t.Integer({ description: 'Seconds to wait, as in the Retry-After header' }),
+    error: t.Literal('RATE_LIMITED'),
+  },
+  { title: 'RateLimited', description: 'RATE_LIMITED' },
+)
+
 /** Every route can fail unexpectedly; routes add the codes specific to them. */
 const COMMON: ErrorCode[] = ['INTERNAL']
 
@@ -25,5 +35,7 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
     const status = ERROR_CODES[code].status
     byStatus.set(status, [...(byStatus.get(status) ?? []), code])
   }
-  return Object.fromEntries([...byStatus].map(([status, list]) => [status, t.Object(ErrorBody.properties, { title: 'Error', description: list.join(', ') })]))
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [status, status === 429 ? RateLimitedBody : t.Object(ErrorBody.properties, { title: 'Error', description: list.join(', ') })]),
+  )
 }

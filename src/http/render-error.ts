@@ -13,10 +13,18 @@ export interface ErrorBodyJson {
   errors?: FieldError[]
 }
 
+/** The spec's 429 body, exactly: the request id travels in the X-Request-Id header only. */
+export interface RateLimitedBodyJson {
+  code: 429
+  message: string
+  retry_after: number
+  error: 'RATE_LIMITED'
+}
+
 export interface RenderedError {
   status: number
   headers: Record<string, string>
-  body: ErrorBodyJson
+  body: ErrorBodyJson | RateLimitedBodyJson
 }
 
 /** Maps an error caught by Elysia to an AppError; `internal` (our failures) is for the log, never the client. */
@@ -42,6 +50,14 @@ export function toAppError(code: unknown, error: unknown, request: Request, rout
 }
 
 export function renderError(appError: AppError, requestId: string): RenderedError {
+  if (appError.code === 'RATE_LIMITED') {
+    const retryAfter = appError.retryAfter ?? 1
+    return {
+      status: 429,
+      headers: { ...appError.headers, 'retry-after': String(retryAfter) },
+      body: { code: 429, message: appError.message, retry_after: retryAfter, error: 'RATE_LIMITED' },
+    }
+  }
   const body: ErrorBodyJson = { code: appError.code, message: appError.message, request_id: requestId }
   if (appError.errors) body.errors = appError.errors
   const headers = { ...appError.headers }

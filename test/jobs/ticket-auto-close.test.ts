@@ -81,7 +81,15 @@ function runDirectly(app: TestApp, now: number, signal = new AbortController().s
 /** A user actor as the auth layer builds it, for calling the ticket functions without HTTP. */
 function actorOf(org: SeededOrg): UserActor {
   const { user } = org.users.admin
-  return { kind: 'user', userId: user.id, organizationId: org.org.id, role: 'admin', grants: roleGrants('admin'), sessionId: 'ses_test', tokenId: 'jti_test', tokenExpiresAt: T0 + 365 * DAY }
+  return {
+    kind: 'user',
+    userId: user.id,
+    organizationId: org.org.id,
+    role: 'admin',
+    grants: roleGrants('admin'),
+    credential: { type: 'session', id: 'ses_test', tokenId: 'jti_test', tokenExpiresAt: T0 + 365 * DAY, mfaEnrollmentOnly: false },
+    request: { requestId: 'test', ip: null, userAgent: null },
+  }
 }
 
 function statusCounts(app: TestApp): Record<string, number> {

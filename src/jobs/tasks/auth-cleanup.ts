@@ -1,8 +1,10 @@
-// Cron task: forgets revocations nobody can present any more and deletes refresh tokens that are
-// expired or belong to ended sessions.
+// Cron task: forgets revocations nobody can present any more, deletes refresh tokens that are expired
+// or belong to ended sessions, MFA challenges past their expiry, and SMS records older than a day
+// (the throttle looks back one hour).
 import { inArray, isNotNull, lte, or } from 'drizzle-orm'
 import type { AppDatabase } from '../../db/open.ts'
 import { refreshTokens, revokedTokens, sessions } from '../../modules/auth/table.ts'
+import { mfaChallenges, smsMessages } from '../../modules/mfa/table.ts'
 import type { Revocations } from '../../modules/auth/revocations.ts'
 import type { TaskDefinition } from '../scheduler.ts'
 
@@ -18,7 +20,19 @@ export function authCleanupTask(deps: { db: AppDatabase; revocations: Revocation
         .where(or(lte(refreshTokens.expiresAt, now), inArray(refreshTokens.sessionId, ended)))
         .returning({ id: refreshTokens.id })
         .all()
-      return { revoked_tokens_deleted: revoked.length, refresh_tokens_deleted: refresh.length, revocations_forgotten: deps.revocations.prune(now) }
+      const challenges = deps.db.delete(mfaChallenges).where(lte(mfaChallenges.expiresAt, now)).returning({ id: mfaChallenges.id }).all()
+      const sms = deps.db
+        .delete(smsMessages)
+        .where(lte(smsMessages.sentAt, now - 24 * 60 * 60 * 1000))
+        .returning({ id: smsMessages.id })
+        .all()
+      return {
+        revoked_tokens_deleted: revoked.length,
+        refresh_tokens_deleted: refresh.length,
+        mfa_challenges_deleted: challenges.length,
+        sms_records_deleted: sms.length,
+        revocations_forgotten: deps.revocations.prune(now),
+      }
     },
   }
 }

@@ -23,6 +23,8 @@ export const VOCABULARY = {
   audit: ['read'],
   api_key: ['read', 'create', 'delete'],
   organization: ['read', 'update'],
+  // Other users' sessions; everyone may list and end their own.
+  session: ['read', 'delete'],
 } as const
 
 export type Resource = keyof typeof VOCABULARY
@@ -45,7 +47,7 @@ export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
   admin: [
     'ticket:*', 'call:*', 'recording:*', 'agent:*', 'user:*', 'role:*',
     'account:*', 'contact:*', 'lead:*', 'engagement:*', 'survey:*', 'webhook:*', 'upload:*',
-    'report:*', 'audit:*', 'api_key:*', 'organization:*',
+    'report:*', 'audit:*', 'api_key:*', 'organization:*', 'session:*',
     'subscription:read', 'payment:read', 'invoice:read',
   ],
   // Team management and reporting: runs the floor, reads the customer record.

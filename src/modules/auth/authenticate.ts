@@ -1,49 +1,43 @@
-// authenticate: `Authorization: Bearer <JWT>` -> the Actor, or 401. RS256 with one of our keys only;
-// then issuer, audience, nbf and exp (once per token, then cached until it expires); then, on every
-// request, revocation and the user as it is now (a disabled user's tokens die at once, and
-// permissions follow the user's current role). Runs on every request: kept lean on purpose.
-import type { AppDeps, UserActor } from '../../context.ts'
-import { AppError } from '../../errors.ts'
+// authenticate: the request's credential -> the Actor, or 401. An access token is RS256 with one of
+// our keys, then issuer, audience, nbf and exp (once per token, then cached until it expires); then,
+// on every request, revocation, the user as it is now (a disabled user's tokens die at once, and
+// permissions follow the user's current role) and the organization's IP allowlist. Personal access
+// tokens go to api-keys/authenticate-key.ts. Runs on every request: kept lean on purpose.
+import type { AppDeps, RequestMeta, UserActor } from '../../context.ts'
 import { roleGrants } from '../access/match.ts'
 import { isRole } from '../access/permissions.ts'
+import { authenticateApiKey } from '../api-keys/authenticate-key.ts'
+import { presentedCredential, unauthorized } from './credential.ts'
+import { assertIpAllowed } from './ip-check.ts'
 import type { VerifiedClaims } from './verified-tokens.ts'
 import { verifyJwt } from './verify-jwt.ts'
 
-const REALM = 'Bearer realm="switchboard"'
-
-function unauthorized(code: 'UNAUTHENTICATED' | 'TOKEN_INVALID' | 'TOKEN_EXPIRED', message: string): AppError {
-  const challenge = code === 'UNAUTHENTICATED' ? REALM : `${REALM}, error="invalid_token", error_description="${message}"`
-  return new AppError(code, message, { headers: { 'www-authenticate': challenge } })
+interface UserState {
+  role: string
+  status: string
+  allowed_ips: string
 }
 
-/** The credential of a request: only ever from the Authorization header, never from the URL. */
-export function bearerToken(request: Request): string {
-  // The substring test first: parsing the URL of every request would cost more than the check.
-  if (request.url.includes('access_token') && new URL(request.url).searchParams.has('access_token')) {
-    throw unauthorized('TOKEN_INVALID', 'Tokens must be sent in the Authorization header, never in the URL')
-  }
-  const header = request.headers.get('authorization')
-  if (header === null || header.trim() === '') throw unauthorized('UNAUTHENTICATED', 'Send an access token: Authorization: Bearer <token>')
-  const match = /^Bearer +(\S+)$/i.exec(header.trim())
-  if (!match) throw unauthorized('TOKEN_INVALID', 'The Authorization header must be "Bearer <token>"')
-  return match[1]!
-}
-
-export function authenticate(deps: AppDeps, request: Request): UserActor {
-  const token = bearerToken(request)
-  const claims = verifiedClaims(deps, token)
+export function authenticate(deps: AppDeps, request: Request, meta: RequestMeta): UserActor {
+  const presented = presentedCredential(request)
+  if (presented.kind === 'api_key') return authenticateApiKey(deps, presented.token, meta)
+  const claims = verifiedClaims(deps, presented.token)
   if (deps.revocations.isTokenRevoked(claims.jti) || deps.revocations.isSessionRevoked(claims.sid)) throw unauthorized('TOKEN_INVALID', 'The access token has been revoked')
-  const user = deps.sqlite.query<{ role: string; status: string }, [string, string]>('SELECT role, status FROM users WHERE id = ? AND organization_id = ?').get(claims.sub, claims.organizationId)
+  const user = deps.sqlite
+    .query<UserState, [string, string]>('SELECT u.role, u.status, o.allowed_ips FROM users u JOIN organizations o ON o.id = u.organization_id WHERE u.id = ? AND u.organization_id = ?')
+    .get(claims.sub, claims.organizationId)
   if (!user || user.status !== 'active' || !isRole(user.role)) throw unauthorized('TOKEN_INVALID', 'The user of this token is disabled or gone')
+  const ranges = deps.allowlists.ranges(user.allowed_ips)
+  if (ranges.length > 0) assertIpAllowed(deps, ranges, { organizationId: claims.organizationId, actor: { type: 'user', id: claims.sub, credentialId: claims.sid } }, meta)
+  deps.activity.session(claims.sid, deps.clock.now())
   return {
     kind: 'user',
     userId: claims.sub,
     organizationId: claims.organizationId,
     role: user.role,
-    grants: roleGrants(user.role),
-    sessionId: claims.sid,
-    tokenId: claims.jti,
-    tokenExpiresAt: claims.exp * 1000,
+    grants: claims.mfaEnrollmentOnly ? [] : roleGrants(user.role),
+    credential: { type: 'session', id: claims.sid, tokenId: claims.jti, tokenExpiresAt: claims.exp * 1000, mfaEnrollmentOnly: claims.mfaEnrollmentOnly },
+    request: meta,
   }
 }
 
@@ -62,7 +56,7 @@ function verifiedClaims(deps: AppDeps, token: string): VerifiedClaims {
   if (typeof sub !== 'string' || typeof jti !== 'string' || typeof sid !== 'string' || typeof organizationId !== 'string' || typeof exp !== 'number') {
     throw unauthorized('TOKEN_INVALID', 'The access token is malformed, forged or not ours')
   }
-  const claims = { sub, jti, sid, organizationId, exp }
+  const claims = { sub, jti, sid, organizationId, exp, mfaEnrollmentOnly: result.mfa_enrollment_required === true }
   deps.verifiedTokens.remember(token, claims)
   return claims
 }

@@ -1,45 +1,48 @@
-// Routes of the auth module: login, refresh, logout and password change under /api/v1/auth.
+// Routes of the auth module under /api/v1/auth: login, refresh, logout, password change, sessions.
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../context.ts'
 import { authMacros, protectedErrors } from '../../http/auth.ts'
-import { clientIp } from '../../http/client-ip.ts'
+import { listRequest } from '../../http/list.ts'
 import { errorResponses } from '../../http/problem.ts'
+import { requestMeta } from '../../http/request-meta.ts'
+import { LoginResult } from '../mfa/model.ts'
 import { changePassword } from './change-password.ts'
+import { endSession } from './end-session.ts'
+import { listSessions } from './list-sessions.ts'
 import { login } from './login.ts'
 import { logout } from './logout.ts'
-import { ChangePasswordBody, LoginBody, RefreshBody, TokenResponse } from './model.ts'
+import { ChangePasswordBody, LoginBody, RefreshBody, SessionIdParams, SessionList, SessionListQuery, TokenResponse } from './model.ts'
 import { refresh } from './refresh.ts'
 
 export function authRoutes(deps: AppDeps) {
+  const meta = (ctx: Parameters<typeof requestMeta>[0]) => requestMeta(ctx, deps.config.trustedProxies)
   return new Elysia({ prefix: '/api/v1/auth' })
     .use(authMacros(deps))
     .post(
       '/login',
-      async ({ body, request, server, set }) => {
-        const meta = {
-          ip: clientIp(server?.requestIP(request)?.address, request.headers.get('x-forwarded-for'), deps.config.trustedProxies),
-          userAgent: request.headers.get('user-agent')?.slice(0, 512) ?? null,
-        }
-        const tokens = await login(deps, body, meta)
-        set.headers['cache-control'] = 'no-store'
-        return tokens
+      async (ctx) => {
+        ctx.set.headers['cache-control'] = 'no-store'
+        return login(deps, ctx.body, meta(ctx))
       },
       {
         body: LoginBody,
-        response: { 200: TokenResponse, ...errorResponses('VALIDATION_FAILED', 'INVALID_CREDENTIALS') },
-        detail: { tags: ['Auth'], summary: 'Sign in with e-mail and password' },
+        response: { 200: LoginResult, ...errorResponses('VALIDATION_FAILED', 'INVALID_CREDENTIALS', 'IP_NOT_ALLOWED', 'SESSION_LIMIT_REACHED') },
+        detail: {
+          tags: ['Auth'],
+          summary: 'Sign in with e-mail and password',
+          description: 'Returns tokens, or, when the user has MFA on, `{mfa_required, mfa_token, mfa_methods}` to finish with POST /api/v1/auth/mfa/verify.',
+        },
       },
     )
     .post(
       '/refresh',
-      async ({ body, set }) => {
-        const tokens = await refresh(deps, body.refresh_token)
-        set.headers['cache-control'] = 'no-store'
-        return tokens
+      async (ctx) => {
+        ctx.set.headers['cache-control'] = 'no-store'
+        return refresh(deps, ctx.body.refresh_token, meta(ctx))
       },
       {
         body: RefreshBody,
-        response: { 200: TokenResponse, ...errorResponses('VALIDATION_FAILED', 'TOKEN_INVALID') },
+        response: { 200: TokenResponse, ...errorResponses('VALIDATION_FAILED', 'TOKEN_INVALID', 'IP_NOT_ALLOWED') },
         detail: {
           tags: ['Auth'],
           summary: 'Exchange a refresh token for new tokens',
@@ -54,7 +57,7 @@ export function authRoutes(deps: AppDeps) {
         set.status = 204
       },
       {
-        auth: true,
+        session: 'mfa_enrollment',
         response: { 204: t.Void({ description: 'Signed out' }), ...protectedErrors() },
         detail: { tags: ['Auth'], summary: 'Sign out', description: 'Revokes the access token sent and ends its session, refresh token included.' },
       },
@@ -66,10 +69,37 @@ export function authRoutes(deps: AppDeps) {
         set.status = 204
       },
       {
-        auth: true,
+        session: 'full',
         body: ChangePasswordBody,
         response: { 204: t.Void({ description: 'Changed' }), ...protectedErrors('VALIDATION_FAILED') },
         detail: { tags: ['Auth'], summary: 'Change your password', description: 'Every other session of the user ends.' },
+      },
+    )
+    .get('/sessions', ({ actor, query }) => listSessions(deps, actor, query.user_id, listRequest(query)), {
+      auth: true,
+      query: SessionListQuery,
+      response: { 200: SessionList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN', 'NOT_FOUND') },
+      detail: {
+        tags: ['Sessions'],
+        summary: 'List live sessions',
+        description: 'Your own, or with `user_id` (and the `session:read` permission) those of a user of your organization. Newest first; `last_seen_at` is exact to the minute.',
+      },
+    })
+    .delete(
+      '/sessions/:id',
+      ({ actor, params, set }) => {
+        endSession(deps, actor, params.id)
+        set.status = 204
+      },
+      {
+        auth: true,
+        params: SessionIdParams,
+        response: { 204: t.Void({ description: 'Ended' }), ...protectedErrors('NOT_FOUND') },
+        detail: {
+          tags: ['Sessions'],
+          summary: 'End a session',
+          description: 'Its refresh token stops working and its access tokens are refused at once. Ending another user\'s session needs `session:delete`.',
+        },
       },
     )
 }

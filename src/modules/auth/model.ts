@@ -1,6 +1,7 @@
 // Request and response schemas of the authentication endpoints.
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
+import { listResponse, pagingQuery } from '../../http/list.ts'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password.ts'
 
 // No format check on login: a malformed e-mail is simply wrong credentials.
@@ -24,4 +25,29 @@ export const TokenResponse = t.Object({
     role: t.String(),
     permissions: t.Array(t.String()),
   }),
+  mfa_enrollment_required: t.Optional(
+    t.Literal(true, { description: 'The organization requires MFA and you have none: these tokens reach only the MFA enrollment endpoints; enroll, then sign in again' }),
+  ),
 })
+
+export const SessionIdParams = t.Object({ id: t.String({ maxLength: 64 }) })
+
+export const SessionListQuery = t.Object({
+  user_id: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'Another user of your organization (needs session:read)' })),
+  ...pagingQuery(['created_at']),
+})
+
+export const SessionItem = t.Object({
+  id: t.String({ examples: ['ses_01KAX3M6W9P8T2V5G7H4J3C1QZ'] }),
+  user_id: t.String(),
+  current: t.Boolean({ description: 'The session of the access token making this request' }),
+  ip: t.Union([t.String(), t.Null()]),
+  user_agent: t.Union([t.String(), t.Null()]),
+  auth_methods: t.Array(t.String(), { description: 'How the user signed in (RFC 8176 amr): pwd, otp, sms, mfa' }),
+  mfa_enrollment_only: t.Boolean(),
+  created_at: t.String({ format: 'date-time' }),
+  last_seen_at: t.String({ format: 'date-time' }),
+  expires_at: t.String({ format: 'date-time', description: 'When its refresh token expires, unless used before' }),
+})
+
+export const SessionList = listResponse('sessions', SessionItem)

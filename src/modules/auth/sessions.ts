@@ -13,6 +13,20 @@ export interface SessionMeta {
   userAgent: string | null
 }
 
+/** How the session was established, carried into every access token it issues. */
+export interface SessionKind {
+  /** RFC 8176 `amr` values: ["pwd"], ["pwd", "otp", "mfa"], … */
+  authMethods: string[]
+  /** The organization requires MFA and the user has none: tokens for the enrollment routes only. */
+  mfaEnrollmentOnly: boolean
+}
+
+/** The session fields an access token repeats. */
+interface SessionClaims extends SessionKind {
+  id: string
+  createdAt: number
+}
+
 export interface TokenSubject {
   id: string
   organizationId: string
@@ -36,7 +50,8 @@ function newRefreshToken(): string {
 }
 
 /** Prepares the access token of a session: picks the signing key and records that it signs until `exp`. */
-function prepareAccess(tx: Tx, deps: { config: Config; keyring: Keyring }, subject: TokenSubject, sessionId: string, now: number) {
+function prepareAccess(tx: Tx, deps: { config: Config; keyring: Keyring }, subject: TokenSubject, session: SessionClaims, now: number) {
+  const sessionId = session.id
   const iat = Math.floor(now / 1000)
   const exp = iat + deps.config.accessTokenTtlS
   const { kid } = deps.keyring.signer(now, tx)
@@ -45,7 +60,7 @@ function prepareAccess(tx: Tx, deps: { config: Config; keyring: Keyring }, subje
     .set({ accessExpiresAt: sql`max(${sessions.accessExpiresAt}, ${exp * 1000})`, lastUsedAt: now })
     .where(eq(sessions.id, sessionId))
     .run()
-  const claims = {
+  const claims: Record<string, unknown> = {
     iss: deps.config.authUrl,
     aud: deps.config.apiAudience,
     sub: subject.id,
@@ -55,34 +70,65 @@ function prepareAccess(tx: Tx, deps: { config: Config; keyring: Keyring }, subje
     jti: prefixedId('at'),
     organization_id: subject.organizationId,
     roles: [subject.role],
-    permissions: [...roleGrants(subject.role as Role)],
+    permissions: session.mfaEnrollmentOnly ? [] : [...roleGrants(subject.role as Role)],
     sid: sessionId,
+    auth_time: Math.floor(session.createdAt / 1000),
+    amr: session.authMethods,
   }
+  if (session.mfaEnrollmentOnly) claims.mfa_enrollment_required = true
   return { kid, claims }
 }
 
+/** A new refresh token of the session; the session lives as long as its newest refresh token. */
 function insertRefreshToken(tx: Tx, config: Config, sessionId: string, generation: number, now: number): string {
   const token = newRefreshToken()
-  tx.insert(refreshTokens)
-    .values({ id: prefixedId('rtk'), sessionId, tokenHash: hashToken(token), generation, createdAt: now, expiresAt: now + config.refreshTokenTtlS * 1000 })
-    .run()
+  const expiresAt = now + config.refreshTokenTtlS * 1000
+  tx.insert(refreshTokens).values({ id: prefixedId('rtk'), sessionId, tokenHash: hashToken(token), generation, createdAt: now, expiresAt }).run()
+  tx.update(sessions).set({ expiresAt }).where(eq(sessions.id, sessionId)).run()
   return token
 }
 
+const PASSWORD_ONLY: SessionKind = { authMethods: ['pwd'], mfaEnrollmentOnly: false }
+
 /** Inside the login transaction: a new session, its first refresh token, and the access token to sign. */
-export function openSession(tx: Tx, deps: { config: Config; keyring: Keyring }, subject: TokenSubject, meta: SessionMeta, now: number): PendingTokens & { sessionId: string } {
-  const sessionId = prefixedId('ses')
+export function openSession(
+  tx: Tx,
+  deps: { config: Config; keyring: Keyring },
+  subject: TokenSubject,
+  meta: SessionMeta,
+  now: number,
+  kind: SessionKind = PASSWORD_ONLY,
+): PendingTokens & { sessionId: string } {
+  const session = { id: prefixedId('ses'), createdAt: now, ...kind }
   tx.insert(sessions)
-    .values({ id: sessionId, organizationId: subject.organizationId, userId: subject.id, ip: meta.ip, userAgent: meta.userAgent, createdAt: now, lastUsedAt: now, accessExpiresAt: 0 })
+    .values({
+      id: session.id,
+      organizationId: subject.organizationId,
+      userId: subject.id,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      createdAt: now,
+      lastUsedAt: now,
+      accessExpiresAt: 0,
+      authMethods: kind.authMethods,
+      mfaEnrollmentOnly: kind.mfaEnrollmentOnly,
+    })
     .run()
-  const refreshToken = insertRefreshToken(tx, deps.config, sessionId, 1, now)
-  return { sessionId, ...prepareAccess(tx, deps, subject, sessionId, now), refreshToken, expiresIn: deps.config.accessTokenTtlS }
+  const refreshToken = insertRefreshToken(tx, deps.config, session.id, 1, now)
+  return { sessionId: session.id, ...prepareAccess(tx, deps, subject, session, now), refreshToken, expiresIn: deps.config.accessTokenTtlS }
 }
 
 /** Inside the refresh transaction, after the presented token was consumed: its successor and a new access token. */
-export function continueSession(tx: Tx, deps: { config: Config; keyring: Keyring }, subject: TokenSubject, sessionId: string, generation: number, now: number): PendingTokens {
-  const refreshToken = insertRefreshToken(tx, deps.config, sessionId, generation + 1, now)
-  return { ...prepareAccess(tx, deps, subject, sessionId, now), refreshToken, expiresIn: deps.config.accessTokenTtlS }
+export function continueSession(
+  tx: Tx,
+  deps: { config: Config; keyring: Keyring },
+  subject: TokenSubject,
+  session: SessionClaims,
+  generation: number,
+  now: number,
+): PendingTokens {
+  const refreshToken = insertRefreshToken(tx, deps.config, session.id, generation + 1, now)
+  return { ...prepareAccess(tx, deps, subject, session, now), refreshToken, expiresIn: deps.config.accessTokenTtlS }
 }
 
 /** Revokes a live session; returns until when its access tokens must be refused (undefined if it was not live). */

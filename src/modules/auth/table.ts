@@ -20,10 +20,16 @@ export const sessions = sqliteTable(
     lastUsedAt: integer('last_used_at').notNull(),
     /** Latest `exp` of an access token issued for this session: until then, revocation must be remembered. */
     accessExpiresAt: integer('access_expires_at').notNull(),
+    /** Expiry of its newest refresh token: after it the session is over even if never revoked. */
+    expiresAt: integer('expires_at').notNull().default(0),
+    /** How the user proved who they are (RFC 8176 `amr` values), JSON array, e.g. ["pwd","otp"]. */
+    authMethods: text('auth_methods', { mode: 'json' }).$type<string[]>().notNull().default([]),
+    /** The organization requires MFA and the user has none: tokens reach only the MFA enrollment routes. */
+    mfaEnrollmentOnly: integer('mfa_enrollment_only', { mode: 'boolean' }).notNull().default(false),
     revokedAt: integer('revoked_at'),
     revokedReason: text('revoked_reason'),
   },
-  (t) => [index('sessions_user').on(t.userId), index('sessions_revoked').on(t.revokedAt)],
+  (t) => [index('sessions_user').on(t.userId, t.createdAt, t.id), index('sessions_revoked').on(t.revokedAt)],
 )
 
 export const refreshTokens = sqliteTable(

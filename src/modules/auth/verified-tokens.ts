@@ -8,6 +8,8 @@ export interface VerifiedClaims {
   organizationId: string
   /** Unix seconds. */
   exp: number
+  /** Issued to a user who must enroll in MFA first: good for the enrollment routes only. */
+  mfaEnrollmentOnly: boolean
 }
 
 export class VerifiedTokens {

@@ -8,7 +8,18 @@ import { organizations, type Plan } from './table.ts'
 export type OrganizationRow = typeof organizations.$inferSelect
 
 export function createOrganization(db: Db, input: { name: string; plan: Plan }, now: number): OrganizationRow {
-  const row: OrganizationRow = { id: prefixedId('org'), name: input.name, plan: input.plan, settings: {}, createdAt: now, updatedAt: now }
+  const row: OrganizationRow = {
+    id: prefixedId('org'),
+    name: input.name,
+    plan: input.plan,
+    settings: {},
+    allowedIps: [],
+    maxConcurrentSessions: null,
+    sessionLimitPolicy: 'evict_oldest',
+    mfaRequired: false,
+    createdAt: now,
+    updatedAt: now,
+  }
   db.insert(organizations).values(row).run()
   return row
 }

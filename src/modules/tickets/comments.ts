@@ -3,7 +3,7 @@ import type { Database } from 'bun:sqlite'
 import { eq } from 'drizzle-orm'
 import type { UserActor } from '../../context.ts'
 import type { AppDatabase } from '../../db/open.ts'
-import { paginate, type ListDefinition, type ListRequest } from '../../db/paginate.ts'
+import { listBody, paginate, type ListDefinition, type ListRequest } from '../../db/paginate.ts'
 import type { PageTokens } from '../../db/page-tokens.ts'
 import { write } from '../../db/tx.ts'
 import { isoTime } from '../../lib/clock.ts'
@@ -50,9 +50,5 @@ export function listComments(deps: { db: AppDatabase; sqlite: Database; pageToke
     filters: { ticket_id: ticket.id },
     where: [{ sql: 'ticket_id = ?', params: [ticket.id] }],
   })
-  return {
-    comments: page.rows.map(commentJson),
-    next_page_token: page.nextPageToken,
-    ...(page.totalCount === undefined ? {} : { total_count: page.totalCount }),
-  }
+  return listBody('comments', page, commentJson)
 }

@@ -62,7 +62,7 @@ export function ticketsRoutes(deps: AppDeps) {
     .delete(
       '/:id',
       ({ actor, params, set }) => {
-        deleteTicket(deps.db, actor, params.id)
+        deleteTicket(deps.db, actor, params.id, deps.clock.now())
         set.status = 204
       },
       { permission: 'ticket:delete', params: TicketIdParams, response: { 204: t.Void({ description: 'Deleted, with its comments' }), ...protectedErrors('NOT_FOUND') }, detail: { tags, summary: 'Delete a ticket' } },

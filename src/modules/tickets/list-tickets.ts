@@ -3,7 +3,7 @@
 import type { Database } from 'bun:sqlite'
 import type { UserActor } from '../../context.ts'
 import type { Condition } from '../../db/keyset.ts'
-import { paginate, type ListDefinition, type ListRequest } from '../../db/paginate.ts'
+import { listBody, paginate, type ListDefinition, type ListRequest } from '../../db/paginate.ts'
 import type { PageTokens } from '../../db/page-tokens.ts'
 import { priorityRank, type TicketPriority, type TicketStatus } from './lifecycle.ts'
 import { TICKET_COLUMNS, ticketJson, type TicketRow } from './ticket-json.ts'
@@ -56,9 +56,5 @@ export function listTickets(deps: { sqlite: Database; pageTokens: PageTokens }, 
     filters: { ...filters },
     where: [...ticketScope(actor), ...ticketFilterConditions(filters)],
   })
-  return {
-    tickets: page.rows.map(ticketJson),
-    next_page_token: page.nextPageToken,
-    ...(page.totalCount === undefined ? {} : { total_count: page.totalCount }),
-  }
+  return listBody('tickets', page, ticketJson)
 }

@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm'
 import type { UserActor } from '../../context.ts'
 import type { Tx } from '../../db/tx.ts'
 import { validationError } from '../../errors.ts'
-import { audit } from '../audit/hook.ts'
+import { actorOf, audit, SYSTEM_ACTOR } from '../audit/record.ts'
 import type { EventType } from '../events/catalog.ts'
 import { emit } from '../events/emit.ts'
 import { users } from '../users/table.ts'
@@ -40,9 +40,11 @@ export function recordTicketEvent(tx: Tx, actor: UserActor | null, type: EventTy
   emit(tx, { organizationId: ticket.organization_id, type, data: { ticket: ticketJson(ticket), ...extra }, now })
   audit(tx, {
     organizationId: ticket.organization_id,
-    actor: actor ? { type: 'user', id: actor.userId } : { type: 'system', id: 'cron' },
-    action: type,
+    actor: actor ? actorOf(actor) : SYSTEM_ACTOR,
+    event: type,
     target: { type: 'ticket', id: ticket.id },
-    ...(Array.isArray(extra.changed) ? { changed: extra.changed as string[] } : {}),
+    details: Array.isArray(extra.changed) ? { changed: extra.changed } : {},
+    request: actor?.request,
+    now,
   })
 }

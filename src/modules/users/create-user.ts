@@ -5,6 +5,8 @@ import { AppError } from '../../errors.ts'
 import { prefixedId } from '../../lib/ids.ts'
 import { searchKey } from '../../lib/search-key.ts'
 import type { Role } from '../access/permissions.ts'
+import type { RequestMeta } from '../../context.ts'
+import { audit, type AuditActor } from '../audit/record.ts'
 import { hashPassword } from '../auth/password.ts'
 import { emit } from '../events/emit.ts'
 import { findUserByEmail, normalizeEmail, userJson, type UserRow } from './get-user.ts'
@@ -18,8 +20,16 @@ export interface NewUser {
   role: Role
 }
 
+/** Who created a user, for the audit log: the API caller, or the command line and first start. */
+export interface CreatedBy {
+  actor: AuditActor
+  request?: RequestMeta
+}
+
+const BY_OPERATOR: CreatedBy = { actor: { type: 'system', id: 'cli' } }
+
 /** Inside a transaction, with the password already hashed (hashing is async and stays outside). */
-export function insertUser(tx: Tx, input: Omit<NewUser, 'password'> & { passwordHash: string }, now: number): UserRow {
+export function insertUser(tx: Tx, input: Omit<NewUser, 'password'> & { passwordHash: string }, now: number, by: CreatedBy = BY_OPERATOR): UserRow {
   const email = normalizeEmail(input.email)
   if (findUserByEmail(tx, email)) throw new AppError('CONFLICT', 'A user with this e-mail already exists')
   const row: UserRow = {
@@ -36,10 +46,11 @@ export function insertUser(tx: Tx, input: Omit<NewUser, 'password'> & { password
   }
   tx.insert(users).values(row).run()
   emit(tx, { organizationId: row.organizationId, type: 'user.created', data: { user: userJson(row) }, now })
+  audit(tx, { organizationId: row.organizationId, actor: by.actor, event: 'user.created', target: { type: 'user', id: row.id }, details: { role: row.role }, request: by.request, now })
   return row
 }
 
-export async function createUser(db: AppDatabase, input: NewUser, now: () => number): Promise<UserRow> {
+export async function createUser(db: AppDatabase, input: NewUser, now: () => number, by?: CreatedBy): Promise<UserRow> {
   const passwordHash = await hashPassword(input.password)
-  return write(db, (tx) => insertUser(tx, { ...input, passwordHash }, now()))
+  return write(db, (tx) => insertUser(tx, { ...input, passwordHash }, now(), by))
 }

@@ -4,6 +4,7 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../context.ts'
 import { authMacros, protectedErrors, requirePermission } from '../../http/auth.ts'
 import { roleGrants } from '../access/match.ts'
+import { actorOf } from '../audit/record.ts'
 import { createUser } from './create-user.ts'
 import { getUserInOrg, userJson } from './get-user.ts'
 import { listRequest } from '../../http/list.ts'
@@ -31,7 +32,7 @@ export function usersRoutes(deps: AppDeps) {
       '/users',
       async ({ actor, body, set }) => {
         assertCanAssign(actor, body.role)
-        const user = await createUser(deps.db, { ...body, organizationId: actor.organizationId }, () => deps.clock.now())
+        const user = await createUser(deps.db, { ...body, organizationId: actor.organizationId }, () => deps.clock.now(), { actor: actorOf(actor), request: actor.request })
         set.status = 201
         return userJson(user)
       },

@@ -1,7 +1,7 @@
 // listUsers: the organization's users, filtered by role, status and a name or e-mail prefix, keyset-paginated.
 import type { UserActor } from '../../context.ts'
 import { likePrefix, type Condition } from '../../db/keyset.ts'
-import { paginate, type ListDefinition, type ListRequest } from '../../db/paginate.ts'
+import { listBody, paginate, type ListDefinition, type ListRequest } from '../../db/paginate.ts'
 import type { PageTokens } from '../../db/page-tokens.ts'
 import type { Database } from 'bun:sqlite'
 import { isoTime } from '../../lib/clock.ts'
@@ -52,9 +52,5 @@ export function listUsers(deps: { sqlite: Database; pageTokens: PageTokens }, ac
     where.push({ sql: "name_key LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\'", params: [likePrefix(searchKey(filters.q)), likePrefix(filters.q.toLowerCase())] })
   }
   const page = paginate(deps.sqlite, deps.pageTokens, LIST, request, { organizationId: actor.organizationId, filters: { ...filters }, where })
-  return {
-    users: page.rows.map((r) => ({ id: r.id, name: r.name, email: r.email, role: r.role, status: r.status, created_at: isoTime(r.created_at), updated_at: isoTime(r.updated_at) })),
-    next_page_token: page.nextPageToken,
-    ...(page.totalCount === undefined ? {} : { total_count: page.totalCount }),
-  }
+  return listBody('users', page, (r) => ({ id: r.id, name: r.name, email: r.email, role: r.role, status: r.status, created_at: isoTime(r.created_at), updated_at: isoTime(r.updated_at) }))
 }

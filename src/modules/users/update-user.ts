@@ -8,6 +8,7 @@ import { searchKey } from '../../lib/search-key.ts'
 import { AppError } from '../../errors.ts'
 import type { Role } from '../access/permissions.ts'
 import { revokeUserSessions } from '../auth/sessions.ts'
+import { actorOf, audit } from '../audit/record.ts'
 import { emit } from '../events/emit.ts'
 import { getUserInOrg, userJson, type UserRow } from './get-user.ts'
 import { assertCanAssign, assertCanManage, assertNotLastSuperAdmin } from './rules.ts'
@@ -40,7 +41,12 @@ export function updateUser(db: AppDatabase, actor: UserActor, id: string, change
     const user = tx.update(users).set({ ...next, nameKey: searchKey(next.name), updatedAt: now }).where(eq(users.id, target.id)).returning().get()!
     const disabled = changed.includes('status') && next.status === 'disabled'
     const revokedSessions = disabled ? revokeUserSessions(tx, user.id, 'user_disabled', now) : []
-    emit(tx, { organizationId: user.organizationId, type: disabled ? 'user.deleted' : 'user.updated', data: { user: userJson(user), changed }, now })
+    const type = disabled ? 'user.deleted' : 'user.updated'
+    emit(tx, { organizationId: user.organizationId, type, data: { user: userJson(user), changed }, now })
+    const details: Record<string, unknown> = { changed }
+    if (changed.includes('role')) details.role = { from: target.role, to: user.role }
+    if (changed.includes('status')) details.status = { from: target.status, to: user.status }
+    audit(tx, { organizationId: user.organizationId, actor: actorOf(actor), event: type, target: { type: 'user', id: user.id }, details, request: actor.request, now })
     return { user, revokedSessions }
   })
 }

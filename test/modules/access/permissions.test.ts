@@ -8,7 +8,7 @@ describe('vocabulary', () => {
     expect(Object.keys(VOCABULARY).sort()).toEqual(
       [
         'ticket', 'call', 'recording', 'agent', 'user', 'role', 'subscription', 'payment', 'invoice', 'account',
-        'contact', 'lead', 'engagement', 'survey', 'webhook', 'upload', 'report', 'audit', 'api_key', 'organization',
+        'contact', 'lead', 'engagement', 'survey', 'webhook', 'upload', 'report', 'audit', 'api_key', 'organization', 'session',
       ].sort(),
     )
   })
@@ -28,13 +28,14 @@ describe('vocabulary', () => {
     ['audit', ['read']],
     ['api_key', ['read', 'create', 'delete']],
     ['organization', ['read', 'update']],
+    ['session', ['read', 'delete']],
   ] as const)('%s has the actions %p', (resource, actions) => {
     expect([...VOCABULARY[resource]].sort()).toEqual([...actions].sort())
   })
 
-  test('ALL_PERMISSIONS lists each resource:action pair exactly once (69 in all)', () => {
-    expect(ALL_PERMISSIONS).toHaveLength(69)
-    expect(new Set(ALL_PERMISSIONS).size).toBe(69)
+  test('ALL_PERMISSIONS lists each resource:action pair exactly once (71 in all)', () => {
+    expect(ALL_PERMISSIONS).toHaveLength(71)
+    expect(new Set(ALL_PERMISSIONS).size).toBe(71)
     for (const p of ALL_PERMISSIONS) expect(p).toMatch(/^[a-z_]+:[a-z]+$/)
     expect(ALL_PERMISSIONS).toContain('ticket:comment')
     expect(ALL_PERMISSIONS).toContain('lead:convert')

@@ -48,13 +48,15 @@ describe('an independent verifier (jose, remote JWKS) accepts every token we iss
     const { payload, protectedHeader } = await jwtVerify(access_token, jwks, { issuer: 'https://auth.example.test', audience: 'https://api.example.test', algorithms: ['RS256'] })
     const { keys } = (await (await fetch(`${base}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }
     expect(protectedHeader).toEqual({ alg: 'RS256', typ: 'JWT', kid: keys[0]!.kid })
-    expect(Object.keys(payload).sort()).toEqual(['aud', 'exp', 'iat', 'iss', 'jti', 'nbf', 'organization_id', 'permissions', 'roles', 'sid', 'sub'])
+    expect(Object.keys(payload).sort()).toEqual(['amr', 'aud', 'auth_time', 'exp', 'iat', 'iss', 'jti', 'nbf', 'organization_id', 'permissions', 'roles', 'sid', 'sub'])
     expect(payload).toMatchObject({ iss: 'https://auth.example.test', aud: 'https://api.example.test', sub: users.admin.user.id, organization_id: org.id, roles: ['admin'], permissions: [...ROLE_GRANTS.admin] })
     expect(payload.exp! - payload.iat!).toBe(3600)
     expect(payload.nbf).toBe(payload.iat!)
     expect(Math.abs(payload.iat! - Date.now() / 1000)).toBeLessThan(60)
     expect(payload.jti).toStartWith('at_')
     expect(payload.sid).toStartWith('ses_')
+    expect(payload.amr).toEqual(['pwd'])
+    expect(payload.auth_time).toBe(payload.iat!)
   })
 
   test('a refreshed token verifies too, with a new jti and the same session', async () => {
@@ -65,6 +67,8 @@ describe('an independent verifier (jose, remote JWKS) accepts every token we iss
     const b = (await jwtVerify(second.access_token, jwks, { issuer: 'https://auth.example.test', audience: 'https://api.example.test' })).payload
     expect(b.jti).not.toBe(a.jti)
     expect(b.sid).toBe(a.sid)
+    // auth_time is when the user signed in, not when the token was refreshed.
+    expect(b.auth_time).toBe(a.auth_time!)
   })
 
   test('the tokens seeded for every role verify', async () => {

@@ -2,7 +2,7 @@
 import { expect, test } from 'bun:test'
 import { VerifiedTokens } from '../../../src/modules/auth/verified-tokens.ts'
 
-const claims = (exp: number) => ({ sub: 'usr_1', jti: `at_${exp}`, sid: 'ses_1', organizationId: 'org_1', exp })
+const claims = (exp: number) => ({ sub: 'usr_1', jti: `at_${exp}`, sid: 'ses_1', organizationId: 'org_1', exp, mfaEnrollmentOnly: false })
 
 test('a remembered token is returned until its exp, then reported expired once and forgotten', () => {
   const cache = new VerifiedTokens()

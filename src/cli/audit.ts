@@ -1,0 +1,31 @@
+// `switchboard audit verify`: walks every audit chain, recomputing each hash, and reports the first
+// broken link of each; exits 1 if any chain is broken. Safe while a server runs on the same DATA_DIR.
+import { createLogger, fileSink } from '../lib/log.ts'
+import { verifyChains } from '../modules/audit/chain.ts'
+import { openMigratedDatabase } from '../runtime.ts'
+import { EXIT, type Command } from './command.ts'
+
+export const auditVerifyCommand: Command = {
+  name: 'audit verify',
+  params: [],
+  summary: 'Check the hash chains of the audit log; exits 1 at a broken link',
+  async run({ config, io }) {
+    const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
+    const { sqlite } = openMigratedDatabase(config, log, Date.now())
+    try {
+      const reports = verifyChains(sqlite)
+      for (const report of reports) {
+        const chain = report.organizationId ?? 'installation'
+        const state = report.broken ? `BROKEN at record ${report.broken.seq} (${report.broken.id}): ${report.broken.problem}` : 'intact'
+        io.stdout(`${chain}: ${report.records} records, ${state}\n`)
+      }
+      const broken = reports.filter((r) => r.broken).length
+      const records = reports.reduce((n, r) => n + r.records, 0)
+      io.stdout(broken === 0 ? `${reports.length} chains, ${records} records: all intact\n` : `${broken} of ${reports.length} chains broken\n`)
+      return broken === 0 ? EXIT.OK : EXIT.FAILED
+    } finally {
+      sqlite.close()
+      log.flush()
+    }
+  },
+}

@@ -1,0 +1,90 @@
+// SMS enrollment: send a code to a phone number (E.164), confirm it (turns SMS on, or moves it to the
+// new number, and issues recovery codes), and removal (needs the password).
+import { and, eq } from 'drizzle-orm'
+import type { AppDeps, SessionActor } from '../../context.ts'
+import { write, type Tx } from '../../db/tx.ts'
+import { AppError, validationError } from '../../errors.ts'
+import { actorOf, audit } from '../audit/record.ts'
+import { verifyPassword } from '../auth/password.ts'
+import { getUserInOrg } from '../users/get-user.ts'
+import { confirmedMethods, ensureFactor, findFactor } from './factors.ts'
+import { deleteRecoveryCodes, replaceRecoveryCodes } from './recovery-codes.ts'
+import { hashSmsCode, maskPhone, newSmsCode, recordSmsSend, SMS_CODE_TTL_MS, smsText } from './sms-codes.ts'
+import { deliverSms } from './deliver.ts'
+import { mfaFactors } from './table.ts'
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'sms' | 'log'>
+
+const MAX_CONFIRM_ATTEMPTS = 5
+
+function auditSms(tx: Tx, actor: SessionActor, event: string, now: number, extra: { outcome?: 'failure'; reason?: string; details?: Record<string, unknown> } = {}) {
+  const { details, ...rest } = extra
+  audit(tx, { organizationId: actor.organizationId, actor: actorOf(actor), event, target: { type: 'user', id: actor.userId }, details: { method: 'sms', ...details }, request: actor.request, now, ...rest })
+}
+
+const bindEnrollment = (userId: string, phone: string) => `enroll:${userId}:${phone}`
+const smsFactor = (userId: string) => and(eq(mfaFactors.userId, userId), eq(mfaFactors.method, 'sms'))
+
+export async function startSmsEnrollment(deps: Deps, actor: SessionActor, phone: string) {
+  const user = getUserInOrg(deps.db, actor.organizationId, actor.userId)
+  const now = deps.clock.now()
+  const code = newSmsCode()
+  write(deps.db, (tx) => {
+    recordSmsSend(tx, user.id, 'enroll', now)
+    ensureFactor(tx, user, 'sms', now)
+    tx.update(mfaFactors)
+      .set({ pendingPhone: phone, pendingCodeHash: hashSmsCode(bindEnrollment(user.id, phone), code), pendingExpiresAt: now + SMS_CODE_TTL_MS, pendingAttempts: 0, updatedAt: now })
+      .where(smsFactor(user.id))
+      .run()
+  })
+  await deliverSms(deps, phone, smsText(code), { user_id: user.id, request_id: actor.request.requestId })
+  return { phone: maskPhone(phone), expires_in: SMS_CODE_TTL_MS / 1000 }
+}
+
+export function confirmSmsEnrollment(deps: Deps, actor: SessionActor, code: string) {
+  const now = deps.clock.now()
+  const outcome = write(deps.db, (tx) => {
+    const factor = findFactor(tx, actor.userId, 'sms')
+    if (!factor?.pendingPhone || !factor.pendingCodeHash || (factor.pendingExpiresAt ?? 0) <= now) {
+      throw new AppError('CONFLICT', 'No SMS enrollment is waiting for a code (or its code expired): start one with POST /api/v1/auth/mfa/sms')
+    }
+    if (hashSmsCode(bindEnrollment(actor.userId, factor.pendingPhone), code.trim()) !== factor.pendingCodeHash) {
+      const attempts = factor.pendingAttempts + 1
+      // The last allowed wrong code ends the enrollment: a new code must be sent.
+      const spent = attempts >= MAX_CONFIRM_ATTEMPTS
+      tx.update(mfaFactors)
+        .set(spent ? { pendingPhone: null, pendingCodeHash: null, pendingExpiresAt: null, pendingAttempts: 0 } : { pendingAttempts: attempts })
+        .where(smsFactor(actor.userId))
+        .run()
+      auditSms(tx, actor, 'mfa.enroll', now, { outcome: 'failure', reason: 'wrong_code' })
+      return { ok: false as const }
+    }
+    tx.update(mfaFactors)
+      .set({ phone: factor.pendingPhone, confirmedAt: now, pendingPhone: null, pendingCodeHash: null, pendingExpiresAt: null, pendingAttempts: 0, updatedAt: now })
+      .where(smsFactor(actor.userId))
+      .run()
+    auditSms(tx, actor, 'mfa.enroll', now, { details: { phone: maskPhone(factor.pendingPhone) } })
+    return { ok: true as const, codes: replaceRecoveryCodes(tx, actor.userId, now) }
+  })
+  if (!outcome.ok) throw new AppError('INVALID_MFA_CODE', 'The code is not the one sent')
+  return { method: 'sms' as const, enabled: true as const, recovery_codes: outcome.codes }
+}
+
+export async function removeSms(deps: Deps, actor: SessionActor, input: { password: string }): Promise<void> {
+  const user = getUserInOrg(deps.db, actor.organizationId, actor.userId)
+  const passwordOk = await verifyPassword(input.password, user.passwordHash)
+  const now = deps.clock.now()
+  const removed = write(deps.db, (tx) => {
+    const factor = findFactor(tx, user.id, 'sms')
+    if (!factor || factor.confirmedAt === null) throw new AppError('CONFLICT', 'SMS is not on')
+    if (!passwordOk) {
+      auditSms(tx, actor, 'mfa.remove', now, { outcome: 'failure', reason: 'wrong_password' })
+      return false
+    }
+    tx.delete(mfaFactors).where(smsFactor(user.id)).run()
+    if (confirmedMethods(tx, user.id).length === 0) deleteRecoveryCodes(tx, user.id)
+    auditSms(tx, actor, 'mfa.remove', now)
+    return true
+  })
+  if (!removed) throw validationError([{ field: 'password', message: 'is not your password' }])
+}

@@ -1,0 +1,132 @@
+// Routes of MFA under /api/v1/auth/mfa: the second step of a login (verify, SMS send), and the
+// caller's own enrollment of TOTP and SMS.
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../context.ts'
+import { authMacros, protectedErrors } from '../../http/auth.ts'
+import { errorResponses } from '../../http/problem.ts'
+import { requestMeta } from '../../http/request-meta.ts'
+import { TokenResponse } from '../auth/model.ts'
+import { confirmSmsEnrollment, removeSms, startSmsEnrollment } from './enroll-sms.ts'
+import { confirmTotpEnrollment, removeTotp, startTotpEnrollment } from './enroll-totp.ts'
+import { CodeBody, EnrolledBody, MfaStatusBody, PhoneBody, RemoveSmsBody, RemoveTotpBody, SendLoginSmsBody, SmsSentBody, TotpEnrollmentBody, VerifyBody } from './model.ts'
+import { sendLoginSms } from './send-login-sms.ts'
+import { mfaStatus } from './status.ts'
+import { verifyMfa } from './verify.ts'
+
+const tags = ['MFA']
+
+export function mfaRoutes(deps: AppDeps) {
+  const noStore = (set: { headers: Record<string, unknown> }) => (set.headers['cache-control'] = 'no-store')
+  return new Elysia({ prefix: '/api/v1/auth/mfa' })
+    .use(authMacros(deps))
+    .post(
+      '/verify',
+      async (ctx) => {
+        noStore(ctx.set)
+        return verifyMfa(deps, ctx.body, requestMeta(ctx, deps.config.trustedProxies))
+      },
+      {
+        body: VerifyBody,
+        response: { 200: TokenResponse, ...errorResponses('VALIDATION_FAILED', 'TOKEN_INVALID', 'INVALID_MFA_CODE', 'IP_NOT_ALLOWED', 'SESSION_LIMIT_REACHED') },
+        detail: {
+          tags,
+          summary: 'Complete a login with a second factor',
+          description: 'The mfa_token is single use and valid 5 minutes; 5 wrong codes end it. A TOTP code is accepted once. method `recovery` takes one of the recovery codes.',
+        },
+      },
+    )
+    .post(
+      '/sms/send',
+      async (ctx) => {
+        ctx.set.status = 202
+        return sendLoginSms(deps, ctx.body.mfa_token, requestMeta(ctx, deps.config.trustedProxies))
+      },
+      {
+        body: SendLoginSmsBody,
+        response: { 202: SmsSentBody, ...errorResponses('VALIDATION_FAILED', 'TOKEN_INVALID', 'IP_NOT_ALLOWED', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE') },
+        detail: { tags, summary: 'Text the code of a pending login', description: 'A new code replaces the previous one. One message per 30 seconds and 10 per hour per user.' },
+      },
+    )
+    .get('', ({ actor }) => mfaStatus(deps, actor), {
+      session: 'mfa_enrollment',
+      response: { 200: MfaStatusBody, ...protectedErrors() },
+      detail: { tags, summary: 'Your MFA methods and recovery codes left' },
+    })
+    .post(
+      '/totp',
+      ({ actor, set }) => {
+        noStore(set)
+        return startTotpEnrollment(deps, actor)
+      },
+      {
+        session: 'mfa_enrollment',
+        response: { 200: TotpEnrollmentBody, ...protectedErrors('CONFLICT') },
+        detail: { tags, summary: 'Start TOTP enrollment', description: 'Returns a new secret; it is on once confirmed with a code.' },
+      },
+    )
+    .post(
+      '/totp/confirm',
+      ({ actor, body, set }) => {
+        noStore(set)
+        return confirmTotpEnrollment(deps, actor, body.code)
+      },
+      {
+        session: 'mfa_enrollment',
+        body: CodeBody,
+        response: { 200: EnrolledBody, ...protectedErrors('VALIDATION_FAILED', 'INVALID_MFA_CODE', 'CONFLICT') },
+        detail: { tags, summary: 'Confirm TOTP with a code: turns it on', description: 'Returns 10 recovery codes, shown once.' },
+      },
+    )
+    .delete(
+      '/totp',
+      async ({ actor, body, set }) => {
+        await removeTotp(deps, actor, body)
+        set.status = 204
+      },
+      {
+        session: 'mfa_enrollment',
+        body: RemoveTotpBody,
+        response: { 204: t.Void({ description: 'TOTP is off' }), ...protectedErrors('VALIDATION_FAILED', 'INVALID_MFA_CODE', 'CONFLICT') },
+        detail: { tags, summary: 'Turn TOTP off', description: 'Needs your password and a current code.' },
+      },
+    )
+    .post(
+      '/sms',
+      async ({ actor, body, set }) => {
+        set.status = 202
+        return startSmsEnrollment(deps, actor, body.phone)
+      },
+      {
+        session: 'mfa_enrollment',
+        body: PhoneBody,
+        response: { 202: SmsSentBody, ...protectedErrors('VALIDATION_FAILED', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE') },
+        detail: { tags, summary: 'Start SMS enrollment: texts a code to the number', description: 'The number (E.164) replaces the current one once confirmed.' },
+      },
+    )
+    .post(
+      '/sms/confirm',
+      ({ actor, body, set }) => {
+        noStore(set)
+        return confirmSmsEnrollment(deps, actor, body.code)
+      },
+      {
+        session: 'mfa_enrollment',
+        body: CodeBody,
+        response: { 200: EnrolledBody, ...protectedErrors('VALIDATION_FAILED', 'INVALID_MFA_CODE', 'CONFLICT') },
+        detail: { tags, summary: 'Confirm SMS with the code sent: turns it on', description: 'Returns 10 recovery codes, shown once. 5 wrong codes end the enrollment.' },
+      },
+    )
+    .delete(
+      '/sms',
+      async ({ actor, body, set }) => {
+        await removeSms(deps, actor, body)
+        set.status = 204
+      },
+      {
+        session: 'mfa_enrollment',
+        body: RemoveSmsBody,
+        response: { 204: t.Void({ description: 'SMS is off' }), ...protectedErrors('VALIDATION_FAILED', 'CONFLICT') },
+        detail: { tags, summary: 'Turn SMS off', description: 'Needs your password.' },
+      },
+    )
+}

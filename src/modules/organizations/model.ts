@@ -1,0 +1,29 @@
+// Request and response schemas of the organization security settings.
+import { t } from 'elysia'
+import { oneOf } from '../../http/schema.ts'
+import { MAX_ALLOWLIST_ENTRIES } from './allowlist.ts'
+import { SESSION_LIMIT_POLICIES } from './table.ts'
+
+const AllowedIps = t.Array(t.String({ maxLength: 64 }), {
+  maxItems: MAX_ALLOWLIST_ENTRIES,
+  description: 'IPv4 or IPv6 addresses and CIDR ranges; empty: every address is allowed',
+  examples: [['203.0.113.7', '10.0.0.0/8', '2001:db8::/32']],
+})
+
+export const SecurityBody = t.Object({
+  allowed_ips: AllowedIps,
+  max_concurrent_sessions: t.Union([t.Integer({ minimum: 1 }), t.Null()], { description: 'Live sessions a user may hold at once; null: unlimited' }),
+  session_limit_policy: oneOf(SESSION_LIMIT_POLICIES, { description: 'At the limit: deny_new refuses the login (403 SESSION_LIMIT_REACHED), evict_oldest ends the oldest session' }),
+  mfa_required: t.Boolean({ description: 'Users without MFA get tokens for the MFA enrollment endpoints only' }),
+})
+
+export const UpdateSecurityBody = t.Object(
+  {
+    allowed_ips: t.Optional(AllowedIps),
+    max_concurrent_sessions: t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 1000 }), t.Null()])),
+    session_limit_policy: t.Optional(oneOf(SESSION_LIMIT_POLICIES)),
+    mfa_required: t.Optional(t.Boolean()),
+    force: t.Optional(t.Boolean({ description: 'Apply an allowlist that does not include your own address (you will be locked out)' })),
+  },
+  { minProperties: 1 },
+)
