@@ -113,6 +113,10 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
   const publicUrl = parseUrl('PUBLIC_URL', (values.PUBLIC_URL as string | undefined) ?? `http://localhost:${port}`)
   const authUrl = parseUrl('AUTH_URL', (values.AUTH_URL as string | undefined) ?? publicUrl)
   const dataDir = resolve(cwd, values.DATA_DIR as string)
+  // A session ends with its refresh token; an access token outliving it would outlive the session too.
+  if ((values.REFRESH_TOKEN_TTL as number) < (values.ACCESS_TOKEN_TTL as number)) {
+    throw new ConfigError(`REFRESH_TOKEN_TTL (${values.REFRESH_TOKEN_TTL}) must be at least ACCESS_TOKEN_TTL (${values.ACCESS_TOKEN_TTL})`)
+  }
   return Object.freeze({
     port,
     host: values.HOST as string,

@@ -97,6 +97,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ MASTER_KEY: base64 }).masterKey).toEqual(new Uint8Array(32).fill(7))
   })
 
+  test('the SMS provider and its settings', () => {
+    expect(loadConfig({ SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: 'https://bridge.example/sms?route=eu', SMS_WEBHOOK_SECRET: '0123456789abcdef' }).sms).toEqual({
+      provider: 'webhook',
+      url: 'https://bridge.example/sms?route=eu',
+      secret: '0123456789abcdef',
+    })
+    expect(loadConfig({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'tok', TWILIO_FROM: 'MG456' }).sms).toEqual({
+      provider: 'twilio',
+      accountSid: 'AC123',
+      authToken: 'tok',
+      from: 'MG456',
+      apiUrl: 'https://api.twilio.com',
+    })
+    // Settings of a provider not chosen are ignored.
+    expect(loadConfig({ SMS_WEBHOOK_URL: 'https://bridge.example/sms' }).sms).toEqual({ provider: 'log' })
+  })
+
   test('an empty value counts as unset', () => {
     expect(loadConfig({ PORT: '', LOG_LEVEL: '' }).port).toBe(8080)
   })
@@ -159,6 +176,12 @@ describe('refusals name the variable and what is wrong, in one line', () => {
     ['access token ttl too short', { ACCESS_TOKEN_TTL: '59' }, 'ACCESS_TOKEN_TTL must be an integer from 60 to 86400 (got 59)'],
     ['refresh token ttl too long', { REFRESH_TOKEN_TTL: '31536001' }, 'REFRESH_TOKEN_TTL must be an integer from 300 to 31536000 (got 31536001)'],
     ['activation delay negative', { KEY_ACTIVATION_DELAY: '-5' }, 'KEY_ACTIVATION_DELAY must be an integer from 0 to 2592000 (got -5)'],
+    ['refresh tokens shorter-lived than access tokens', { ACCESS_TOKEN_TTL: '3600', REFRESH_TOKEN_TTL: '600' }, 'REFRESH_TOKEN_TTL (600) must be at least ACCESS_TOKEN_TTL (3600)'],
+    ['sms webhook without its url and secret', { SMS_PROVIDER: 'webhook' }, 'SMS_WEBHOOK_URL and SMS_WEBHOOK_SECRET must be set when SMS_PROVIDER is webhook'],
+    ['sms webhook secret too short, not echoed', { SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: 'https://sms.example/send', SMS_WEBHOOK_SECRET: 'short' }, 'SMS_WEBHOOK_SECRET must be 16 to 256 characters'],
+    ['sms webhook url not a url', { SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: 'sms.example', SMS_WEBHOOK_SECRET: '0123456789abcdef' }, 'SMS_WEBHOOK_URL must be an absolute http(s) URL without credentials or fragment (got "sms.example")'],
+    ['twilio without its account', { SMS_PROVIDER: 'twilio', TWILIO_FROM: '+15005550006' }, 'TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set when SMS_PROVIDER is twilio'],
+    ['unknown sms provider', { SMS_PROVIDER: 'carrier-pigeon' }, 'SMS_PROVIDER must be one of: log, webhook, twilio (got "carrier-pigeon")'],
   ]
   for (const [name, env, message] of cases) {
     test(name, () => {

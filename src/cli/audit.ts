@@ -1,5 +1,6 @@
 // `switchboard audit verify`: walks every audit chain, recomputing each hash, and reports the first
 // broken link of each; exits 1 if any chain is broken. Safe while a server runs on the same DATA_DIR.
+import { existsSync } from 'node:fs'
 import { createLogger, fileSink } from '../lib/log.ts'
 import { verifyChains } from '../modules/audit/chain.ts'
 import { openMigratedDatabase } from '../runtime.ts'
@@ -10,6 +11,11 @@ export const auditVerifyCommand: Command = {
   params: [],
   summary: 'Check the hash chains of the audit log; exits 1 at a broken link',
   async run({ config, io }) {
+    // A mistyped DATA_DIR must not come back "all intact" over a database made empty on the spot.
+    if (!existsSync(config.dbPath)) {
+      io.stderr(`switchboard: audit verify: no database at ${config.dbPath}\n`)
+      return EXIT.FAILED
+    }
     const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
     const { sqlite } = openMigratedDatabase(config, log, Date.now())
     try {

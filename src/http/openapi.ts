@@ -21,12 +21,17 @@ export function apiDocs(config: Config) {
         title: 'Switchboard API',
         version: VERSION,
         description:
-          'Self-hosted customer-engagement platform API. Errors are JSON `{code, message, request_id, errors?}`; every response carries `X-Request-Id`.',
+          'Self-hosted customer-engagement platform API. Errors are JSON `{code, message, request_id, errors?}` (a 429 is `{code: 429, message, retry_after, error}`); every response carries `X-Request-Id`.',
       },
       servers: [{ url: config.publicUrl }],
       tags: [
         { name: 'System', description: 'Liveness, readiness and the cron loop' },
         { name: 'Auth', description: 'Sign-in, tokens and signing keys' },
+        { name: 'MFA', description: 'Second factors (TOTP, SMS, recovery codes): enrollment and the second step of a sign-in' },
+        { name: 'Sessions', description: 'Live sessions: list and end them' },
+        { name: 'API keys', description: 'Personal access tokens for scripts and integrations' },
+        { name: 'Organization', description: 'Security settings: IP allowlist, session limit, MFA requirement' },
+        { name: 'Audit', description: 'The hash-chained audit log' },
         { name: 'Users', description: 'Users and roles of the caller\'s organization' },
         { name: 'Tickets', description: 'Tickets, their lifecycle, assignment and comments' },
       ],

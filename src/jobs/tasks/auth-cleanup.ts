@@ -1,5 +1,5 @@
 // Cron task: forgets revocations nobody can present any more, deletes refresh tokens that are expired
-// or belong to ended sessions, MFA challenges past their expiry, and SMS records older than a day
+// or belong to ended sessions, MFA challenges an hour past their expiry, and SMS records older than a day
 // (the throttle looks back one hour).
 import { inArray, isNotNull, lte, or } from 'drizzle-orm'
 import type { AppDatabase } from '../../db/open.ts'
@@ -20,7 +20,12 @@ export function authCleanupTask(deps: { db: AppDatabase; revocations: Revocation
         .where(or(lte(refreshTokens.expiresAt, now), inArray(refreshTokens.sessionId, ended)))
         .returning({ id: refreshTokens.id })
         .all()
-      const challenges = deps.db.delete(mfaChallenges).where(lte(mfaChallenges.expiresAt, now)).returning({ id: mfaChallenges.id }).all()
+      // Kept an hour past expiry: their wrong-code counts feed the per-user lockout window.
+      const challenges = deps.db
+        .delete(mfaChallenges)
+        .where(lte(mfaChallenges.expiresAt, now - 60 * 60 * 1000))
+        .returning({ id: mfaChallenges.id })
+        .all()
       const sms = deps.db
         .delete(smsMessages)
         .where(lte(smsMessages.sentAt, now - 24 * 60 * 60 * 1000))

@@ -46,6 +46,8 @@ export function intersectGrants(a: readonly string[], b: readonly string[]): Gra
 export function isGrant(text: string): text is Grant {
   if (text === '*:*') return true
   const [resource, action, extra] = text.split(':')
-  if (extra !== undefined || resource === undefined || action === undefined || !(resource in VOCABULARY)) return false
+  // Own keys only: `in` would also find what every object inherits (toString, constructor, __proto__),
+  // letting "constructor:*" through and making "toString:read" throw.
+  if (extra !== undefined || resource === undefined || action === undefined || !Object.hasOwn(VOCABULARY, resource)) return false
   return action === '*' || (VOCABULARY[resource as Resource] as readonly string[]).includes(action)
 }

@@ -7,6 +7,7 @@ import { AppError, validationError, type FieldError } from '../../errors.ts'
 import { coversGrant, isGrant } from '../access/match.ts'
 import { actorOf, audit } from '../audit/record.ts'
 import { hashToken } from '../auth/sessions.ts'
+import { DATE_TIME_EXPECTED, parseDateTime } from '../../lib/date-time.ts'
 import { prefixedId } from '../../lib/ids.ts'
 import { apiKeyJson, type ApiKeyRow } from './key-json.ts'
 import { apiKeys } from './table.ts'
@@ -23,8 +24,8 @@ export interface NewApiKey {
 
 function checkInput(actor: SessionActor, input: NewApiKey, now: number): { expiresAt: number; permissions: string[] | null } {
   const errors: FieldError[] = []
-  const expiresAt = Date.parse(input.expires_at)
-  if (Number.isNaN(expiresAt)) errors.push({ field: 'expires_at', message: 'must be an ISO 8601 date-time' })
+  const expiresAt = parseDateTime(input.expires_at) ?? NaN
+  if (Number.isNaN(expiresAt)) errors.push({ field: 'expires_at', message: DATE_TIME_EXPECTED })
   else if (expiresAt <= now) errors.push({ field: 'expires_at', message: 'must be in the future' })
   else if (expiresAt > now + MAX_LIFETIME_MS) errors.push({ field: 'expires_at', message: 'must be at most 1 year ahead' })
   const permissions = input.permissions === undefined ? null : [...new Set(input.permissions)]

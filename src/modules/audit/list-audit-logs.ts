@@ -5,6 +5,7 @@ import type { Condition } from '../../db/keyset.ts'
 import { listBody, paginate, type ListDefinition, type ListRequest } from '../../db/paginate.ts'
 import { validationError } from '../../errors.ts'
 import { isoTime } from '../../lib/clock.ts'
+import { DATE_TIME_EXPECTED, parseDateTime } from '../../lib/date-time.ts'
 import type { ChainedFields } from './chain.ts'
 
 type AuditRow = ChainedFields & { prev_hash: string; hash: string }
@@ -27,8 +28,8 @@ export interface AuditFilters {
 
 function time(field: 'since' | 'until', value: string | undefined): number | undefined {
   if (value === undefined) return undefined
-  const ms = Date.parse(value)
-  if (Number.isNaN(ms)) throw validationError([{ field, message: 'must be an ISO 8601 date-time' }])
+  const ms = parseDateTime(value)
+  if (ms === undefined) throw validationError([{ field, message: DATE_TIME_EXPECTED }])
   return ms
 }
 

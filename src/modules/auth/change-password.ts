@@ -1,11 +1,12 @@
 // changePassword: the caller's own password, given the current one; every other session of the user ends.
-import { eq } from 'drizzle-orm'
+import { and, eq, isNull } from 'drizzle-orm'
 import type { AppDeps, SessionActor } from '../../context.ts'
 import { write } from '../../db/tx.ts'
 import { validationError } from '../../errors.ts'
 import { actorOf, audit } from '../audit/record.ts'
 import { getUserInOrg } from '../users/get-user.ts'
 import { users } from '../users/table.ts'
+import { mfaChallenges } from '../mfa/table.ts'
 import { hashPassword, verifyPassword } from './password.ts'
 import { revokeUserSessions } from './sessions.ts'
 
@@ -22,6 +23,8 @@ export async function changePassword(deps: AppDeps, actor: SessionActor, input: 
   const revoked = write(deps.db, (tx) => {
     tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id)).run()
     const ended = revokeUserSessions(tx, user.id, 'password_changed', now, actor.credential.id)
+    // A sign-in waiting for its second factor began with the old password: it ends too.
+    tx.update(mfaChallenges).set({ consumedAt: now }).where(and(eq(mfaChallenges.userId, user.id), isNull(mfaChallenges.consumedAt))).run()
     audit(tx, { ...record, details: { sessions_ended: ended.length }, now })
     return ended
   })

@@ -7,8 +7,16 @@ export type PresentedCredential = { kind: 'jwt'; token: string } | { kind: 'api_
 
 const REALM = 'Bearer realm="switchboard"'
 
+/**
+ * RFC 6750 §3: error_description is printable ASCII without `"` or `\`; a header value outside
+ * ASCII would not even be sent (the runtime refuses it), so the message is folded to fit.
+ */
+function challengeDescription(message: string): string {
+  return message.replaceAll('…', '...').replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '?')
+}
+
 export function unauthorized(code: 'UNAUTHENTICATED' | 'TOKEN_INVALID' | 'TOKEN_EXPIRED', message: string): AppError {
-  const challenge = code === 'UNAUTHENTICATED' ? REALM : `${REALM}, error="invalid_token", error_description="${message}"`
+  const challenge = code === 'UNAUTHENTICATED' ? REALM : `${REALM}, error="invalid_token", error_description="${challengeDescription(message)}"`
   return new AppError(code, message, { headers: { 'www-authenticate': challenge } })
 }
 

@@ -75,8 +75,9 @@ export function authRoutes(deps: AppDeps) {
         detail: { tags: ['Auth'], summary: 'Change your password', description: 'Every other session of the user ends.' },
       },
     )
+    // Sessions are credentials: managed with a sign-in, never with a personal access token.
     .get('/sessions', ({ actor, query }) => listSessions(deps, actor, query.user_id, listRequest(query)), {
-      auth: true,
+      session: 'full',
       query: SessionListQuery,
       response: { 200: SessionList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN', 'NOT_FOUND') },
       detail: {
@@ -92,7 +93,7 @@ export function authRoutes(deps: AppDeps) {
         set.status = 204
       },
       {
-        auth: true,
+        session: 'full',
         params: SessionIdParams,
         response: { 204: t.Void({ description: 'Ended' }), ...protectedErrors('NOT_FOUND') },
         detail: {

@@ -1,6 +1,6 @@
 // Login challenges: after a correct password, a user with MFA gets an `mfa_token` instead of tokens.
 // The token is random, stored as SHA-256, single-use, valid 5 minutes, and dies after 5 wrong codes.
-import { eq } from 'drizzle-orm'
+import { and, eq, gt, sql } from 'drizzle-orm'
 import type { Tx, Db } from '../../db/tx.ts'
 import { prefixedId } from '../../lib/ids.ts'
 import { hashToken } from '../auth/sessions.ts'
@@ -8,6 +8,12 @@ import { mfaChallenges, type MfaMethod } from './table.ts'
 
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000
 export const MAX_CHALLENGE_ATTEMPTS = 5
+/**
+ * Wrong codes a user may send across all their challenges in a window: five per challenge alone
+ * would let someone who has the password sign in again and again and guess TOTP codes without end.
+ */
+export const MAX_FAILURES_PER_WINDOW = 10
+export const FAILURE_WINDOW_MS = 15 * 60 * 1000
 
 export type ChallengeRow = typeof mfaChallenges.$inferSelect
 
@@ -24,4 +30,15 @@ export function findLiveChallenge(db: Db, token: string, now: number): Challenge
   const row = db.select().from(mfaChallenges).where(eq(mfaChallenges.tokenHash, hashToken(token))).get()
   if (!row || row.consumedAt !== null || row.expiresAt <= now) return undefined
   return row
+}
+
+/** When the user sent too many wrong codes lately: the seconds until the window lets them try again. */
+export function lockedForSeconds(db: Db, userId: string, now: number): number | undefined {
+  const recent = db
+    .select({ failures: sql<number | null>`sum(${mfaChallenges.attempts})`, since: sql<number | null>`min(${mfaChallenges.createdAt})` })
+    .from(mfaChallenges)
+    .where(and(eq(mfaChallenges.userId, userId), gt(mfaChallenges.createdAt, now - FAILURE_WINDOW_MS), gt(mfaChallenges.attempts, 0)))
+    .get()
+  if (!recent?.failures || recent.failures < MAX_FAILURES_PER_WINDOW || recent.since === null) return undefined
+  return (recent.since + FAILURE_WINDOW_MS - now) / 1000
 }

@@ -29,15 +29,23 @@ export async function startSmsEnrollment(deps: Deps, actor: SessionActor, phone:
   const user = getUserInOrg(deps.db, actor.organizationId, actor.userId)
   const now = deps.clock.now()
   const code = newSmsCode()
-  write(deps.db, (tx) => {
+  const codeHash = hashSmsCode(bindEnrollment(user.id, phone), code)
+  const previous = write(deps.db, (tx) => {
     recordSmsSend(tx, user.id, 'enroll', now)
-    ensureFactor(tx, user, 'sms', now)
+    const factor = ensureFactor(tx, user, 'sms', now)
     tx.update(mfaFactors)
-      .set({ pendingPhone: phone, pendingCodeHash: hashSmsCode(bindEnrollment(user.id, phone), code), pendingExpiresAt: now + SMS_CODE_TTL_MS, pendingAttempts: 0, updatedAt: now })
+      .set({ pendingPhone: phone, pendingCodeHash: codeHash, pendingExpiresAt: now + SMS_CODE_TTL_MS, pendingAttempts: 0, updatedAt: now })
       .where(smsFactor(user.id))
       .run()
+    return { pendingPhone: factor.pendingPhone, pendingCodeHash: factor.pendingCodeHash, pendingExpiresAt: factor.pendingExpiresAt, pendingAttempts: factor.pendingAttempts }
   })
-  await deliverSms(deps, phone, smsText(code), { user_id: user.id, request_id: actor.request.requestId })
+  try {
+    await deliverSms(deps, phone, smsText(code), { user_id: user.id, request_id: actor.request.requestId })
+  } catch (error) {
+    // The new code never reached the phone: the enrollment code sent before (if any) must stay the one that works.
+    write(deps.db, (tx) => tx.update(mfaFactors).set(previous).where(and(smsFactor(user.id), eq(mfaFactors.pendingCodeHash, codeHash))).run())
+    throw error
+  }
   return { phone: maskPhone(phone), expires_in: SMS_CODE_TTL_MS / 1000 }
 }
 

@@ -27,11 +27,12 @@ export function mfaRoutes(deps: AppDeps) {
       },
       {
         body: VerifyBody,
-        response: { 200: TokenResponse, ...errorResponses('VALIDATION_FAILED', 'TOKEN_INVALID', 'INVALID_MFA_CODE', 'IP_NOT_ALLOWED', 'SESSION_LIMIT_REACHED') },
+        response: { 200: TokenResponse, ...errorResponses('VALIDATION_FAILED', 'TOKEN_INVALID', 'INVALID_MFA_CODE', 'IP_NOT_ALLOWED', 'SESSION_LIMIT_REACHED', 'RATE_LIMITED') },
         detail: {
           tags,
           summary: 'Complete a login with a second factor',
-          description: 'The mfa_token is single use and valid 5 minutes; 5 wrong codes end it. A TOTP code is accepted once. method `recovery` takes one of the recovery codes.',
+          description:
+            'The mfa_token is single use and valid 5 minutes; 5 wrong codes end it, and 10 wrong codes across sign-ins within 15 minutes pause the account\'s MFA step (429). A TOTP code is accepted once. method `recovery` takes one of the recovery codes.',
         },
       },
     )

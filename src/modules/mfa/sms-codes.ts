@@ -39,11 +39,12 @@ export function recordSmsSend(tx: Tx, userId: string, purpose: 'enroll' | 'login
     .from(smsMessages)
     .where(and(eq(smsMessages.userId, userId), gt(smsMessages.sentAt, now - HOUR_MS)))
     .get()!
-  if (recent.last !== null && now - recent.last < MIN_INTERVAL_MS) {
-    throw rateLimited((recent.last + MIN_INTERVAL_MS - now) / 1000, 'A code was sent moments ago: wait before asking for another')
-  }
+  // When both limits apply, the hourly one ends later: retry_after must be when a retry can succeed.
   if (recent.n >= HOURLY_LIMIT && recent.first !== null) {
     throw rateLimited((recent.first + HOUR_MS - now) / 1000, `At most ${HOURLY_LIMIT} codes are sent per hour`)
+  }
+  if (recent.last !== null && now - recent.last < MIN_INTERVAL_MS) {
+    throw rateLimited((recent.last + MIN_INTERVAL_MS - now) / 1000, 'A code was sent moments ago: wait before asking for another')
   }
   tx.insert(smsMessages).values({ id: prefixedId('sms'), userId, purpose, sentAt: now }).run()
 }

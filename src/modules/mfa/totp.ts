@@ -27,8 +27,10 @@ export function otpauthUri(secretBase32: string, label: string): string {
  * undefined for a wrong code or a replay.
  */
 export function acceptTotp(secretBase32: string, code: string, now: number, lastStep: number | null): number | undefined {
-  if (!/^\d{6}$/.test(code)) return undefined
-  const delta = totp(secretBase32, '').validate({ token: code, timestamp: now, window: WINDOW })
+  // Apps show codes as "123 456"; copied with spaces around, they are still the code.
+  const digits = code.replace(/\s/g, '')
+  if (!/^\d{6}$/.test(digits)) return undefined
+  const delta = totp(secretBase32, '').validate({ token: digits, timestamp: now, window: WINDOW })
   if (delta === null) return undefined
   const step = Math.floor(now / 1000 / PERIOD_S) + delta
   return lastStep !== null && step <= lastStep ? undefined : step

@@ -4,13 +4,13 @@
 import { and, eq } from 'drizzle-orm'
 import type { AppDeps, RequestMeta } from '../../context.ts'
 import { write, type Tx } from '../../db/tx.ts'
-import { AppError, validationError } from '../../errors.ts'
+import { AppError, rateLimited, validationError } from '../../errors.ts'
 import { audit } from '../audit/record.ts'
 import { checkIp } from '../auth/ip-check.ts'
 import { finishSignIn, openSignInSession, type SignInOutcome } from '../auth/sign-in.ts'
 import { findOrganization } from '../organizations/service.ts'
 import { findUserInOrg, type UserRow } from '../users/get-user.ts'
-import { findLiveChallenge, MAX_CHALLENGE_ATTEMPTS, type ChallengeRow } from './challenge.ts'
+import { findLiveChallenge, lockedForSeconds, MAX_CHALLENGE_ATTEMPTS, type ChallengeRow } from './challenge.ts'
 import { findFactor } from './factors.ts'
 import { useRecoveryCode } from './recovery-codes.ts'
 import { hashSmsCode } from './sms-codes.ts'
@@ -56,6 +56,11 @@ export async function verifyMfa(deps: AppDeps, input: { mfa_token: string; code:
     const ipError = checkIp(tx, deps, deps.allowlists.ranges(JSON.stringify(org.allowedIps)), { organizationId: org.id, actor }, request, now)
     if (ipError) return { ok: false, error: ipError }
     const target = { type: 'user', id: user.id }
+    const locked = lockedForSeconds(tx, user.id, now)
+    if (locked !== undefined) {
+      audit(tx, { organizationId: org.id, actor, event: 'mfa.verify.failure', outcome: 'failure', reason: 'too_many_failures', target, details: { method: input.method }, request, now })
+      return { ok: false, error: rateLimited(locked, 'Too many wrong codes for this account: wait before trying again') }
+    }
     if (!codeMatches(tx, deps, challenge, input.method, input.code, now)) {
       const attempts = challenge.attempts + 1
       const spent = attempts >= MAX_CHALLENGE_ATTEMPTS

@@ -3,17 +3,28 @@
 import { cidrContains, parseCidr, type Cidr } from '../../lib/cidr.ts'
 
 export const MAX_ALLOWLIST_ENTRIES = 200
+/** Longer than any address or range can be written (an IPv6 address with an IPv4 tail and /128 is 49). */
+export const MAX_ENTRY_LENGTH = 64
 
 /** Parsed ranges, and the entries that are neither an address nor a CIDR range. */
 export function parseAllowlist(entries: readonly string[]): { ranges: Cidr[]; invalid: string[] } {
   const ranges: Cidr[] = []
   const invalid: string[] = []
   for (const entry of entries) {
-    const range = parseCidr(entry)
+    const range = entry.length <= MAX_ENTRY_LENGTH ? parseCidr(entry) : undefined
     if (range && entry.trim() === entry) ranges.push(range)
     else invalid.push(entry)
   }
   return { ranges, invalid }
+}
+
+/** The network a range covers, as text: equal for every spelling of the same range. */
+export function rangeKey(range: Cidr): string {
+  const bytes = Array.from(range.bytes, (byte, i) => {
+    const bits = Math.min(8, Math.max(0, range.prefix - i * 8))
+    return byte & ((0xff << (8 - bits)) & 0xff)
+  })
+  return `${Buffer.from(bytes).toString('hex')}/${range.prefix}`
 }
 
 /** An empty list allows every address; otherwise an unknown address is refused (fail closed). */

@@ -6,7 +6,7 @@ import type { AppDatabase } from '../../db/open.ts'
 import { write, type Tx } from '../../db/tx.ts'
 import { AppError, validationError } from '../../errors.ts'
 import { actorOf, audit, type AuditActor } from '../audit/record.ts'
-import { ipAllowed, parseAllowlist } from './allowlist.ts'
+import { ipAllowed, MAX_ENTRY_LENGTH, parseAllowlist, rangeKey } from './allowlist.ts'
 import { findOrganization, type OrganizationRow } from './service.ts'
 import { organizations, type SessionLimitPolicy } from './table.ts'
 
@@ -33,15 +33,27 @@ export function getOrganizationInScope(db: AppDatabase | Tx, organizationId: str
   return org
 }
 
-/** Checks and normalizes an allowlist: every entry an address or range (400 naming each bad one), each once. */
+/** Checks and normalizes an allowlist: every entry an address or range (400 naming each bad one), each range once. */
 export function checkAllowlist(entries: readonly string[]): string[] {
-  const { invalid } = parseAllowlist(entries)
+  const { ranges, invalid } = parseAllowlist(entries)
   if (invalid.length > 0) {
     throw validationError(
-      entries.flatMap((entry, i) => (invalid.includes(entry) ? [{ field: `allowed_ips.${i}`, message: `${JSON.stringify(entry)} is not an IP address or CIDR range` }] : [])),
+      entries.flatMap((entry, i) =>
+        invalid.includes(entry)
+          ? [{ field: `allowed_ips.${i}`, message: `${JSON.stringify(entry.length > MAX_ENTRY_LENGTH ? `${entry.slice(0, MAX_ENTRY_LENGTH)}…` : entry)} is not an IP address or CIDR range` }]
+          : [],
+      ),
     )
   }
-  return [...new Set(entries)]
+  // One entry per range, however it is spelled (`::1` and `0:0:0:0:0:0:0:1`, `10.0.0.1` and
+  // `10.0.0.1/32`, `10.1.2.3/8` and `10.0.0.0/8`): the first spelling is kept.
+  const seen = new Set<string>()
+  return entries.filter((_, i) => {
+    const key = rangeKey(ranges[i]!)
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
 }
 
 export function updateSecurity(db: AppDatabase, actor: UserActor, changes: SecurityChanges, now: number): OrganizationRow {

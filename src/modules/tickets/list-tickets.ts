@@ -5,6 +5,8 @@ import type { UserActor } from '../../context.ts'
 import type { Condition } from '../../db/keyset.ts'
 import { listBody, paginate, type ListDefinition, type ListRequest } from '../../db/paginate.ts'
 import type { PageTokens } from '../../db/page-tokens.ts'
+import { validationError } from '../../errors.ts'
+import { DATE_TIME_EXPECTED, parseDateTime } from '../../lib/date-time.ts'
 import { priorityRank, type TicketPriority, type TicketStatus } from './lifecycle.ts'
 import { TICKET_COLUMNS, ticketJson, type TicketRow } from './ticket-json.ts'
 import { ticketScope } from './visibility.ts'
@@ -31,7 +33,7 @@ export interface TicketFilters {
   /** A user id, or "none" for unassigned tickets. */
   assignee_id?: string
   tag?: string
-  /** ISO 8601 times; created_after is exclusive, created_before exclusive. */
+  /** RFC 3339 times; both exclusive. */
   created_after?: string
   created_before?: string
 }
@@ -45,8 +47,13 @@ export function ticketFilterConditions(filters: TicketFilters): Condition[] {
   if (filters.tag !== undefined) {
     where.push({ sql: 'id IN (SELECT ticket_id FROM ticket_tags WHERE organization_id = tickets.organization_id AND tag = ?)', params: [filters.tag.trim().toLowerCase()] })
   }
-  if (filters.created_after !== undefined) where.push({ sql: 'created_at > ?', params: [Date.parse(filters.created_after)] })
-  if (filters.created_before !== undefined) where.push({ sql: 'created_at < ?', params: [Date.parse(filters.created_before)] })
+  for (const field of ['created_after', 'created_before'] as const) {
+    const text = filters[field]
+    if (text === undefined) continue
+    const ms = parseDateTime(text)
+    if (ms === undefined) throw validationError([{ field, message: DATE_TIME_EXPECTED }])
+    where.push({ sql: field === 'created_after' ? 'created_at > ?' : 'created_at < ?', params: [ms] })
+  }
   return where
 }
 

@@ -3,7 +3,6 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../context.ts'
 import { authMacros, protectedErrors, requirePermission } from '../../http/auth.ts'
-import { roleGrants } from '../access/match.ts'
 import { actorOf } from '../audit/record.ts'
 import { createUser } from './create-user.ts'
 import { getUserInOrg, userJson } from './get-user.ts'
@@ -24,7 +23,8 @@ export function usersRoutes(deps: AppDeps) {
       '/me',
       ({ actor }) => {
         const user = getUserInOrg(deps.db, actor.organizationId, actor.userId)
-        return { ...userJson(user), permissions: [...roleGrants(actor.role)] }
+        // What this credential may do: the role's grants, narrowed for a personal access token.
+        return { ...userJson(user), permissions: [...actor.grants] }
       },
       { auth: true, response: { 200: MeBody, ...protectedErrors() }, detail: { tags: ['Users'], summary: 'The calling user, with its permissions' } },
     )

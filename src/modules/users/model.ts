@@ -23,7 +23,7 @@ export const UserBody = t.Object({
   updated_at: t.String({ format: 'date-time' }),
 })
 
-export const MeBody = t.Object({ ...UserBody.properties, permissions: t.Array(t.String(), { description: 'Grants of the current role' }) })
+export const MeBody = t.Object({ ...UserBody.properties, permissions: t.Array(t.String(), { description: 'What this credential may do: the grants of the current role, narrowed for a personal access token' }) })
 
 export const CreateUserBody = t.Object({
   email: t.String({ format: 'email', maxLength: 254 }),

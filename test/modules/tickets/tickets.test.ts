@@ -607,6 +607,9 @@ describe('GET /api/v1/tickets filters and sorts', () => {
   test('an invalid created_after or created_before: 400 naming it', async () => {
     await expectError(await send('GET', '/api/v1/tickets?created_after=yesterday', admin), 400, 'VALIDATION_FAILED', 'created_after')
     await expectError(await send('GET', '/api/v1/tickets?created_before=2026-13-45', admin), 400, 'VALIDATION_FAILED', 'created_before')
+    // Impossible or zone-less times are refused rather than rolled over or read in the server's zone.
+    await expectError(await send('GET', '/api/v1/tickets?created_after=2026-02-30T00:00:00Z', admin), 400, 'VALIDATION_FAILED', 'created_after')
+    await expectError(await send('GET', '/api/v1/tickets?created_before=2026-06-01', admin), 400, 'VALIDATION_FAILED', 'created_before')
     await expectError(await send('GET', '/api/v1/tickets?status=archived', admin), 400, 'VALIDATION_FAILED', 'status')
   })
 
