@@ -20,7 +20,7 @@ export function createApp(deps: AppDeps) {
   // Built on first use, after every module has registered its routes: tells 404 from 405.
   let routeTable: RouteTable | undefined
   const app = new Elysia()
-    .use(httpPlatform(deps, (): RouteTable => (routeTable ??= createRouteTable(app.routes))))
+    .use(httpPlatform(deps, (): RouteTable => (routeTable ??= createRouteTable(app.routes.map(routeEntry)))))
     .use(apiDocs(deps.config))
     .use(systemRoutes(deps))
     .use(keysRoutes(deps))
@@ -36,3 +36,8 @@ export function createApp(deps: AppDeps) {
 }
 
 export type App = ReturnType<typeof createApp>
+
+/** A route as the route table sees it; the auth macros declare OpenAPI security on exactly the routes that need a credential. */
+export function routeEntry(route: { method: string; path: string; hooks?: { detail?: { security?: unknown[] } } }) {
+  return { method: route.method, path: route.path, authenticated: (route.hooks?.detail?.security?.length ?? 0) > 0 }
+}

@@ -48,6 +48,9 @@ export const SETTINGS = {
   TWILIO_AUTH_TOKEN: Type.String({ 'x-default': '(none)', 'x-secret': true, description: 'The Twilio auth token.' }),
   TWILIO_FROM: Type.String({ 'x-default': '(none)', description: 'The Twilio sender: a phone number in E.164 form or a messaging service SID.' }),
   TWILIO_API_URL: Type.String({ default: 'https://api.twilio.com', description: 'Base URL of Twilio\'s REST API (change it only to go through a proxy).' }),
+  RATE_LIMITS_ENABLED: Type.Boolean({ default: true, description: 'Request-rate limits and the `X-RateLimit-*` headers; `false` turns both off (private installs).' }),
+  ORG_LIMIT_FACTOR: Type.Integer({ minimum: 1, maximum: 100, default: 5, description: 'An organization\'s budget, all its users together, as a multiple of one user\'s plan rates.' }),
+  UNAUTH_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 60, description: 'Unauthenticated requests accepted per minute from one client address (an IPv6 /64).' }),
 } satisfies Record<string, TSchema>
 
 export type SettingName = keyof typeof SETTINGS
@@ -76,6 +79,7 @@ export interface Config {
   readonly pageTokenTtlS: number
   readonly ticketAutoCloseDays: number
   readonly sms: SmsConfig
+  readonly rateLimits: { readonly enabled: boolean; readonly orgLimitFactor: number; readonly unauthPerMinute: number }
 }
 
 /** A setting is invalid; the message is one line naming the variable and what is wrong. */
@@ -139,6 +143,11 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
     pageTokenTtlS: values.PAGE_TOKEN_TTL as number,
     ticketAutoCloseDays: values.TICKET_AUTO_CLOSE_DAYS as number,
     sms: Object.freeze(parseSms(values)),
+    rateLimits: Object.freeze({
+      enabled: values.RATE_LIMITS_ENABLED as boolean,
+      orgLimitFactor: values.ORG_LIMIT_FACTOR as number,
+      unauthPerMinute: values.UNAUTH_PER_MINUTE as number,
+    }),
   })
 }
 
@@ -182,11 +191,13 @@ export function parseMasterKey(text: string): Uint8Array {
 // Integers arrive as text; accept plain decimal digits only, so "1e3", "0x10" or "12abc" are refused.
 function coerce(schema: TSchema, text: string): unknown {
   if (schema.type === 'integer') return /^-?\d+$/.test(text) ? Number(text) : text
+  if (schema.type === 'boolean') return text === 'true' ? true : text === 'false' ? false : text
   return text
 }
 
 function expectation(schema: TSchema): string {
   if (schema.type === 'integer') return `must be an integer from ${schema.minimum} to ${schema.maximum}`
+  if (schema.type === 'boolean') return 'must be true or false'
   if (schema.maxLength !== undefined) return `must be ${schema.minLength ?? 0} to ${schema.maxLength} characters`
   if (Array.isArray(schema.anyOf)) return `must be one of: ${schema.anyOf.map((s: TSchema) => s.const).join(', ')}`
   return 'must not be empty'

@@ -14,6 +14,8 @@ import type { Keyring } from './modules/keys/keyring.ts'
 import type { Activity } from './modules/auth/activity.ts'
 import type { SmsSender } from './modules/mfa/sms-sender.ts'
 import type { Allowlists } from './modules/organizations/allowlist.ts'
+import type { RateLimiter } from './modules/rate-limits/limiter.ts'
+import type { Rates } from './modules/rate-limits/plans.ts'
 
 export interface AppDeps {
   readonly config: Config
@@ -32,6 +34,7 @@ export interface AppDeps {
   /** Throttled last-seen writes of sessions and API keys. */
   readonly activity: Activity
   readonly allowlists: Allowlists
+  readonly rateLimits: RateLimiter
   readonly version: string
   /** Clock time at which this process started. */
   readonly startedAt: number
@@ -76,6 +79,8 @@ export interface UserActor {
   readonly grants: readonly Grant[]
   readonly credential: SessionCredential | ApiKeyCredential
   readonly request: RequestMeta
+  /** The organization's request rates as they are now (plan or set-limits values). */
+  readonly rates: Rates
 }
 
 export type Actor = UserActor

@@ -21,11 +21,13 @@ import { VERSION } from './version.ts'
 import { Activity } from './modules/auth/activity.ts'
 import { createSmsSender } from './modules/mfa/sms-sender.ts'
 import { Allowlists } from './modules/organizations/allowlist.ts'
+import { RateLimiter } from './modules/rate-limits/limiter.ts'
+import { restoreRateCounters, saveRateCounters } from './modules/rate-limits/store.ts'
 
 export interface Runtime {
   deps: AppDeps
   app: App
-  /** Stops the cron loop (waiting for running tasks) and closes the database. */
+  /** Stops the cron loop (waiting for running tasks), saves the rate-limit counters and closes the database. */
   close(): Promise<void>
 }
 
@@ -65,6 +67,8 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
   const revocations = new Revocations().load(db, clock.now())
   const pageTokens = PageTokens.load(db, config.pageTokenTtlS, clock)
   const scheduler = new Scheduler({ clock, log, tickMs: config.cronTickMs })
+  const rateLimits = new RateLimiter(config.rateLimits)
+  if (rateLimits.enabled) restoreRateCounters(sqlite, rateLimits, clock.now())
   const deps: AppDeps = {
     config,
     sqlite,
@@ -80,6 +84,7 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
     sms: createSmsSender(config.sms, log),
     activity: new Activity(sqlite),
     allowlists: new Allowlists(),
+    rateLimits,
     version: VERSION,
     startedAt: clock.now(),
   }
@@ -89,6 +94,12 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
     app: createApp(deps),
     async close() {
       await scheduler.stop()
+      // The daily counts survive the restart (minute windows start afresh).
+      try {
+        if (rateLimits.enabled) saveRateCounters(sqlite, rateLimits, clock.now())
+      } catch (error) {
+        log.error('rate-limit counters not saved at shutdown', { error })
+      }
       closeDatabase(sqlite)
     },
   }

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       pageTokenTtlS: 3600,
       ticketAutoCloseDays: 4,
       sms: { provider: 'log' },
+      rateLimits: { enabled: true, orgLimitFactor: 5, unauthPerMinute: 60 },
     })
   })
 
@@ -145,6 +146,9 @@ describe('loadConfig', () => {
       'twilio-auth-token',
       'twilio-from',
       'twilio-api-url',
+      'rate-limits-enabled',
+      'org-limit-factor',
+      'unauth-per-minute',
     ])
   })
 })

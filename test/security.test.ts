@@ -2,15 +2,19 @@
 // token, 403 for each role that lacks the route's permission, and 404 for a resource of another
 // organization. A test at the end fails when a route is added without a row here.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
+import { routeEntry } from '../src/app.ts'
+import { createRouteTable } from '../src/lib/route-match.ts'
 import { hasPermission } from '../src/modules/access/match.ts'
 import { ROLE_GRANTS, ROLES, type Permission } from '../src/modules/access/permissions.ts'
 import { json, makeTestApp } from './helpers/app.ts'
 import { seedOrganization } from './helpers/seed.ts'
 
-const app = await makeTestApp()
+// Rate limits on, far above what the table needs: every response must carry the X-RateLimit-* headers.
+const app = await makeTestApp({ RATE_LIMITS_ENABLED: 'true', UNAUTH_PER_MINUTE: '1000000' })
 afterAll(() => app.close())
 const home = await seedOrganization(app, 'home')
 const away = await seedOrganization(app, 'away')
+app.deps.sqlite.run('UPDATE organizations SET rate_limit_per_minute = 1000000, rate_limit_per_day = 100000000')
 const post = async (org: typeof home, path: string, body: unknown) => {
   const response = await app.request(path, { method: 'POST', headers: { ...org.users.super_admin.auth, 'content-type': 'application/json' }, body: JSON.stringify(body) })
   expect(response.status).toBe(201)
@@ -72,12 +76,17 @@ const ROUTES: Route[] = [
   { method: 'GET', path: () => '/api/v1/audit-logs', permission: 'audit:read' },
 ]
 
-const call = (route: Route, id: string, headers: Record<string, string>) =>
-  app.request(route.path(id), {
+const call = async (route: Route, id: string, headers: Record<string, string>) => {
+  const response = await app.request(route.path(id), {
     method: route.method,
     headers: { ...headers, ...(route.body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: route.body === undefined ? undefined : JSON.stringify(route.body),
   })
+  // Authenticated requests count against the user (1,000,000), the others against the address (the same figure here).
+  expect(response.headers.get('x-ratelimit-limit'), `${route.method} ${route.path(id)} -> ${response.status}`).toBe('1000000')
+  expect(Number(response.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(990_000)
+  return response
+}
 
 for (const route of ROUTES) {
   const name = `${route.method} ${route.path(':id')}`
@@ -131,4 +140,7 @@ test('every authenticated route of the API is in the table', () => {
   const publicRoutes = new Set(['POST /api/v1/auth/login', 'POST /api/v1/auth/refresh', 'POST /api/v1/auth/mfa/verify', 'POST /api/v1/auth/mfa/sms/send'])
   const apiRoutes = app.app.routes.filter((r) => r.path.startsWith('/api/')).map((r) => `${r.method} ${r.path}`)
   expect(apiRoutes.filter((r) => !publicRoutes.has(r)).sort()).toEqual([...table].sort())
+  // What the rate limiter counts per user, not per address, is exactly the routes of the table.
+  const routeTable = createRouteTable(app.app.routes.map(routeEntry))
+  expect(app.app.routes.filter((r) => r.path.startsWith('/api/') && routeTable.isAuthenticated(r.method, r.path)).map((r) => `${r.method} ${r.path}`).sort()).toEqual([...table].sort())
 })

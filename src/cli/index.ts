@@ -8,6 +8,7 @@ import { healthcheckCommand } from './healthcheck.ts'
 import { keysRotateCommand } from './keys.ts'
 import { migrateCommand } from './migrate.ts'
 import { orgClearAllowlistCommand, orgCreateCommand } from './org.ts'
+import { orgSetLimitsCommand, orgSetPlanCommand } from './org-limits.ts'
 import { auditVerifyCommand } from './audit.ts'
 import { serveCommand } from './serve.ts'
 import { userCreateCommand } from './user.ts'
@@ -19,6 +20,8 @@ export const COMMANDS: Command[] = [
   backupCommand,
   orgCreateCommand,
   orgClearAllowlistCommand,
+  orgSetPlanCommand,
+  orgSetLimitsCommand,
   userCreateCommand,
   keysRotateCommand,
   auditVerifyCommand,
@@ -33,10 +36,12 @@ const CONFIG_FLAGS: ParseArgsOptionsConfig = Object.fromEntries(
 export function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => [c.name, ...c.params].join(' ').length)) + 2
   const commands = COMMANDS.map((c) => `  ${[c.name, ...c.params].join(' ').padEnd(width)}${c.summary}`)
-  const settings = (Object.keys(SETTINGS) as SettingName[]).map((name) => {
+  const names = Object.keys(SETTINGS) as SettingName[]
+  const flagWidth = Math.max(...names.map((name) => `  --${flagName(name)} <value>`.length)) + 2
+  const settings = names.map((name) => {
     const schema = SETTINGS[name] as { default?: unknown; 'x-default'?: string }
     const fallback = schema['x-default'] ?? JSON.stringify(schema.default)
-    return `  --${flagName(name)} <value>`.padEnd(34) + `${name} (default ${fallback})`
+    return `  --${flagName(name)} <value>`.padEnd(flagWidth) + `${name} (default ${fallback})`
   })
   return [
     'Usage: switchboard [command] [options]',

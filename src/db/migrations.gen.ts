@@ -5,6 +5,7 @@ import m2 from '../../drizzle/0002_tickets.sql' with { type: 'text' }
 import m3 from '../../drizzle/0003_user_name_key.sql' with { type: 'text' }
 import m4 from '../../drizzle/0004_auth_complete.sql' with { type: 'text' }
 import m5 from '../../drizzle/0005_audit_no_overwrite.sql' with { type: 'text' }
+import m6 from '../../drizzle/0006_rate_limits.sql' with { type: 'text' }
 
 export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: '0000_init', sql: m0 },
@@ -13,4 +14,5 @@ export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: '0003_user_name_key', sql: m3 },
   { tag: '0004_auth_complete', sql: m4 },
   { tag: '0005_audit_no_overwrite', sql: m5 },
+  { tag: '0006_rate_limits', sql: m6 },
 ]

@@ -9,3 +9,4 @@ export { tickets, ticketCounters, ticketTags, ticketComments } from '../modules/
 export { auditLogs } from '../modules/audit/table.ts'
 export { mfaFactors, recoveryCodes, mfaChallenges, smsMessages } from '../modules/mfa/table.ts'
 export { apiKeys } from '../modules/api-keys/table.ts'
+export { rateLimitCounters } from '../modules/rate-limits/table.ts'

@@ -10,6 +10,7 @@ import type { Permission } from '../modules/access/permissions.ts'
 import { requirePermission, requireSession } from '../modules/access/require.ts'
 import { authenticate } from '../modules/auth/authenticate.ts'
 import { errorResponses } from './problem.ts'
+import { chargeUser } from './rate-limit.ts'
 import { requestMeta, type MetaContext } from './request-meta.ts'
 
 const security: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyAuth: [] }]
@@ -17,8 +18,10 @@ const sessionSecurity: Record<string, string[]>[] = [{ bearerAuth: [] }]
 
 export { requirePermission, requireSession }
 
-function authenticated(deps: AppDeps, ctx: MetaContext, allowEnrollmentOnly = false): UserActor {
+/** DESIGN.md's order: authenticate (with the IP allowlist), then rate limits, then the permission check. */
+function authenticated(deps: AppDeps, ctx: MetaContext & { route: string }, allowEnrollmentOnly = false): UserActor {
   const actor = authenticate(deps, ctx.request, requestMeta(ctx, deps.config.trustedProxies))
+  chargeUser(deps, ctx, actor)
   if (!allowEnrollmentOnly && actor.credential.type === 'session' && actor.credential.mfaEnrollmentOnly) throw new AppError('MFA_ENROLLMENT_REQUIRED')
   return actor
 }
@@ -51,5 +54,5 @@ export function authMacros(deps: AppDeps) {
 
 /** Error responses of an authenticated route, plus the route's own codes. */
 export function protectedErrors(...codes: ErrorCode[]) {
-  return errorResponses('UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'INSUFFICIENT_PERMISSIONS', 'IP_NOT_ALLOWED', 'MFA_ENROLLMENT_REQUIRED', ...codes)
+  return errorResponses('UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'INSUFFICIENT_PERMISSIONS', 'IP_NOT_ALLOWED', 'MFA_ENROLLMENT_REQUIRED', 'RATE_LIMITED', ...codes)
 }

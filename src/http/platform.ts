@@ -1,14 +1,14 @@
 // Cross-cutting HTTP behaviour for every route: request id, body limits and parsing, the error
 // renderer and the access log. Used first in app.ts, because Elysia hooks only apply to later routes.
 import { Elysia, StatusMap } from 'elysia'
-import type { Config } from '../config.ts'
-import type { Logger } from '../lib/log.ts'
+import type { AppDeps } from '../context.ts'
 import type { RouteTable } from '../lib/route-match.ts'
 import { checkDeclaredLength, parseBody } from './body.ts'
+import { chargeAnonymous, chargeFailedRequest, isUncounted, writeRateLimitHeaders } from './rate-limit.ts'
 import { renderError, toAppError } from './render-error.ts'
 import { beginRequest, pathOf, requestState } from './request-state.ts'
 
-export function httpPlatform(deps: { config: Config; log: Logger }, routes: () => RouteTable) {
+export function httpPlatform(deps: AppDeps, routes: () => RouteTable) {
   const { log } = deps
   const limit = deps.config.maxBodyBytes
   return new Elysia()
@@ -18,11 +18,19 @@ export function httpPlatform(deps: { config: Config; log: Logger }, routes: () =
       checkDeclaredLength(ctx.request, limit)
     })
     .onParse({ as: 'global' }, ({ request, contentType }) => parseBody(request, contentType, limit))
+    // Global hooks run before a route's own (the auth macros'): routes without a credential count
+    // against the client address here; authenticated ones count against the user in http/auth.ts.
+    .onBeforeHandle({ as: 'global' }, (ctx) => {
+      if (!deps.rateLimits.enabled || isUncounted(ctx.route) || routes().isAuthenticated(ctx.request.method, ctx.route)) return
+      chargeAnonymous(deps, ctx)
+    })
     .onError({ as: 'global' }, (ctx) => {
       const { code, error, request, set } = ctx
       const { id } = requestState(ctx)
-      const { error: appError, internal } = toAppError(code, error, request, routes())
-      if (internal !== undefined) log.error('unhandled error', { request_id: id, method: request.method, path: pathOf(request.url), error: internal })
+      const path = pathOf(request.url)
+      const converted = toAppError(code, error, request, routes())
+      if (converted.internal !== undefined) log.error('unhandled error', { request_id: id, method: request.method, path, error: converted.internal })
+      const appError = chargeFailedRequest(deps, ctx, path, converted.error)
       const rendered = renderError(appError, id)
       set.status = rendered.status
       Object.assign(set.headers, rendered.headers, { 'x-request-id': id, 'content-type': 'application/json' })
@@ -33,6 +41,7 @@ export function httpPlatform(deps: { config: Config; log: Logger }, routes: () =
     .mapResponse({ as: 'global' }, (ctx) => {
       const { request, set, responseValue } = ctx
       const state = requestState(ctx)
+      writeRateLimitHeaders(ctx, set.headers as Record<string, string>)
       const status =
         responseValue instanceof Response ? responseValue.status : typeof set.status === 'number' ? set.status : (StatusMap[set.status as keyof typeof StatusMap] ?? 200)
       const fields = {

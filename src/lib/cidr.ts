@@ -93,3 +93,16 @@ export function normalizeIp(text: string): string {
   if (best.start === -1) return hex(0, 8)
   return `${hex(0, best.start)}::${hex(best.start + best.length, 8)}`
 }
+
+/**
+ * The unit one client is counted by: an IPv4 address itself, an IPv6 address's /64 (one subscriber
+ * usually holds a whole /64, so counting single IPv6 addresses would let one client count as 2^64).
+ */
+export function clientNetwork(ip: string): string {
+  if (!ip.includes(':')) return ip
+  const bytes = parseIp(ip)
+  if (!bytes) return ip
+  if (MAPPED_PREFIX.every((b, i) => bytes[i] === b)) return bytes.subarray(12).join('.')
+  const words = Array.from({ length: 4 }, (_, i) => ((bytes[i * 2]! << 8) | bytes[i * 2 + 1]!).toString(16))
+  return `${words.join(':')}::/64`
+}

@@ -1,8 +1,17 @@
-// Route table for "which methods does this path accept?", so a wrong method answers 405 instead of 404.
+// Route table for "which methods does this path accept?", so a wrong method answers 405 instead of 404,
+// and "does this route require a credential?", which decides who a request is counted against.
 
 export interface RouteTable {
   /** Methods registered for paths matching `path`; empty when no route matches at all. */
   allowedMethods(path: string): string[]
+  /** True when the route registered as `method path` (its pattern, e.g. `/users/:id`) requires a credential. */
+  isAuthenticated(method: string, route: string): boolean
+}
+
+export interface RouteEntry {
+  method: string
+  path: string
+  authenticated?: boolean
 }
 
 // Elysia path syntax: `:name` is one segment, `:name?` an optional segment, `*` the rest.
@@ -19,9 +28,11 @@ function toRegExp(path: string): RegExp {
   return new RegExp(`^${pattern || '/'}/?$`)
 }
 
-export function createRouteTable(routes: ReadonlyArray<{ method: string; path: string }>): RouteTable {
+export function createRouteTable(routes: ReadonlyArray<RouteEntry>): RouteTable {
   const byPath = new Map<string, { re: RegExp; methods: Set<string> }>()
-  for (const { method, path } of routes) {
+  const authenticated = new Set<string>()
+  for (const { method, path, authenticated: needsCredential } of routes) {
+    if (needsCredential) authenticated.add(`${method.toUpperCase()} ${path}`)
     let entry = byPath.get(path)
     if (!entry) byPath.set(path, (entry = { re: toRegExp(path), methods: new Set() }))
     entry.methods.add(method.toUpperCase())
@@ -32,6 +43,10 @@ export function createRouteTable(routes: ReadonlyArray<{ method: string; path: s
       const found = new Set<string>()
       for (const { re, methods } of entries) if (re.test(path)) for (const m of methods) found.add(m)
       return [...found].sort()
+    },
+    isAuthenticated(method, route) {
+      // HEAD is answered by the GET route.
+      return authenticated.has(`${method === 'HEAD' ? 'GET' : method} ${route}`)
     },
   }
 }

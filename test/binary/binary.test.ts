@@ -39,7 +39,7 @@ describe('dist/switchboard copied alone to a folder', () => {
     try {
       const health = (await (await fetch(`${server.url}/health`)).json()) as Record<string, unknown>
       expect(health).toMatchObject({ status: 'ok', version: VERSION })
-      expect(Object.keys(health.cron as object)).toEqual(['db_maintenance', 'auth_cleanup', 'ticket_auto_close'])
+      expect(Object.keys(health.cron as object)).toEqual(['db_maintenance', 'auth_cleanup', 'ticket_auto_close', 'rate_limit_save'])
       expect((await fetch(`${server.url}/ready`)).status).toBe(200)
 
       const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> }
@@ -50,6 +50,11 @@ describe('dist/switchboard copied alone to a folder', () => {
       const missing = await fetch(`${server.url}/nope`, { headers: { 'x-request-id': 'from-test' } })
       expect(missing.status).toBe(404)
       expect(await missing.json()).toEqual({ code: 'NOT_FOUND', message: 'No route matches this path', request_id: 'from-test' })
+      // Rate limits are on by default: an unauthenticated request counts against its address; probes never count.
+      // (/openapi.json, /docs and this one counted: 57 left, or 58 if a minute boundary fell between them.)
+      expect(missing.headers.get('x-ratelimit-limit')).toBe('60')
+      expect(Number(missing.headers.get('x-ratelimit-remaining'))).toBeWithin(57, 59)
+      expect((await fetch(`${server.url}/health`)).headers.get('x-ratelimit-limit')).toBeNull()
       const wrong = await fetch(`${server.url}/health`, { method: 'PUT' })
       expect([wrong.status, wrong.headers.get('allow')]).toEqual([405, 'GET, HEAD'])
 

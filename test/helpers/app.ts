@@ -30,7 +30,8 @@ export function tempDirs(prefix?: string): () => string {
  */
 export async function makeTestApp(settings: Partial<Record<SettingName, string>> = {}, options: { dataDir?: string; keepData?: boolean; clock?: FakeClock } = {}) {
   const dataDir = options.dataDir ?? tempDir()
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', ...settings })
+  // Rate limits are off unless a test turns them on: most tests make more requests than a plan allows.
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', RATE_LIMITS_ENABLED: 'false', ...settings })
   const logs = memorySink()
   const log = createLogger({ level: config.logLevel, sink: logs })
   const clock = options.clock ?? new FakeClock()

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { asc, eq } from 'drizzle-orm'
 import type { UserActor } from '../../src/context.ts'
 import { ticketAutoCloseTask } from '../../src/jobs/tasks/ticket-auto-close.ts'
+import { PLAN_RATES } from '../../src/modules/rate-limits/plans.ts'
 import { createLogger, memorySink } from '../../src/lib/log.ts'
 import { roleGrants } from '../../src/modules/access/match.ts'
 import { events } from '../../src/modules/events/table.ts'
@@ -89,6 +90,7 @@ function actorOf(org: SeededOrg): UserActor {
     grants: roleGrants('admin'),
     credential: { type: 'session', id: 'ses_test', tokenId: 'jti_test', tokenExpiresAt: T0 + 365 * DAY, mfaEnrollmentOnly: false },
     request: { requestId: 'test', ip: null, userAgent: null },
+    rates: PLAN_RATES.professional,
   }
 }
 

@@ -7,6 +7,7 @@ import { isRole, type Grant, type Role } from '../access/permissions.ts'
 import { unauthorized } from '../auth/credential.ts'
 import { assertIpAllowed } from '../auth/ip-check.ts'
 import { hashToken } from '../auth/sessions.ts'
+import { RATES_COLUMN, ratesFromColumn } from '../rate-limits/plans.ts'
 import { isWellFormedPersonalAccessToken } from './token.ts'
 
 interface KeyState {
@@ -19,13 +20,15 @@ interface KeyState {
   role: string | null
   status: string | null
   allowed_ips: string
+  rates: string | null
 }
 
 // Scalar subqueries, not JOINs: through bun:sqlite this costs ~5 µs a call, the JOIN ~20 µs.
 const LOOKUP = `SELECT id, user_id, organization_id, permissions, expires_at, revoked_at,
   (SELECT role FROM users WHERE id = api_keys.user_id) AS role,
   (SELECT status FROM users WHERE id = api_keys.user_id) AS status,
-  (SELECT allowed_ips FROM organizations WHERE id = api_keys.organization_id) AS allowed_ips
+  (SELECT allowed_ips FROM organizations WHERE id = api_keys.organization_id) AS allowed_ips,
+  (SELECT ${RATES_COLUMN} FROM organizations WHERE id = api_keys.organization_id) AS rates
   FROM api_keys WHERE token_hash = ?`
 
 // Effective grants by role and stored permissions: a handful of distinct pairs in practice.
@@ -60,5 +63,6 @@ export function authenticateApiKey(deps: AppDeps, token: string, meta: RequestMe
     grants: effectiveGrants(key.role, key.permissions),
     credential: { type: 'api_key', id: key.id },
     request: meta,
+    rates: ratesFromColumn(key.rates),
   }
 }

@@ -3,6 +3,7 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../context.ts'
 import { authMacros, protectedErrors } from '../../http/auth.ts'
 import { listRequest } from '../../http/list.ts'
+import { chargeLogin } from '../../http/rate-limit.ts'
 import { errorResponses } from '../../http/problem.ts'
 import { requestMeta } from '../../http/request-meta.ts'
 import { LoginResult } from '../mfa/model.ts'
@@ -22,11 +23,13 @@ export function authRoutes(deps: AppDeps) {
       '/login',
       async (ctx) => {
         ctx.set.headers['cache-control'] = 'no-store'
+        // Before the password is hashed: a refused attempt costs the server nothing.
+        chargeLogin(deps, ctx, ctx.body.email)
         return login(deps, ctx.body, meta(ctx))
       },
       {
         body: LoginBody,
-        response: { 200: LoginResult, ...errorResponses('VALIDATION_FAILED', 'INVALID_CREDENTIALS', 'IP_NOT_ALLOWED', 'SESSION_LIMIT_REACHED') },
+        response: { 200: LoginResult, ...errorResponses('VALIDATION_FAILED', 'INVALID_CREDENTIALS', 'IP_NOT_ALLOWED', 'SESSION_LIMIT_REACHED', 'RATE_LIMITED') },
         detail: {
           tags: ['Auth'],
           summary: 'Sign in with e-mail and password',
@@ -42,7 +45,7 @@ export function authRoutes(deps: AppDeps) {
       },
       {
         body: RefreshBody,
-        response: { 200: TokenResponse, ...errorResponses('VALIDATION_FAILED', 'TOKEN_INVALID', 'IP_NOT_ALLOWED') },
+        response: { 200: TokenResponse, ...errorResponses('VALIDATION_FAILED', 'TOKEN_INVALID', 'IP_NOT_ALLOWED', 'RATE_LIMITED') },
         detail: {
           tags: ['Auth'],
           summary: 'Exchange a refresh token for new tokens',

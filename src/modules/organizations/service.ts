@@ -17,6 +17,8 @@ export function createOrganization(db: Db, input: { name: string; plan: Plan }, 
     maxConcurrentSessions: null,
     sessionLimitPolicy: 'evict_oldest',
     mfaRequired: false,
+    rateLimitPerMinute: null,
+    rateLimitPerDay: null,
     createdAt: now,
     updatedAt: now,
   }

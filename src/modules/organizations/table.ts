@@ -19,6 +19,9 @@ export const organizations = sqliteTable('organizations', {
   maxConcurrentSessions: integer('max_concurrent_sessions'),
   sessionLimitPolicy: text('session_limit_policy', { enum: SESSION_LIMIT_POLICIES }).notNull().default('evict_oldest'),
   mfaRequired: integer('mfa_required', { mode: 'boolean' }).notNull().default(false),
+  /** Request rates set by `switchboard org set-limits` (Enterprise, or an override); null = the plan's. */
+  rateLimitPerMinute: integer('rate_limit_per_minute'),
+  rateLimitPerDay: integer('rate_limit_per_day'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 })

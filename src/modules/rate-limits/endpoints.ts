@@ -1,0 +1,46 @@
+// Endpoint-specific limits (spec "Endpoint-specific limits"), on top of the plan's. The login limits
+// are applied by the login route itself (the e-mail is in the body); the others by the route's
+// authentication, per user. Declared here for routes that come later, so a new route gets its limit
+// by its path alone.
+
+export interface EndpointLimit {
+  /** Name used in counter keys and messages. */
+  readonly name: string
+  readonly method: string
+  /** Route path, or a prefix ending in `/*` that covers every route under it. */
+  readonly path: string
+  readonly limit: number
+  readonly windowMs: number
+  /** For the refusal's message, after the limit: "100 <scope>". */
+  readonly scope: string
+}
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+
+/** Per user. */
+export const ENDPOINT_LIMITS: readonly EndpointLimit[] = [
+  { name: 'uploads', method: 'POST', path: '/api/v1/uploads', limit: 100, windowMs: HOUR, scope: 'requests per hour to POST /api/v1/uploads for this user' },
+  { name: 'reports', method: 'GET', path: '/api/v1/reports/*', limit: 10, windowMs: MINUTE, scope: 'requests per minute to GET /api/v1/reports/* for this user' },
+]
+
+/** `POST /api/v1/auth/login`: per client address and per e-mail address. */
+export const LOGIN_LIMIT = { perIpPerMinute: 10, perEmailPerMinute: 10, windowMs: MINUTE } as const
+
+function matches(rule: EndpointLimit, method: string, route: string): boolean {
+  if (rule.method !== method) return false
+  if (!rule.path.endsWith('/*')) return route === rule.path
+  const prefix = rule.path.slice(0, -1)
+  return route.startsWith(prefix) && route.length > prefix.length
+}
+
+// Routes are a fixed set: each (method, route) is looked up once.
+const byRoute = new Map<string, EndpointLimit | null>()
+
+/** The endpoint limit of a route (its path pattern as registered, e.g. `/api/v1/reports/:id`), if any. */
+export function endpointLimitFor(method: string, route: string): EndpointLimit | undefined {
+  const key = method + ' ' + route
+  let rule = byRoute.get(key)
+  if (rule === undefined) byRoute.set(key, (rule = ENDPOINT_LIMITS.find((r) => matches(r, method, route)) ?? null))
+  return rule ?? undefined
+}

@@ -1,0 +1,81 @@
+// RateLimiter: every request-rate limit of the spec as checks on in-memory sliding windows: per user
+// and per organization at the plan's rates (the organization's multiplied by ORG_LIMIT_FACTOR), per
+// client address for unauthenticated requests, and the endpoint limits. Framework-free: it answers
+// with a report (the X-RateLimit-* values) or a refusal; the HTTP layer turns those into headers and 429s.
+import { clientNetwork } from '../../lib/cidr.ts'
+import { SlidingWindows, type WindowCheck, type WindowReport } from '../../lib/sliding-window.ts'
+import { LOGIN_LIMIT, type EndpointLimit } from './endpoints.ts'
+import type { Rates } from './plans.ts'
+
+export interface RateLimitSettings {
+  readonly enabled: boolean
+  readonly orgLimitFactor: number
+  readonly unauthPerMinute: number
+}
+
+export type RateOutcome =
+  | { readonly ok: true; readonly report: WindowReport }
+  | { readonly ok: false; readonly report: WindowReport; readonly retryAfterMs: number; readonly message: string }
+
+interface Check extends WindowCheck {
+  /** Whose budget it is, for the refusal's message (built only then: this runs on every request). */
+  readonly scope: string
+}
+
+export const MINUTE_MS = 60_000
+export const DAY_MS = 86_400_000
+/** Counters kept in memory at most (~200 bytes each); beyond it the oldest are dropped. */
+export const MAX_KEYS = 200_000
+/** Windows at least this long (the daily quotas, the hourly upload limit) are saved across restarts. */
+export const SAVED_WINDOW_MS = 60 * 60 * 1000
+
+export class RateLimiter {
+  readonly windows = new SlidingWindows(MAX_KEYS, SAVED_WINDOW_MS)
+
+  constructor(readonly settings: RateLimitSettings) {}
+
+  get enabled(): boolean {
+    return this.settings.enabled
+  }
+
+  /** An authenticated request of `userId` (by token or personal access token); `endpoint`: its route's own limit. */
+  user(userId: string, organizationId: string, rates: Rates, endpoint: EndpointLimit | undefined, now: number): RateOutcome {
+    const factor = this.settings.orgLimitFactor
+    const checks: Check[] = [
+      { key: `u:${userId}:m`, limit: rates.perMinute, windowMs: MINUTE_MS, scope: 'requests per minute for this user' },
+      { key: `u:${userId}:d`, limit: rates.perDay, windowMs: DAY_MS, scope: 'requests per day for this user' },
+      { key: `o:${organizationId}:m`, limit: rates.perMinute * factor, windowMs: MINUTE_MS, scope: 'requests per minute for this organization' },
+      { key: `o:${organizationId}:d`, limit: rates.perDay * factor, windowMs: DAY_MS, scope: 'requests per day for this organization' },
+    ]
+    if (endpoint) checks.push({ key: `e:${endpoint.name}:${userId}`, limit: endpoint.limit, windowMs: endpoint.windowMs, scope: endpoint.scope })
+    return this.hit(checks, now)
+  }
+
+  /** A request that is not (or not yet) authenticated, from `ip` (null: unknown, in-process). */
+  anonymous(ip: string | null, now: number): RateOutcome {
+    const limit = this.settings.unauthPerMinute
+    return this.hit([{ key: `a:${network(ip)}`, limit, windowMs: MINUTE_MS, scope: 'unauthenticated requests per minute from this address' }], now)
+  }
+
+  /** A login attempt: checked before the password is looked at. */
+  login(ip: string | null, email: string, now: number): RateOutcome {
+    const { perIpPerMinute, perEmailPerMinute, windowMs } = LOGIN_LIMIT
+    return this.hit(
+      [
+        { key: `li:${network(ip)}`, limit: perIpPerMinute, windowMs, scope: 'login attempts per minute from this address' },
+        { key: `le:${email}`, limit: perEmailPerMinute, windowMs, scope: 'login attempts per minute for this e-mail address' },
+      ],
+      now,
+    )
+  }
+
+  private hit(checks: Check[], now: number): RateOutcome {
+    const verdict = this.windows.hit(checks, now)
+    if (verdict.accepted) return { ok: true, report: verdict.report }
+    return { ok: false, report: verdict.report, retryAfterMs: verdict.retryAfterMs, message: `Rate limit reached: ${verdict.check.limit} ${(verdict.check as Check).scope}` }
+  }
+}
+
+function network(ip: string | null): string {
+  return ip === null ? '-' : clientNetwork(ip)
+}
