@@ -30,11 +30,16 @@ export async function measure(label: string, url: string, headers: Record<string
   }
 }
 
-/** Measures each target once per round, alternating, and returns each target's median round. */
-export async function compare(targets: { label: string; url: string; headers?: Record<string, string> }[]): Promise<LoadResult[]> {
+/**
+ * Measures each target once per round, alternating, and returns each target's median round. Odd rounds
+ * go in reverse order, so a drift of the machine over the run does not favour the targets measured first.
+ */
+export async function compare(targets: { label: string; url: string; headers?: Record<string, string> }[], rounds_ = ROUNDS): Promise<LoadResult[]> {
   const rounds: LoadResult[][] = targets.map(() => [])
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, target] of targets.entries()) rounds[i]!.push(await measure(target.label, target.url, target.headers))
+  for (let round = 0; round < rounds_; round++) {
+    const order = [...targets.keys()]
+    if (round % 2 === 1) order.reverse()
+    for (const i of order) rounds[i]!.push(await measure(targets[i]!.label, targets[i]!.url, targets[i]!.headers))
   }
   return rounds.map((results) => [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)]!)
 }

@@ -1,6 +1,6 @@
 // Platform overhead: GET /health through the compiled binary (request id, routing, cron status,
 // JSON, access log to stdout) and an authenticated GET /api/v1/me (JWT verification, revocation
-// check, user lookup) against a bare Bun.serve returning the same bytes, in one run.
+// check, user lookup, rate limits) against a bare Bun.serve returning the same bytes, in one run.
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildBinary } from '../../scripts/build.ts'
@@ -32,9 +32,16 @@ export async function benchPlatform(): Promise<{ rows: LoadResult[]; ratio: numb
 
     const login = await fetch(`http://127.0.0.1:${appPort}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) })
     const { access_token } = (await login.json()) as { access_token: string }
+    const meUrl = `http://127.0.0.1:${appPort}/api/v1/me`
+    const authorization = { authorization: `Bearer ${access_token}` }
+    // Limits on, as shipped, but raised so that nothing is refused (the first organization is on Free: 60 a minute).
+    const { organization_id } = (await (await fetch(meUrl, { headers: authorization })).json()) as { organization_id: string }
+    const raised = Bun.spawnSync([binary, 'org', 'set-limits', organization_id, '--per-minute', '1000000', '--per-day', '100000000'], { env: { DATA_DIR: join(dir, 'data') }, stdout: 'ignore', stderr: 'inherit' })
+    if (raised.exitCode !== 0) throw new Error('org set-limits failed')
+    if ((await fetch(meUrl, { headers: authorization })).headers.get('x-ratelimit-limit') !== '1000000') throw new Error('the raised limits are not in force')
     const rows = await compare([
       { label: 'A  GET /health, compiled binary', url: appUrl },
-      { label: 'M  GET /api/v1/me, Bearer JWT', url: `http://127.0.0.1:${appPort}/api/v1/me`, headers: { authorization: `Bearer ${access_token}` } },
+      { label: 'M  GET /api/v1/me, Bearer JWT', url: meUrl, headers: authorization },
       { label: 'D  bare Bun.serve, /health body', url: bareUrl },
     ])
     app.kill('SIGTERM')
