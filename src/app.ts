@@ -15,6 +15,7 @@ import { keysRoutes } from './modules/keys/index.ts'
 import { systemRoutes } from './modules/system/index.ts'
 import { ticketsRoutes } from './modules/tickets/index.ts'
 import { usersRoutes } from './modules/users/index.ts'
+import { webhooksRoutes } from './modules/webhooks/index.ts'
 
 export function createApp(deps: AppDeps) {
   // Built on first use, after every module has registered its routes: tells 404 from 405.
@@ -32,6 +33,7 @@ export function createApp(deps: AppDeps) {
     .use(organizationRoutes(deps))
     .use(auditRoutes(deps))
     .use(ticketsRoutes(deps))
+    .use(webhooksRoutes(deps))
   return app
 }
 

@@ -2,7 +2,7 @@
 import { resolve, join } from 'node:path'
 import { Type, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import { parseCidr, type Cidr } from './lib/cidr.ts'
+import { cidrContains, parseCidr, type Cidr } from './lib/cidr.ts'
 import { LOG_LEVELS, type LogLevel } from './lib/log.ts'
 
 const MiB = 1024 * 1024
@@ -51,6 +51,11 @@ export const SETTINGS = {
   RATE_LIMITS_ENABLED: Type.Boolean({ default: true, description: 'Request-rate limits and the `X-RateLimit-*` headers; `false` turns both off (private installs).' }),
   ORG_LIMIT_FACTOR: Type.Integer({ minimum: 1, maximum: 100, default: 5, description: 'An organization\'s budget, all its users together, as a multiple of one user\'s plan rates.' }),
   UNAUTH_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 60, description: 'Unauthenticated requests accepted per minute from one client address (an IPv6 /64).' }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 120_000, default: 30_000, description: 'How long a webhook receiver has to answer, in milliseconds; no 2xx within it is a failure.' }),
+  WEBHOOK_RETRY_SCHEDULE: Type.String({ default: '0,60,300,1800,7200,28800', description: 'Seconds before each delivery attempt, comma-separated: the spec\'s six attempts by default.' }),
+  WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1024, default: 32, description: 'Webhook deliveries in flight at once, all webhooks together (each webhook at most 4).' }),
+  WEBHOOK_ALLOWED_CIDRS: Type.String({ default: '', description: 'Comma-separated CIDR ranges webhooks may reach although they are not public (internal receivers).' }),
+  WEBHOOK_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'Days a webhook delivery record is kept.' }),
 } satisfies Record<string, TSchema>
 
 export type SettingName = keyof typeof SETTINGS
@@ -80,6 +85,14 @@ export interface Config {
   readonly ticketAutoCloseDays: number
   readonly sms: SmsConfig
   readonly rateLimits: { readonly enabled: boolean; readonly orgLimitFactor: number; readonly unauthPerMinute: number }
+  readonly webhooks: {
+    readonly timeoutMs: number
+    /** Milliseconds before each attempt; its length is the number of attempts. */
+    readonly retryScheduleMs: readonly number[]
+    readonly concurrency: number
+    readonly allowedCidrs: readonly Cidr[]
+    readonly retentionDays: number
+  }
 }
 
 /** A setting is invalid; the message is one line naming the variable and what is wrong. */
@@ -148,6 +161,13 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
       orgLimitFactor: values.ORG_LIMIT_FACTOR as number,
       unauthPerMinute: values.UNAUTH_PER_MINUTE as number,
     }),
+    webhooks: Object.freeze({
+      timeoutMs: values.WEBHOOK_TIMEOUT_MS as number,
+      retryScheduleMs: Object.freeze(parseRetrySchedule(values.WEBHOOK_RETRY_SCHEDULE as string)),
+      concurrency: values.WEBHOOK_CONCURRENCY as number,
+      allowedCidrs: Object.freeze(parseAllowedCidrs(values.WEBHOOK_ALLOWED_CIDRS as string)),
+      retentionDays: values.WEBHOOK_RETENTION_DAYS as number,
+    }),
   })
 }
 
@@ -172,6 +192,19 @@ function parseSms(values: Record<string, unknown>): SmsConfig {
     }
   }
   return { provider: 'log' }
+}
+
+/** `0,60,300`: 1 to 20 attempts, each delay 0 to 7 days in whole seconds, the first one 0 (attempt 1 goes at once). */
+function parseRetrySchedule(text: string): number[] {
+  const parts = text.split(',').map((p) => p.trim())
+  const fail = (why: string) => new ConfigError(`WEBHOOK_RETRY_SCHEDULE ${why} (got ${JSON.stringify(text)})`)
+  if (parts.length > 20) throw fail('must list at most 20 attempts')
+  const delays = parts.map((p) => {
+    if (!/^\d{1,6}$/.test(p) || Number(p) > 7 * 86_400) throw fail('must be comma-separated whole seconds, each at most 604800')
+    return Number(p) * 1000
+  })
+  if (delays[0] !== 0) throw fail('must start with 0: the first attempt goes at once')
+  return delays
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -223,6 +256,17 @@ function parseEndpointUrl(name: SettingName, text: string): string {
     throw new ConfigError(`${name} must be an absolute http(s) URL without credentials or fragment (got ${JSON.stringify(text)})`)
   }
   return url.href
+}
+
+/**
+ * WEBHOOK_ALLOWED_CIDRS, refusing an IPv6 range that contains ::ffff:0:0/96: `::ffff:10.0.0.0/8` reads
+ * as 8 bits of 128 and would let webhooks reach every IPv4 address, loopback included.
+ */
+function parseAllowedCidrs(text: string): Cidr[] {
+  const ranges = parseCidrList('WEBHOOK_ALLOWED_CIDRS', text)
+  const tooWide = ranges.filter((r) => r.text.includes(':') && r.prefix <= 96 && cidrContains(r, '::ffff:0.0.0.0'))
+  if (tooWide.length > 0) throw new ConfigError(`WEBHOOK_ALLOWED_CIDRS: ${tooWide.map((r) => r.text).join(', ')} would cover every IPv4 address; write IPv4 ranges as a.b.c.d/n`)
+  return ranges
 }
 
 function parseCidrList(name: SettingName, text: string): Cidr[] {

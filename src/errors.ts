@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
   CONFLICT: { status: 409, message: 'The request conflicts with the current state' },
   INVALID_STATE_TRANSITION: { status: 409, message: 'The state transition is not allowed' },
+  LIMIT_REACHED: { status: 409, message: 'A limit on the number of these resources is reached' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The content type is not supported' },
   RATE_LIMITED: { status: 429, message: 'Too many requests' },

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       ticketAutoCloseDays: 4,
       sms: { provider: 'log' },
       rateLimits: { enabled: true, orgLimitFactor: 5, unauthPerMinute: 60 },
+      webhooks: { timeoutMs: 30_000, retryScheduleMs: [0, 60_000, 300_000, 1_800_000, 7_200_000, 28_800_000], concurrency: 32, allowedCidrs: [], retentionDays: 30 },
     })
   })
 
@@ -149,6 +150,11 @@ describe('loadConfig', () => {
       'rate-limits-enabled',
       'org-limit-factor',
       'unauth-per-minute',
+      'webhook-timeout-ms',
+      'webhook-retry-schedule',
+      'webhook-concurrency',
+      'webhook-allowed-cidrs',
+      'webhook-retention-days',
     ])
   })
 })
@@ -186,6 +192,13 @@ describe('refusals name the variable and what is wrong, in one line', () => {
     ['sms webhook url not a url', { SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: 'sms.example', SMS_WEBHOOK_SECRET: '0123456789abcdef' }, 'SMS_WEBHOOK_URL must be an absolute http(s) URL without credentials or fragment (got "sms.example")'],
     ['twilio without its account', { SMS_PROVIDER: 'twilio', TWILIO_FROM: '+15005550006' }, 'TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set when SMS_PROVIDER is twilio'],
     ['unknown sms provider', { SMS_PROVIDER: 'carrier-pigeon' }, 'SMS_PROVIDER must be one of: log, webhook, twilio (got "carrier-pigeon")'],
+    ['rate limits neither true nor false', { RATE_LIMITS_ENABLED: 'yes' }, 'RATE_LIMITS_ENABLED must be true or false (got "yes")'],
+    ['organization factor zero', { ORG_LIMIT_FACTOR: '0' }, 'ORG_LIMIT_FACTOR must be an integer from 1 to 100 (got 0)'],
+    ['retry schedule not starting at once', { WEBHOOK_RETRY_SCHEDULE: '60,300' }, 'WEBHOOK_RETRY_SCHEDULE must start with 0: the first attempt goes at once (got "60,300")'],
+    ['retry schedule with a fraction', { WEBHOOK_RETRY_SCHEDULE: '0,1.5' }, 'WEBHOOK_RETRY_SCHEDULE must be comma-separated whole seconds, each at most 604800 (got "0,1.5")'],
+    ['retry schedule too long', { WEBHOOK_RETRY_SCHEDULE: Array(21).fill('0').join(',') }, `WEBHOOK_RETRY_SCHEDULE must list at most 20 attempts (got "${Array(21).fill('0').join(',')}")`],
+    ['allowed cidrs not ranges', { WEBHOOK_ALLOWED_CIDRS: '10.0.0.0/8, intranet' }, 'WEBHOOK_ALLOWED_CIDRS has invalid IP addresses or CIDR ranges: intranet'],
+    ['an IPv6 range covering all of IPv4', { WEBHOOK_ALLOWED_CIDRS: '::ffff:10.0.0.0/8,fd00::/8' }, 'WEBHOOK_ALLOWED_CIDRS: ::ffff:10.0.0.0/8 would cover every IPv4 address; write IPv4 ranges as a.b.c.d/n'],
   ]
   for (const [name, env, message] of cases) {
     test(name, () => {
@@ -200,6 +213,12 @@ describe('refusals name the variable and what is wrong, in one line', () => {
       expect((caught as Error).message).not.toContain('\n')
     })
   }
+
+  test('a retry schedule of whole seconds becomes milliseconds; an IPv4-mapped /104 is a plain IPv4 range', () => {
+    const config = loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0, 1,2', WEBHOOK_ALLOWED_CIDRS: '::ffff:10.0.0.0/104' })
+    expect(config.webhooks.retryScheduleMs).toEqual([0, 1000, 2000])
+    expect(config.webhooks.allowedCidrs.map((c) => c.text)).toEqual(['::ffff:10.0.0.0/104'])
+  })
 
   test('a bad flag is refused like a bad variable', () => {
     expect(() => loadConfig({}, { 'cron-tick-ms': 'soon' })).toThrow('CRON_TICK_MS must be an integer from 10 to 60000 (got "soon")')

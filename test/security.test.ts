@@ -24,11 +24,13 @@ const post = async (org: typeof home, path: string, body: unknown) => {
 // a caller out); the ticket is unassigned (an agent sees it) and is recreated for each route.
 const sidOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid
 const key = { name: 'Target key', expires_at: new Date(app.clock.now() + 86_400_000).toISOString() }
+const hook = { url: 'https://hooks.example.com/switchboard', events: ['ticket.*'], secret: 'a-secret-of-16-chars-or-more' }
 const targets = {
   user: { home: await post(home, '/api/v1/users', { email: 'target@home.test', name: 'Target', password: 'password-123', role: 'viewer' }), away: away.users.agent.user.id },
   ticket: { home: '', away: await post(away, '/api/v1/tickets', { subject: 'Away ticket' }) },
   session: { home: sidOf(home.users.viewer.accessToken), away: sidOf(away.users.agent.accessToken) },
   api_key: { home: await post(home, '/api/v1/api-keys', key), away: await post(away, '/api/v1/api-keys', key) },
+  webhook: { home: await post(home, '/api/v1/webhooks', hook), away: await post(away, '/api/v1/webhooks', hook) },
 }
 
 interface Route {
@@ -74,6 +76,11 @@ const ROUTES: Route[] = [
   { method: 'GET', path: () => '/api/v1/organization/security', permission: 'organization:read' },
   { method: 'PATCH', path: () => '/api/v1/organization/security', permission: 'organization:update', body: { mfa_required: false } },
   { method: 'GET', path: () => '/api/v1/audit-logs', permission: 'audit:read' },
+  { method: 'POST', path: () => '/api/v1/webhooks', permission: 'webhook:create', body: hook },
+  { method: 'GET', path: () => '/api/v1/webhooks', permission: 'webhook:read' },
+  { method: 'GET', path: (id) => `/api/v1/webhooks/${id}`, permission: 'webhook:read', byId: 'webhook' },
+  { method: 'PATCH', path: (id) => `/api/v1/webhooks/${id}`, permission: 'webhook:update', body: { description: 'Renamed' }, byId: 'webhook' },
+  { method: 'DELETE', path: (id) => `/api/v1/webhooks/${id}`, permission: 'webhook:delete', byId: 'webhook' },
 ]
 
 const call = async (route: Route, id: string, headers: Record<string, string>) => {

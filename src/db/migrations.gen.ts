@@ -6,6 +6,7 @@ import m3 from '../../drizzle/0003_user_name_key.sql' with { type: 'text' }
 import m4 from '../../drizzle/0004_auth_complete.sql' with { type: 'text' }
 import m5 from '../../drizzle/0005_audit_no_overwrite.sql' with { type: 'text' }
 import m6 from '../../drizzle/0006_rate_limits.sql' with { type: 'text' }
+import m7 from '../../drizzle/0007_webhooks.sql' with { type: 'text' }
 
 export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: '0000_init', sql: m0 },
@@ -15,4 +16,5 @@ export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: '0004_auth_complete', sql: m4 },
   { tag: '0005_audit_no_overwrite', sql: m5 },
   { tag: '0006_rate_limits', sql: m6 },
+  { tag: '0007_webhooks', sql: m7 },
 ]

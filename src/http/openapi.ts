@@ -34,6 +34,7 @@ export function apiDocs(config: Config) {
         { name: 'Audit', description: 'The hash-chained audit log' },
         { name: 'Users', description: 'Users and roles of the caller\'s organization' },
         { name: 'Tickets', description: 'Tickets, their lifecycle, assignment and comments' },
+        { name: 'Webhooks', description: 'Receivers of the organization\'s events: signed deliveries with retries' },
       ],
       components: {
         securitySchemes: {

@@ -1,0 +1,21 @@
+// Checks of a webhook's url and events beyond their schemas, each failure naming its field.
+import type { Config } from '../../config.ts'
+import { validationError, type FieldError } from '../../errors.ts'
+import { unknownFilters } from './filters.ts'
+import { webhookUrlProblem } from './url.ts'
+
+export function checkWebhookInput(config: Config, input: { url?: string; events?: string[] }): { events?: string[] } {
+  const errors: FieldError[] = []
+  if (input.url !== undefined) {
+    const problem = webhookUrlProblem(input.url, config.webhooks.allowedCidrs)
+    if (problem) errors.push({ field: 'url', message: problem })
+  }
+  let events: string[] | undefined
+  if (input.events !== undefined) {
+    events = [...new Set(input.events)]
+    const unknown = unknownFilters(events)
+    if (unknown.length > 0) errors.push({ field: 'events', message: `unknown event types: ${unknown.join(', ')} (use names of the catalog, * or a group prefix like ticket.*)` })
+  }
+  if (errors.length > 0) throw validationError(errors)
+  return { events }
+}
