@@ -16,6 +16,7 @@ import type { SmsSender } from './modules/mfa/sms-sender.ts'
 import type { Allowlists } from './modules/organizations/allowlist.ts'
 import type { RateLimiter } from './modules/rate-limits/limiter.ts'
 import type { Rates } from './modules/rate-limits/plans.ts'
+import type { WebhookDispatcher } from './modules/webhooks/dispatcher.ts'
 
 export interface AppDeps {
   readonly config: Config
@@ -35,6 +36,8 @@ export interface AppDeps {
   readonly activity: Activity
   readonly allowlists: Allowlists
   readonly rateLimits: RateLimiter
+  /** Sends webhook deliveries; started by `serve` (tests start it when they need it). */
+  readonly webhooks: WebhookDispatcher
   readonly version: string
   /** Clock time at which this process started. */
   readonly startedAt: number

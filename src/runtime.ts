@@ -23,6 +23,7 @@ import { createSmsSender } from './modules/mfa/sms-sender.ts'
 import { Allowlists } from './modules/organizations/allowlist.ts'
 import { RateLimiter } from './modules/rate-limits/limiter.ts'
 import { restoreRateCounters, saveRateCounters } from './modules/rate-limits/store.ts'
+import { WebhookDispatcher } from './modules/webhooks/dispatcher.ts'
 
 export interface Runtime {
   deps: AppDeps
@@ -69,6 +70,7 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
   const scheduler = new Scheduler({ clock, log, tickMs: config.cronTickMs })
   const rateLimits = new RateLimiter(config.rateLimits)
   if (rateLimits.enabled) restoreRateCounters(sqlite, rateLimits, clock.now())
+  const webhooks = new WebhookDispatcher({ sqlite, db, clock, log, config, masterKey, version: VERSION })
   const deps: AppDeps = {
     config,
     sqlite,
@@ -85,6 +87,7 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
     activity: new Activity(sqlite),
     allowlists: new Allowlists(),
     rateLimits,
+    webhooks,
     version: VERSION,
     startedAt: clock.now(),
   }
@@ -93,6 +96,8 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
     deps,
     app: createApp(deps),
     async close() {
+      // Deliveries in flight get up to 10 s; unfinished ones are sent again after the next start.
+      await webhooks.stop()
       await scheduler.stop()
       // The daily counts survive the restart (minute windows start afresh).
       try {

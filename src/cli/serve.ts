@@ -24,6 +24,7 @@ export function startServer(runtime: Runtime, config: Config): Server<undefined>
     maxRequestBodySize: Math.max(config.maxBodyBytes, BUN_BODY_BACKSTOP),
   })
   runtime.deps.scheduler.start()
+  runtime.deps.webhooks.start()
   return runtime.app.server as Server<undefined>
 }
 

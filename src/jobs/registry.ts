@@ -7,13 +7,17 @@ import type { Scheduler } from './scheduler.ts'
 import { authCleanupTask } from './tasks/auth-cleanup.ts'
 import { dbMaintenanceTask } from './tasks/db-maintenance.ts'
 import { rateLimitSaveTask } from './tasks/rate-limit-save.ts'
+import { webhookDispatchTask, webhookPruneTask } from './tasks/webhooks.ts'
+import type { WebhookDispatcher } from '../modules/webhooks/dispatcher.ts'
+import type { Config } from '../config.ts'
 import { ticketAutoCloseTask } from './tasks/ticket-auto-close.ts'
 
 export function registerTasks(
   scheduler: Scheduler,
-  deps: { sqlite: Database; db: AppDatabase; revocations: Revocations; rateLimits: RateLimiter; config: { ticketAutoCloseDays: number } },
+  deps: { sqlite: Database; db: AppDatabase; revocations: Revocations; rateLimits: RateLimiter; webhooks: WebhookDispatcher; config: Config },
 ): Scheduler {
   scheduler.register(dbMaintenanceTask(deps.sqlite)).register(authCleanupTask(deps)).register(ticketAutoCloseTask(deps))
   if (deps.rateLimits.enabled) scheduler.register(rateLimitSaveTask(deps))
+  scheduler.register(webhookDispatchTask(deps.webhooks)).register(webhookPruneTask(deps))
   return scheduler
 }

@@ -39,7 +39,7 @@ describe('dist/switchboard copied alone to a folder', () => {
     try {
       const health = (await (await fetch(`${server.url}/health`)).json()) as Record<string, unknown>
       expect(health).toMatchObject({ status: 'ok', version: VERSION })
-      expect(Object.keys(health.cron as object)).toEqual(['db_maintenance', 'auth_cleanup', 'ticket_auto_close', 'rate_limit_save'])
+      expect(Object.keys(health.cron as object)).toEqual(['db_maintenance', 'auth_cleanup', 'ticket_auto_close', 'rate_limit_save', 'webhook_dispatch', 'webhook_prune'])
       expect((await fetch(`${server.url}/ready`)).status).toBe(200)
 
       const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> }

@@ -22,8 +22,7 @@ export function webhookUrlProblem(text: string, allowedCidrs: readonly Cidr[]): 
   if (literal !== undefined) {
     const verdict = isAddressAllowed(literal, allowedCidrs)
     if (!verdict.ok) return `must not point at a ${verdict.reason} address`
-  } else if (url.hostname === 'localhost' || url.hostname.endsWith('.localhost')) {
-    return 'must not point at localhost'
   }
+  // Names (localhost included) are judged by what they resolve to, at every send.
   return undefined
 }

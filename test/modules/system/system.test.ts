@@ -39,6 +39,22 @@ describe('GET /health', () => {
           failures: 0,
           next_run_at: new Date(app.deps.startedAt + 600_000).toISOString(),
         },
+        webhook_dispatch: {
+          last_run_at: null,
+          last_duration_ms: null,
+          last_error: null,
+          runs: 0,
+          failures: 0,
+          next_run_at: new Date(app.deps.startedAt + 1000).toISOString(),
+        },
+        webhook_prune: {
+          last_run_at: null,
+          last_duration_ms: null,
+          last_error: null,
+          runs: 0,
+          failures: 0,
+          next_run_at: new Date(app.deps.startedAt + 3_600_000).toISOString(),
+        },
       },
     })
   })

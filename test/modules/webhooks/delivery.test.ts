@@ -1,0 +1,240 @@
+// Delivery end to end against a real HTTPS receiver on loopback, on a fake clock: the exact bytes
+// and headers (both signatures checked independently), the delivery record, the whole retry
+// schedule ending in the webhook disabled and later events skipped, 410 Gone, redirects not
+// followed, a receiver's Retry-After, and SSRF refusals at send time.
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { afterAll, describe, expect, test } from 'bun:test'
+import { Webhook } from 'standardwebhooks'
+import { standardWebhooksSecret } from '../../../src/lib/webhook-signature.ts'
+import { WebhookDispatcher } from '../../../src/modules/webhooks/dispatcher.ts'
+import { VERSION } from '../../../src/version.ts'
+import { json, makeTestApp, type TestApp } from '../../helpers/app.ts'
+import { FakeClock } from '../../helpers/clock.ts'
+import { startReceiver, type Answer, type Receiver } from '../../helpers/receiver.ts'
+import { seedOrganization, type SeededOrg } from '../../helpers/seed.ts'
+
+const SECRET = 'a-secret-of-16-chars-or-more'
+const cleanups: Array<() => unknown> = []
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup()
+})
+
+interface Setup {
+  app: TestApp
+  org: SeededOrg
+  receiver: Receiver
+  dispatcher: WebhookDispatcher
+  send(method: string, path: string, body?: unknown): Promise<Response>
+  /** Sends what is due now and waits for the answers. */
+  run(): Promise<void>
+}
+
+async function setUp(answer?: (r: { path: string }, i: number) => Answer, settings: Record<string, string> = {}, resolve?: (host: string) => Promise<string[]>): Promise<Setup> {
+  const receiver = await startReceiver(answer)
+  // A fake clock starting now: receivers (the standardwebhooks library) check the signed timestamp
+  // against their own clock. Day-long tokens: the schedule spans hours of fake time.
+  const app = await makeTestApp({ WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8', ACCESS_TOKEN_TTL: '86400', ...settings }, { clock: new FakeClock(Date.now()) })
+  const org = await seedOrganization(app, 'acme')
+  const dispatcher = new WebhookDispatcher(app.deps, { extraCa: receiver.ca, ...(resolve ? { resolve } : {}) })
+  cleanups.push(() => receiver.stop(), () => app.close(), () => dispatcher.stop(0))
+  const send = (method: string, path: string, body?: unknown) =>
+    app.request(path, { method, headers: { ...org.users.admin.auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+  return {
+    app,
+    org,
+    receiver,
+    dispatcher,
+    send,
+    async run() {
+      dispatcher.pump()
+      await dispatcher.settled()
+    },
+  }
+}
+
+async function register(s: Setup, url = s.receiver.url(), events = ['ticket.*']): Promise<string> {
+  const response = await s.send('POST', '/api/v1/webhooks', { url, events, secret: SECRET })
+  expect(response.status).toBe(201)
+  return (await json<{ id: string }>(response)).id
+}
+
+async function newTicket(s: Setup, subject = 'Printer on fire'): Promise<string> {
+  const response = await s.send('POST', '/api/v1/tickets', { subject })
+  expect(response.status).toBe(201)
+  return (await json<{ id: string }>(response)).id
+}
+
+interface DeliveryRow {
+  id: string
+  event_id: string
+  attempt: number
+  status: string
+  response_code: number | null
+  response_time_ms: number | null
+  response_body: string | null
+  error_class: string | null
+  error_message: string | null
+  delivered_at: number | null
+  next_attempt_at: number | null
+}
+
+const rows = (s: Setup, webhookId: string) =>
+  s.app.deps.sqlite.query<DeliveryRow, [string]>('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY created_at, attempt').all(webhookId)
+const webhookState = (s: Setup, id: string) => s.app.deps.sqlite.query<{ enabled: number; disabled_reason: string | null; consecutive_failures: number }, [string]>('SELECT enabled, disabled_reason, consecutive_failures FROM webhooks WHERE id = ?').get(id)!
+
+describe('a delivery', () => {
+  test('is the stored envelope byte for byte, with both signatures and the delivery headers, and leaves a success record', async () => {
+    const s = await setUp()
+    const webhookId = await register(s)
+    const ticketId = await newTicket(s)
+    await s.run()
+    expect(s.receiver.received).toHaveLength(1)
+    const [request] = s.receiver.received
+    const event = s.app.deps.sqlite.query<{ id: string; body: string }, []>("SELECT id, body FROM events WHERE type = 'ticket.created'").get()!
+    expect(request!.body).toBe(event.body)
+    expect(JSON.parse(request!.body)).toMatchObject({ id: event.id, type: 'ticket.created', organization_id: s.org.org.id, data: { ticket: { id: ticketId } } })
+
+    const h = request!.headers
+    expect(h['content-type']).toBe('application/json')
+    expect(h['user-agent']).toBe(`Switchboard-Webhooks/${VERSION}`)
+    const expected = Buffer.from(`sha256=${createHmac('sha256', SECRET).update(request!.body).digest('hex')}`)
+    expect(timingSafeEqual(Buffer.from(h['x-service-signature']!), expected)).toBe(true)
+    expect(h['webhook-id']).toBe(event.id)
+    expect(new Webhook(standardWebhooksSecret(SECRET)).verify(request!.body, h)).toMatchObject({ id: event.id })
+
+    const [record] = rows(s, webhookId)
+    expect(record).toMatchObject({ event_id: event.id, attempt: 1, status: 'success', response_code: 200, response_body: 'ok', error_class: null, next_attempt_at: null, delivered_at: s.app.clock.now() })
+    expect(h['x-service-delivery-id']).toBe(record!.id)
+    expect(h['x-service-attempt']).toBe('1')
+    expect(record!.response_time_ms).toBeGreaterThanOrEqual(0)
+  })
+})
+
+describe('failures', () => {
+  test('the whole schedule: six attempts at its delays, then the webhook is disabled and later events are skipped', async () => {
+    const s = await setUp(() => ({ status: 500, body: 'boom' }))
+    const webhookId = await register(s)
+    await newTicket(s)
+    const schedule = s.app.config.webhooks.retryScheduleMs
+    expect(schedule).toEqual([0, 60_000, 300_000, 1_800_000, 7_200_000, 28_800_000])
+    await s.run()
+    for (let attempt = 2; attempt <= 6; attempt++) {
+      const pending = rows(s, webhookId).at(-1)!
+      expect([pending.attempt, pending.status]).toEqual([attempt, 'pending'])
+      const due = pending.next_attempt_at! - s.app.clock.now()
+      // The scheduled delay plus a jitter of at most 10% that only delays.
+      expect(due).toBeGreaterThanOrEqual(schedule[attempt - 1]!)
+      expect(due).toBeLessThanOrEqual(schedule[attempt - 1]! * 1.1)
+      s.app.clock.advance(due - 1)
+      await s.run()
+      expect(s.receiver.received).toHaveLength(attempt - 1)
+      s.app.clock.advance(1)
+      await s.run()
+      expect(s.receiver.received).toHaveLength(attempt)
+    }
+    const attempts = rows(s, webhookId)
+    expect(attempts.map((r) => [r.attempt, r.status, r.response_code, r.error_class])).toEqual([1, 2, 3, 4, 5, 6].map((n) => [n, 'failed', 500, 'http_status']))
+    expect(new Set(s.receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1)
+    expect(s.receiver.received.map((r) => r.headers['x-service-attempt'])).toEqual(['1', '2', '3', '4', '5', '6'])
+    expect(webhookState(s, webhookId)).toEqual({ enabled: 0, disabled_reason: 'exhausted', consecutive_failures: 6 })
+    const disabled = s.app.deps.sqlite.query<{ event: string; reason: string }, [string]>("SELECT event, reason FROM audit_logs WHERE target_id = ? AND event = 'webhook.disabled'").all(webhookId)
+    expect(disabled).toEqual([{ event: 'webhook.disabled', reason: 'exhausted' }])
+
+    await newTicket(s, 'Another')
+    await s.run()
+    expect(s.receiver.received).toHaveLength(6)
+    expect(rows(s, webhookId).at(-1)).toMatchObject({ attempt: 1, status: 'skipped' })
+  })
+
+  test('410 Gone disables the webhook at once', async () => {
+    const s = await setUp(() => ({ status: 410 }))
+    const webhookId = await register(s)
+    await newTicket(s)
+    await s.run()
+    expect(rows(s, webhookId).map((r) => r.status)).toEqual(['failed'])
+    expect(webhookState(s, webhookId)).toMatchObject({ enabled: 0, disabled_reason: 'gone' })
+  })
+
+  test('a redirect is not followed: one request, a failure of class redirect', async () => {
+    const s = await setUp((r) => (r.path === '/hook' ? { status: 302, headers: { location: '/elsewhere' } } : { status: 200 }))
+    const webhookId = await register(s)
+    await newTicket(s)
+    await s.run()
+    expect(s.receiver.received.map((r) => r.path)).toEqual(['/hook'])
+    expect(rows(s, webhookId)[0]).toMatchObject({ status: 'failed', response_code: 302, error_class: 'redirect' })
+  })
+
+  test('Retry-After on a 503 is honoured, up to twice the scheduled delay', async () => {
+    const answers = [{ status: 503, headers: { 'retry-after': '100' } }, { status: 503, headers: { 'retry-after': '100000' } }]
+    const s = await setUp((_, i) => answers[i] ?? { status: 200 })
+    const webhookId = await register(s)
+    await newTicket(s)
+    await s.run()
+    const second = rows(s, webhookId).at(-1)!
+    expect(second.next_attempt_at! - s.app.clock.now()).toBeGreaterThanOrEqual(100_000)
+    expect(second.next_attempt_at! - s.app.clock.now()).toBeLessThanOrEqual(120_000)
+    s.app.clock.advance(second.next_attempt_at! - s.app.clock.now())
+    await s.run()
+    // Asked for 100,000 s before attempt 3 (scheduled 300 s): capped at 600 s.
+    const third = rows(s, webhookId).at(-1)!
+    expect(third.next_attempt_at! - s.app.clock.now()).toBe(600_000)
+  })
+
+  test('the receiver answering too slowly is a timeout', async () => {
+    const s = await setUp(() => ({ status: 200, delayMs: 1500 }), { WEBHOOK_TIMEOUT_MS: '1000' })
+    const webhookId = await register(s)
+    await newTicket(s)
+    await s.run()
+    expect(rows(s, webhookId)[0]).toMatchObject({ status: 'failed', response_code: null, error_class: 'timeout' })
+  })
+
+  test('a success resets the failure count', async () => {
+    const s = await setUp((_, i) => ({ status: i === 0 ? 500 : 200 }))
+    const webhookId = await register(s)
+    await newTicket(s)
+    await s.run()
+    expect(webhookState(s, webhookId).consecutive_failures).toBe(1)
+    s.app.clock.advance(70_000)
+    await s.run()
+    expect(webhookState(s, webhookId)).toMatchObject({ enabled: 1, consecutive_failures: 0 })
+  })
+})
+
+describe('SSRF at send time', () => {
+  test('a name resolving to 127.0.0.1 without WEBHOOK_ALLOWED_CIDRS is refused and recorded, nothing sent', async () => {
+    const s = await setUp(undefined, { WEBHOOK_ALLOWED_CIDRS: '' })
+    const webhookId = await register(s, `https://localhost:${s.receiver.port}/hook`)
+    await newTicket(s)
+    await s.run()
+    expect(s.receiver.received).toHaveLength(0)
+    const [record] = rows(s, webhookId)
+    expect(record).toMatchObject({ status: 'failed', error_class: 'ssrf_blocked' })
+    expect(record!.error_message).toContain('loopback')
+  })
+
+  test('any non-public address of a name refuses it, IPv4-mapped IPv6 included', async () => {
+    for (const addresses of [['::ffff:127.0.0.1'], ['93.184.216.34', '10.0.0.1'], ['::ffff:169.254.169.254']]) {
+      const s = await setUp(undefined, { WEBHOOK_ALLOWED_CIDRS: '' }, async () => addresses)
+      const webhookId = await register(s, `https://hooks.test:${s.receiver.port}/hook`)
+      await newTicket(s)
+      await s.run()
+      expect(s.receiver.received).toHaveLength(0)
+      expect(rows(s, webhookId)[0]).toMatchObject({ status: 'failed', error_class: 'ssrf_blocked' })
+    }
+  })
+
+  test('with the range allowed, the name connects to the checked address and TLS verifies the name', async () => {
+    const s = await setUp(undefined, {}, async () => ['127.0.0.1'])
+    const webhookId = await register(s, `https://hooks.test:${s.receiver.port}/hook`)
+    await newTicket(s)
+    await s.run()
+    expect(s.receiver.received).toHaveLength(1)
+    expect(s.receiver.received[0]!.headers.host).toBe(`hooks.test:${s.receiver.port}`)
+    expect(rows(s, webhookId)[0]).toMatchObject({ status: 'success' })
+    // A name the certificate does not cover fails TLS, although the address is the same.
+    const wrongName = await register(s, `https://wrong.test:${s.receiver.port}/hook`)
+    await newTicket(s)
+    await s.run()
+    expect(rows(s, wrongName)[0]).toMatchObject({ status: 'failed', error_class: 'tls' })
+  })
+})
