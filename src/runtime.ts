@@ -61,7 +61,8 @@ export async function openKeyring(config: Config, log: Logger, clock: Clock = sy
   }
 }
 
-export async function openRuntime(config: Config, options: { log: Logger; clock?: Clock }): Promise<Runtime> {
+/** `webhookCa`: extra PEM certificates webhook receivers may present (tests; operators use NODE_EXTRA_CA_CERTS). */
+export async function openRuntime(config: Config, options: { log: Logger; clock?: Clock; webhookCa?: string }): Promise<Runtime> {
   const clock = options.clock ?? systemClock
   const { log } = options
   const { sqlite, db, keyring, masterKey } = await openKeyring(config, log, clock)
@@ -70,7 +71,7 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
   const scheduler = new Scheduler({ clock, log, tickMs: config.cronTickMs })
   const rateLimits = new RateLimiter(config.rateLimits)
   if (rateLimits.enabled) restoreRateCounters(sqlite, rateLimits, clock.now())
-  const webhooks = new WebhookDispatcher({ sqlite, db, clock, log, config, masterKey, version: VERSION })
+  const webhooks = new WebhookDispatcher({ sqlite, db, clock, log, config, masterKey, version: VERSION }, options.webhookCa ? { extraCa: options.webhookCa } : {})
   const deps: AppDeps = {
     config,
     sqlite,

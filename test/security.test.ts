@@ -24,7 +24,8 @@ const post = async (org: typeof home, path: string, body: unknown) => {
 // a caller out); the ticket is unassigned (an agent sees it) and is recreated for each route.
 const sidOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid
 const key = { name: 'Target key', expires_at: new Date(app.clock.now() + 86_400_000).toISOString() }
-const hook = { url: 'https://hooks.example.com/switchboard', events: ['ticket.*'], secret: 'a-secret-of-16-chars-or-more' }
+// localhost: a test send is refused at once by the SSRF check (loopback), no network needed.
+const hook = { url: 'https://localhost:9/switchboard', events: ['ticket.*'], secret: 'a-secret-of-16-chars-or-more' }
 const targets = {
   user: { home: await post(home, '/api/v1/users', { email: 'target@home.test', name: 'Target', password: 'password-123', role: 'viewer' }), away: away.users.agent.user.id },
   ticket: { home: '', away: await post(away, '/api/v1/tickets', { subject: 'Away ticket' }) },
@@ -80,6 +81,10 @@ const ROUTES: Route[] = [
   { method: 'GET', path: () => '/api/v1/webhooks', permission: 'webhook:read' },
   { method: 'GET', path: (id) => `/api/v1/webhooks/${id}`, permission: 'webhook:read', byId: 'webhook' },
   { method: 'PATCH', path: (id) => `/api/v1/webhooks/${id}`, permission: 'webhook:update', body: { description: 'Renamed' }, byId: 'webhook' },
+  { method: 'GET', path: (id) => `/api/v1/webhooks/${id}/deliveries`, permission: 'webhook:read', byId: 'webhook' },
+  { method: 'POST', path: (id) => `/api/v1/webhooks/${id}/test`, permission: 'webhook:update', body: { event_type: 'ticket.created' }, byId: 'webhook' },
+  { method: 'POST', path: (id) => `/api/v1/webhooks/${id}/deliveries/${id === ':id' ? ':delivery_id' : 'dlv_00000000000000000000000000'}/retry`, permission: 'webhook:update', byId: 'webhook' },
+  { method: 'POST', path: (id) => `/api/v1/webhooks/${id}/recover`, permission: 'webhook:update', body: { since: new Date(app.clock.now() - 3_600_000).toISOString() }, byId: 'webhook' },
   { method: 'DELETE', path: (id) => `/api/v1/webhooks/${id}`, permission: 'webhook:delete', byId: 'webhook' },
 ]
 

@@ -28,14 +28,14 @@ export function tempDirs(prefix?: string): () => string {
  * The real app on a fresh, migrated database in its own DATA_DIR. Pass `dataDir` to open an existing
  * one (a restart); `keepData` leaves it on disk when closed.
  */
-export async function makeTestApp(settings: Partial<Record<SettingName, string>> = {}, options: { dataDir?: string; keepData?: boolean; clock?: FakeClock } = {}) {
+export async function makeTestApp(settings: Partial<Record<SettingName, string>> = {}, options: { dataDir?: string; keepData?: boolean; clock?: FakeClock; webhookCa?: string } = {}) {
   const dataDir = options.dataDir ?? tempDir()
   // Rate limits are off unless a test turns them on: most tests make more requests than a plan allows.
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', RATE_LIMITS_ENABLED: 'false', ...settings })
   const logs = memorySink()
   const log = createLogger({ level: config.logLevel, sink: logs })
   const clock = options.clock ?? new FakeClock()
-  const runtime = await openRuntime(config, { log, clock })
+  const runtime = await openRuntime(config, { log, clock, webhookCa: options.webhookCa })
   const { app, deps } = runtime
   return {
     app,

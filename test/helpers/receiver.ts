@@ -18,6 +18,7 @@ export type Answer = { status: number; headers?: Record<string, string>; body?: 
 
 export async function startReceiver(answer: (request: Received, index: number) => Answer = () => ({ status: 200 })) {
   const received: Received[] = []
+  const load = { now: 0, max: 0 }
   const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
@@ -26,13 +27,20 @@ export async function startReceiver(answer: (request: Received, index: number) =
       const url = new URL(request.url)
       const entry: Received = { path: url.pathname, headers: Object.fromEntries(request.headers), body: await request.text(), at: Date.now() }
       received.push(entry)
-      const reply = answer(entry, received.length - 1)
-      if (reply.delayMs) await Bun.sleep(reply.delayMs)
-      return new Response(reply.body ?? 'ok', { status: reply.status, headers: reply.headers })
+      load.max = Math.max(load.max, ++load.now)
+      try {
+        const reply = answer(entry, received.length - 1)
+        if (reply.delayMs) await Bun.sleep(reply.delayMs)
+        return new Response(reply.body ?? 'ok', { status: reply.status, headers: reply.headers })
+      } finally {
+        load.now--
+      }
     },
   })
   return {
     received,
+    /** Requests being answered at once: now, and the most seen. */
+    load,
     port: server.port!,
     url: (path = '/hook') => `https://127.0.0.1:${server.port}${path}`,
     ca: await Bun.file(CA_FILE).text(),

@@ -18,7 +18,22 @@ export interface EmittedEvent {
   body: string
 }
 
-export function emit(tx: Tx, event: { organizationId: string; type: EventType; data: Record<string, unknown>; now: number }): EmittedEvent {
+export interface NewEvent {
+  organizationId: string
+  type: EventType
+  data: Record<string, unknown>
+  now: number
+}
+
+/** Records an event and queues it for every webhook that subscribes to its type. */
+export function emit(tx: Tx, event: NewEvent): EmittedEvent {
+  const recorded = recordEvent(tx, event)
+  fanOut(tx, { id: recorded.id, organizationId: event.organizationId, type: event.type, now: event.now })
+  return recorded
+}
+
+/** Records an event without queueing it anywhere (a webhook's test event). */
+export function recordEvent(tx: Tx, event: NewEvent): EmittedEvent {
   const id = prefixedId('evt')
   const data = JSON.stringify(event.data)
   // Refused with the change that caused it (the transaction rolls back): receivers and the outbox never see it.
@@ -26,6 +41,5 @@ export function emit(tx: Tx, event: { organizationId: string; type: EventType; d
   // Written by hand so the key order of the envelope is fixed: id, type, created_at, organization_id, data.
   const body = `{"id":${JSON.stringify(id)},"type":${JSON.stringify(event.type)},"created_at":${JSON.stringify(isoTime(event.now))},"organization_id":${JSON.stringify(event.organizationId)},"data":${data}}`
   tx.insert(events).values({ id, organizationId: event.organizationId, type: event.type, body, createdAt: event.now }).run()
-  fanOut(tx, { id, organizationId: event.organizationId, type: event.type, now: event.now })
   return { id, type: event.type, body }
 }

@@ -1,4 +1,5 @@
-// Routes of webhooks under /api/v1/webhooks: register, list, read, change and delete.
+// Routes of webhooks under /api/v1/webhooks: register, list, read, change and delete; delivery records;
+// a test send, a manual retry and the recovery of what was not delivered.
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../context.ts'
 import { authMacros, protectedErrors } from '../../http/auth.ts'
@@ -7,7 +8,25 @@ import { createWebhook } from './create-webhook.ts'
 import { deleteWebhook } from './delete-webhook.ts'
 import { getWebhookInOrg } from './get-webhook.ts'
 import { listWebhooks } from './list-webhooks.ts'
-import { CreateWebhookBody, UpdateWebhookBody, WebhookBody, WebhookIdParams, WebhookList, WebhookListQuery } from './model.ts'
+import { listDeliveries } from './list-deliveries.ts'
+import {
+  CreateWebhookBody,
+  DeliveryBody,
+  DeliveryList,
+  DeliveryListQuery,
+  DeliveryParams,
+  RecoverBody,
+  RecoverResult,
+  TestWebhookBody,
+  UpdateWebhookBody,
+  WebhookBody,
+  WebhookIdParams,
+  WebhookList,
+  WebhookListQuery,
+} from './model.ts'
+import { recoverWebhook } from './recover.ts'
+import { retryDelivery } from './retry-delivery.ts'
+import { sendTestEvent } from './send-test.ts'
 import { updateWebhook } from './update-webhook.ts'
 import { webhookJson } from './webhook-json.ts'
 
@@ -61,4 +80,43 @@ export function webhooksRoutes(deps: AppDeps) {
         detail: { tags, summary: 'Delete a webhook' },
       },
     )
+    .get(
+      '/:id/deliveries',
+      ({ actor, params, query }) => listDeliveries(deps, actor, params.id, { status: query.status, event_id: query.event_id }, listRequest(query)),
+      {
+        permission: 'webhook:read',
+        params: WebhookIdParams,
+        query: DeliveryListQuery,
+        response: { 200: DeliveryList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN', 'NOT_FOUND') },
+        detail: { tags, summary: 'List delivery attempts', description: 'One record per attempt, newest first; filters status and event_id.' },
+      },
+    )
+    .post('/:id/test', ({ actor, params, body }) => sendTestEvent(deps, actor, params.id, body.event_type), {
+      permission: 'webhook:update',
+      params: WebhookIdParams,
+      body: TestWebhookBody,
+      response: { 200: DeliveryBody, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND') },
+      detail: {
+        tags,
+        summary: 'Send a test event',
+        description: 'An event of the given type with sample data (`data.test: true`), to this webhook whatever its events filter, through the real pipeline; answers with the delivery record. Never counts toward disabling.',
+      },
+    })
+    .post('/:id/deliveries/:delivery_id/retry', ({ actor, params }) => retryDelivery(deps, actor, params.id, params.delivery_id), {
+      permission: 'webhook:update',
+      params: DeliveryParams,
+      response: { 200: DeliveryBody, ...protectedErrors('NOT_FOUND', 'CONFLICT') },
+      detail: { tags, summary: 'Send a delivery again now', description: 'One more attempt of the same event, answered with its record; not retried further if it fails.' },
+    })
+    .post('/:id/recover', ({ actor, params, body }) => recoverWebhook(deps, actor, params.id, body.since), {
+      permission: 'webhook:update',
+      params: WebhookIdParams,
+      body: RecoverBody,
+      response: { 200: RecoverResult, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'CONFLICT') },
+      detail: {
+        tags,
+        summary: 'Send again what was not delivered',
+        description: 'Queues every event since `since` (at most 14 days back) that matched this webhook and was not delivered: failed for good, or skipped while it was disabled.',
+      },
+    })
 }

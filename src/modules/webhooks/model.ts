@@ -45,3 +45,34 @@ export const WebhookBody = t.Object({
 export const WebhookIdParams = t.Object({ id: t.String({ maxLength: 64 }) })
 export const WebhookListQuery = t.Object({ ...pagingQuery(['created_at']) })
 export const WebhookList = listResponse('webhooks', WebhookBody)
+
+export const DeliveryBody = t.Object({
+  id: t.String({ examples: ['dlv_01KAX3M6W9P8T2V5G7H4J3C1QZ'] }),
+  event_id: t.String(),
+  event_type: t.String(),
+  status: t.Union([t.Literal('pending'), t.Literal('success'), t.Literal('failed'), t.Literal('skipped')], {
+    description: 'skipped: the webhook was disabled when the event came (POST /recover sends it)',
+  }),
+  attempt: t.Integer({ description: '1 to the number of attempts of WEBHOOK_RETRY_SCHEDULE; manual retries count on' }),
+  trigger: t.Union([t.Literal('event'), t.Literal('test'), t.Literal('retry'), t.Literal('recover')]),
+  response_code: t.Union([t.Integer(), t.Null()], { description: 'HTTP status the receiver answered' }),
+  response_time_ms: t.Union([t.Integer(), t.Null()]),
+  delivered_at: t.Union([t.String({ format: 'date-time' }), t.Null()], { description: 'When the attempt ended' }),
+  next_attempt_at: t.Union([t.String({ format: 'date-time' }), t.Null()], { description: 'Pending: when it is due' }),
+  error: t.Union([t.Object({ class: t.String(), message: t.String() }), t.Null()], {
+    description: 'class: timeout, dns, tls, connect, http_status, redirect or ssrf_blocked',
+  }),
+  response_body: t.Union([t.String(), t.Null()], { description: 'The first 16 KB of the answer' }),
+  created_at: t.String({ format: 'date-time' }),
+})
+
+export const DeliveryListQuery = t.Object({
+  ...pagingQuery(['created_at']),
+  status: t.Optional(t.Union([t.Literal('pending'), t.Literal('success'), t.Literal('failed'), t.Literal('skipped')])),
+  event_id: t.Optional(t.String({ minLength: 1, maxLength: 64 })),
+})
+export const DeliveryList = listResponse('deliveries', DeliveryBody)
+export const DeliveryParams = t.Object({ id: t.String({ maxLength: 64 }), delivery_id: t.String({ maxLength: 64 }) })
+export const TestWebhookBody = t.Object({ event_type: t.String({ minLength: 1, maxLength: 100, description: 'An event type of the catalog, e.g. ticket.created' }) })
+export const RecoverBody = t.Object({ since: t.String({ description: 'RFC 3339 time, at most 14 days ago' }) })
+export const RecoverResult = t.Object({ queued: t.Integer({ description: 'Events queued again' }), since: t.String({ format: 'date-time' }) })
