@@ -8,6 +8,7 @@ import { MIGRATIONS } from '../../src/db/migrations.gen.ts'
 import { VERSION } from '../../src/version.ts'
 import { tempDir } from '../helpers/app.ts'
 import { run, startServer } from '../helpers/process.ts'
+import { CA_FILE, startReceiver } from '../helpers/receiver.ts'
 
 const folder = tempDir('switchboard-binary-')
 const binary = join(folder, 'switchboard')
@@ -72,4 +73,67 @@ describe('dist/switchboard copied alone to a folder', () => {
     expect(result.code).toBe(0)
     expect(existsSync(join(folder, 'copy.db'))).toBe(true)
   })
+})
+
+describe('webhooks across a crash of the binary', () => {
+  test('killed with SIGKILL while deliveries are in flight and pending: after a restart every event reaches the receiver at least once', async () => {
+    let slow = true
+    const receiver = await startReceiver(() => ({ status: 200, delayMs: slow ? 1500 : 0 }))
+    const dataDir = join(folder, 'crash-data')
+    const env = {
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: 'admin@crash.test',
+      ADMIN_PASSWORD: 'crash-test-password',
+      NODE_EXTRA_CA_CERTS: CA_FILE,
+      WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_RETRY_SCHEDULE: '0,1,1,1,1,1',
+      WEBHOOK_CONCURRENCY: '2',
+      CRON_TICK_MS: '100',
+      RATE_LIMITS_ENABLED: 'false',
+    }
+    let server = await startServer([binary], env, folder)
+    try {
+      const login = await fetch(`${server.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }) })
+      const auth = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' }
+      const hook = await fetch(`${server.url}/api/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url: receiver.url(), events: ['ticket.created'], secret: 'crash-test-secret-16' }) })
+      expect(hook.status).toBe(201)
+      const eventsExpected = 12
+      for (let i = 0; i < eventsExpected; i++) {
+        expect((await fetch(`${server.url}/api/v1/tickets`, { method: 'POST', headers: auth, body: JSON.stringify({ subject: `Crash ${i}` }) })).status).toBe(201)
+      }
+      // Two are in flight (the receiver takes 1.5 s each), ten are pending: kill it now.
+      for (const deadline = Date.now() + 5000; receiver.received.length === 0 && Date.now() < deadline; ) await Bun.sleep(20)
+      const killed = await server.stop('SIGKILL')
+      expect(killed.code).not.toBe(0)
+      await Bun.sleep(1600)
+      const cutOff = receiver.received.filter((r) => !r.answered).map((r) => r.headers['webhook-id'])
+      expect(cutOff.length).toBeGreaterThan(0)
+      expect(receiver.received.length).toBeLessThan(eventsExpected)
+
+      slow = false
+      server = await startServer([binary], env, folder)
+      // In-flight claims come back when their lease (2 x timeout + 5 s) runs out; the rest at once.
+      const eventIds = async () => {
+        const { Database } = await import('bun:sqlite')
+        const db = new Database(join(dataDir, 'switchboard.db'), { readonly: true })
+        try {
+          return db.query<{ id: string }, []>("SELECT id FROM events WHERE type = 'ticket.created'").all().map((r) => r.id)
+        } finally {
+          db.close()
+        }
+      }
+      const expected = await eventIds()
+      expect(expected).toHaveLength(eventsExpected)
+      // Only answered deliveries count: those cut off by the kill must be sent again.
+      const seen = () => new Set(receiver.received.filter((r) => r.answered).map((r) => r.headers['webhook-id']))
+      for (const deadline = Date.now() + 30_000; expected.some((id) => !seen().has(id)) && Date.now() < deadline; ) await Bun.sleep(100)
+      expect(expected.filter((id) => !seen().has(id))).toEqual([])
+      // The deliveries cut off by the kill were claimed when it happened: sent again once their lease ran out.
+      for (const id of cutOff) expect(receiver.received.filter((r) => r.headers['webhook-id'] === id && r.answered).length).toBeGreaterThanOrEqual(1)
+    } finally {
+      expect((await server.stop('SIGTERM')).code).toBe(0)
+      receiver.stop()
+    }
+  }, 90_000)
 })

@@ -11,6 +11,8 @@ export interface Received {
   headers: Record<string, string>
   body: string
   at: number
+  /** The answer went back to a sender still waiting for it (false while answering, or if the sender hung up). */
+  answered: boolean
 }
 
 /** What the receiver answers to one request; a function may wait before answering. */
@@ -25,12 +27,13 @@ export async function startReceiver(answer: (request: Received, index: number) =
     tls: { cert: Bun.file(join(TLS_DIR, 'cert.pem')), key: Bun.file(join(TLS_DIR, 'key.pem')) },
     async fetch(request) {
       const url = new URL(request.url)
-      const entry: Received = { path: url.pathname, headers: Object.fromEntries(request.headers), body: await request.text(), at: Date.now() }
+      const entry: Received = { path: url.pathname, headers: Object.fromEntries(request.headers), body: await request.text(), at: Date.now(), answered: false }
       received.push(entry)
       load.max = Math.max(load.max, ++load.now)
       try {
         const reply = answer(entry, received.length - 1)
         if (reply.delayMs) await Bun.sleep(reply.delayMs)
+        entry.answered = !request.signal.aborted
         return new Response(reply.body ?? 'ok', { status: reply.status, headers: reply.headers })
       } finally {
         load.now--
