@@ -4,6 +4,7 @@ import { benchLogin } from './login.ts'
 import { benchPlatform } from './platform.ts'
 import { benchRateLimiter } from './rate-limiter.ts'
 import { benchRateLimitOverhead } from './rate-limit-overhead.ts'
+import { benchWebhooks, printWebhookBench } from './webhooks.ts'
 import { benchTickets, TICKETS } from './tickets.ts'
 
 process.stdout.write(`Switchboard benchmarks: ${CONNECTIONS} connections, ${DURATION_S} s per measurement, median of ${ROUNDS} alternating rounds, bun ${Bun.version}\n\n`)
@@ -34,3 +35,6 @@ process.stdout.write(`  ${limiter.nsPerRequest.toFixed(0)} ns a request over ${l
 process.stdout.write('\nRate limits on vs off, tickets list in-process (no sockets; medians of alternating rounds)\n')
 const inProcess = await benchRateLimitOverhead()
 process.stdout.write(`  on ${inProcess.onUs.toFixed(1)} µs   off ${inProcess.offUs.toFixed(1)} µs a request: overhead ${(((inProcess.onUs - inProcess.offUs) / inProcess.offUs) * 100).toFixed(1)}% (target < 5%)\n`)
+
+process.stdout.write('\nWebhook delivery: tickets created through the API, each event to 4 webhooks on a local HTTPS receiver\n')
+printWebhookBench(await benchWebhooks())

@@ -1,0 +1,155 @@
+// The webhook delivery benchmark: tickets created through the API of the compiled binary, each event
+// fanned out to 4 webhooks on a local HTTPS receiver (another process); deliveries per second and the
+// time from the event's commit to its first attempt's arrival, beside the ceiling measured in the same
+// run: a bare loop of signed fetch calls with the same concurrency to the same receiver.
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { buildBinary } from '../../scripts/build.ts'
+import { tempDir } from '../helpers/app.ts'
+import { freePort } from '../helpers/process.ts'
+import { CA_FILE } from '../helpers/receiver.ts'
+import { waitFor } from './load.ts'
+
+const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 1000)
+const WEBHOOKS = 4
+const CLIENTS = 8
+const CONCURRENCY = 32
+
+export interface WebhookBench {
+  deliveries: number
+  deliveriesPerSecond: number
+  p50Ms: number
+  p99Ms: number
+  /** A backlog of the same size, due at once. */
+  drainPerSecond: number
+  ceilingPerSecond: number
+}
+
+interface Stats {
+  count: number
+  first_at: number
+  last_at: number
+  latencies_ms: number[]
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+}
+
+export async function benchWebhooks(): Promise<WebhookBench> {
+  const dir = tempDir('switchboard-bench-webhooks-')
+  const children: Bun.Subprocess[] = []
+  try {
+    const binary = join(dir, 'switchboard')
+    await buildBinary(binary)
+    const receiverPort = freePort()
+    const statsPort = freePort()
+    children.push(Bun.spawn([process.execPath, join(import.meta.dir, 'webhook-receiver.ts')], { env: { PORT: String(receiverPort), STATS_PORT: String(statsPort) }, stdout: 'ignore', stderr: 'inherit' }))
+    const statsUrl = `http://127.0.0.1:${statsPort}/`
+    await waitFor(statsUrl)
+    const stats = async () => (await (await fetch(statsUrl)).json()) as Stats
+
+    const port = freePort()
+    const admin = { email: 'bench@bench.example', password: 'bench-password-123' }
+    const env = {
+      DATA_DIR: join(dir, 'data'),
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+      NODE_EXTRA_CA_CERTS: CA_FILE,
+      WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
+      WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+      RATE_LIMITS_ENABLED: 'false',
+    }
+    children.push(Bun.spawn([binary, 'serve'], { env, stdout: Bun.file(join(dir, 'server.log')), stderr: 'inherit' }))
+    const base = `http://127.0.0.1:${port}`
+    await waitFor(`${base}/health`)
+    const login = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) })
+    const headers = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' }
+    for (let i = 0; i < WEBHOOKS; i++) {
+      const created = await fetch(`${base}/api/v1/webhooks`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ url: `https://127.0.0.1:${receiverPort}/hook-${i}`, events: ['ticket.created'], secret: 'bench-secret-0123456789' }),
+      })
+      if (created.status !== 201) throw new Error(`webhook registration answered ${created.status}`)
+    }
+
+    const createTickets = async (count: number) => {
+      let next = 0
+      const client = async () => {
+        while (next < count) {
+          const i = next++
+          const response = await fetch(`${base}/api/v1/tickets`, { method: 'POST', headers, body: JSON.stringify({ subject: `Bench ticket ${i}` }) })
+          if (response.status !== 201) throw new Error(`ticket creation answered ${response.status}`)
+          await response.arrayBuffer()
+        }
+      }
+      await Promise.all(Array.from({ length: CLIENTS }, client))
+    }
+    const waitForCount = async (count: number) => {
+      for (const deadline = Date.now() + 180_000; ; ) {
+        const s = await stats()
+        if (s.count >= count) return s
+        if (Date.now() > deadline) throw new Error(`only ${s.count} of ${count} deliveries arrived`)
+        await Bun.sleep(50)
+      }
+    }
+
+    // Warm-up, then the measured run.
+    await createTickets(50)
+    await waitForCount(50 * WEBHOOKS)
+    await fetch(statsUrl, { method: 'POST' })
+    const started = Date.now()
+    await createTickets(EVENTS)
+    const measured = await waitForCount(EVENTS * WEBHOOKS)
+    const seconds = (measured.last_at - started) / 1000
+    const sorted = [...measured.latencies_ms].sort((a, b) => a - b)
+
+    // A backlog: the same webhooks off while events come (recorded as skipped), then back on and
+    // recovered at once: how fast the dispatcher drains what is due, not how fast the API writes.
+    const ids = ((await (await fetch(`${base}/api/v1/webhooks`, { headers })).json()) as { webhooks: { id: string }[] }).webhooks.map((w) => w.id)
+    for (const id of ids) await fetch(`${base}/api/v1/webhooks/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ enabled: false }) })
+    const since = new Date().toISOString()
+    await createTickets(EVENTS)
+    for (const id of ids) await fetch(`${base}/api/v1/webhooks/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ enabled: true }) })
+    await fetch(statsUrl, { method: 'POST' })
+    const drainStarted = Date.now()
+    for (const id of ids) {
+      const recovered = (await (await fetch(`${base}/api/v1/webhooks/${id}/recover`, { method: 'POST', headers, body: JSON.stringify({ since }) })).json()) as { queued: number }
+      if (recovered.queued !== EVENTS) throw new Error(`recover queued ${recovered.queued} of ${EVENTS}`)
+    }
+    const drained = await waitForCount(EVENTS * WEBHOOKS)
+    const drainSeconds = (drained.last_at - drainStarted) / 1000
+
+    const sample = JSON.stringify({ id: 'evt_BENCH', type: 'ticket.created', created_at: new Date().toISOString(), organization_id: 'org_BENCH', data: { ticket: { id: 'tkt_BENCH', subject: 'Bench ticket 1', status: 'new', priority: 'normal' } } })
+    const ceiling = Bun.spawnSync([process.execPath, join(import.meta.dir, 'webhook-ceiling.ts')], {
+      env: { URL: `https://127.0.0.1:${receiverPort}/ceiling`, TOTAL: String(EVENTS * WEBHOOKS), CONCURRENCY: String(CONCURRENCY), BODY: sample },
+      stderr: 'inherit',
+    })
+    const ceilingSeconds = (JSON.parse(ceiling.stdout.toString()) as { seconds: number }).seconds
+    return {
+      deliveries: EVENTS * WEBHOOKS,
+      deliveriesPerSecond: (EVENTS * WEBHOOKS) / seconds,
+      p50Ms: percentile(sorted, 50),
+      p99Ms: percentile(sorted, 99),
+      drainPerSecond: (EVENTS * WEBHOOKS) / drainSeconds,
+      ceilingPerSecond: (EVENTS * WEBHOOKS) / ceilingSeconds,
+    }
+  } finally {
+    for (const child of children) child.kill('SIGTERM')
+    await Promise.all(children.map((c) => c.exited))
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export function printWebhookBench(r: WebhookBench): void {
+  process.stdout.write(`  ${r.deliveries.toLocaleString('en')} deliveries (${(r.deliveries / WEBHOOKS).toLocaleString('en')} events x ${WEBHOOKS} webhooks, ${CLIENTS} API clients, WEBHOOK_CONCURRENCY ${CONCURRENCY})\n`)
+  process.stdout.write(`  live, as the API creates events: ${Math.round(r.deliveriesPerSecond)} deliveries/s   commit -> first attempt p50 ${r.p50Ms} ms   p99 ${r.p99Ms} ms (target p50 < 50 ms)\n`)
+  process.stdout.write(`  a backlog of as many, due at once: ${Math.round(r.drainPerSecond)} deliveries/s\n`)
+  process.stdout.write(`  ceiling (bare signed fetch loop, same concurrency, same receiver) ${Math.round(r.ceilingPerSecond)}/s\n`)
+  process.stdout.write(`  ratio backlog / ceiling ${(r.drainPerSecond / r.ceilingPerSecond).toFixed(2)} (target >= 0.5); live / ceiling ${(r.deliveriesPerSecond / r.ceilingPerSecond).toFixed(2)}, bounded by the API's ticket writes\n`)
+}
+
+if (import.meta.main) printWebhookBench(await benchWebhooks())
