@@ -9,7 +9,7 @@ import type { AppDatabase } from '../../db/open.ts'
 import { write } from '../../db/tx.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { Logger } from '../../lib/log.ts'
-import { recordOutcome, type ClaimedDelivery } from './record-outcome.ts'
+import { recordOutcome, type ClaimedDelivery, type OutcomeResult } from './record-outcome.ts'
 import { openWebhookSecret } from './secret.ts'
 import { sendAttempt, type AttemptOutcome, type AttemptOptions } from './send-attempt.ts'
 import { onDeliveriesQueued } from './signal.ts'
@@ -27,9 +27,14 @@ export interface DispatcherDeps {
   version: string
 }
 
-const CANDIDATES = `SELECT id, webhook_id FROM webhook_deliveries
-  WHERE status = 'pending' AND next_attempt_at <= ?1 AND (lease_until IS NULL OR lease_until < ?1)
-  ORDER BY attempt > 1, next_attempt_at LIMIT ?2`
+// First attempts, then retries, each in due order: two queries that walk the (status, next_attempt_at)
+// index, where one ORDER BY attempt > 1 would sort every due row on every pump.
+const DUE_FIRST = `SELECT id, webhook_id FROM webhook_deliveries
+  WHERE status = 'pending' AND next_attempt_at <= ?1 AND attempt = 1 AND (lease_until IS NULL OR lease_until < ?1)
+  ORDER BY next_attempt_at LIMIT ?2`
+const DUE_RETRIES = `SELECT id, webhook_id FROM webhook_deliveries
+  WHERE status = 'pending' AND next_attempt_at <= ?1 AND attempt > 1 AND (lease_until IS NULL OR lease_until < ?1)
+  ORDER BY next_attempt_at LIMIT ?2`
 const CLAIM = `UPDATE webhook_deliveries SET lease_until = ?1
   WHERE id = ?2 AND status = 'pending' AND (lease_until IS NULL OR lease_until < ?3)
   RETURNING id, organization_id, webhook_id, event_id, event_type, attempt, trigger, created_at`
@@ -40,10 +45,12 @@ export class WebhookDispatcher {
   private readonly inFlight = new Map<string, Promise<unknown>>()
   private readonly perWebhook = new Map<string, number>()
   private readonly abort = new AbortController()
+  private readonly outcomes: Array<{ delivery: ClaimedDelivery; outcome: AttemptOutcome; resolve(result: OutcomeResult): void; reject(error: unknown): void }> = []
   private unsubscribe: (() => void) | undefined
   private stopped = false
   private pumping = false
   private again = false
+  private pumpScheduled = false
 
   constructor(
     private readonly deps: DispatcherDeps,
@@ -63,7 +70,10 @@ export class WebhookDispatcher {
 
   /** Resolves once nothing is in flight (sends started meanwhile included). */
   async settled(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()])
+    while (this.inFlight.size > 0 || this.pumpScheduled) {
+      if (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()])
+      else await new Promise((resolve) => setImmediate(resolve))
+    }
   }
 
   /** Claims and starts as many due deliveries as the caps allow; returns how many it started. */
@@ -87,12 +97,24 @@ export class WebhookDispatcher {
     return started
   }
 
+  /** One pump for all the sends that end within a turn of the event loop (one claim transaction, not one each). */
+  private schedulePump(): void {
+    if (this.pumpScheduled || this.stopped) return
+    this.pumpScheduled = true
+    setImmediate(() => {
+      this.pumpScheduled = false
+      this.pump()
+    })
+  }
+
   private claimAndStart(): number {
     const free = this.deps.config.webhooks.concurrency - this.inFlight.size
     if (free <= 0) return 0
     const now = this.deps.clock.now()
     const lease = now + 2 * this.deps.config.webhooks.timeoutMs + 5_000
-    const candidates = this.deps.sqlite.query<{ id: string; webhook_id: string }, [number, number]>(CANDIDATES).all(now, free * 4)
+    const due = (sql: string, limit: number) => this.deps.sqlite.query<{ id: string; webhook_id: string }, [number, number]>(sql).all(now, limit)
+    const candidates = due(DUE_FIRST, free * 4)
+    if (candidates.length < free * 4) candidates.push(...due(DUE_RETRIES, free * 4 - candidates.length))
     const claim = this.deps.sqlite.query<ClaimedDelivery, [number, string, number]>(CLAIM)
     const claimed: ClaimedDelivery[] = []
     const planned = new Map<string, number>()
@@ -120,7 +142,7 @@ export class WebhookDispatcher {
         const left = (this.perWebhook.get(delivery.webhook_id) ?? 1) - 1
         if (left <= 0) this.perWebhook.delete(delivery.webhook_id)
         else this.perWebhook.set(delivery.webhook_id, left)
-        if (!this.stopped) this.pump()
+        this.schedulePump()
       })
     this.inFlight.set(delivery.id, running)
   }
@@ -153,8 +175,7 @@ export class WebhookDispatcher {
       sqlite.query('UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ?').run(delivery.id)
       return outcome
     }
-    const now = this.deps.clock.now()
-    const result = write(this.deps.db, (tx) => recordOutcome(tx, delivery, outcome, config.webhooks.retryScheduleMs, now))
+    const result = await this.record(delivery, outcome)
     log.info('webhook delivery', {
       delivery_id: delivery.id,
       webhook_id: delivery.webhook_id,
@@ -167,6 +188,30 @@ export class WebhookDispatcher {
     })
     if (result.disabled) log.warn('webhook disabled', { webhook_id: delivery.webhook_id, organization_id: delivery.organization_id, reason: result.disabled })
     return outcome
+  }
+
+  /**
+   * Queues an outcome for the next group commit: the outcomes that arrive within one turn of the
+   * event loop are written in one transaction (one commit for many sends, not one each).
+   */
+  private record(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<OutcomeResult> {
+    return new Promise((resolve, reject) => {
+      this.outcomes.push({ delivery, outcome, resolve, reject })
+      if (this.outcomes.length === 1) setImmediate(() => this.flushOutcomes())
+    })
+  }
+
+  private flushOutcomes(): void {
+    const batch = this.outcomes.splice(0)
+    if (batch.length === 0) return
+    const { config, db, sqlite } = this.deps
+    const now = this.deps.clock.now()
+    try {
+      const results = write(db, (tx) => batch.map((b) => recordOutcome(tx, sqlite, b.delivery, b.outcome, config.webhooks.retryScheduleMs, now)))
+      batch.forEach((b, i) => b.resolve(results[i]!))
+    } catch (error) {
+      batch.forEach((b) => b.reject(error))
+    }
   }
 
   /** Stops claiming, waits up to `graceMs` for sends in flight, then aborts the rest (they are sent again after a restart). */

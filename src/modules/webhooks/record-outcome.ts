@@ -3,13 +3,14 @@
 // only delays, and a receiver's Retry-After honoured up to twice the scheduled delay), or disable the
 // webhook: at once on 410 Gone, or when the last attempt of an event fails with no success since
 // before that event's first attempt. Test sends never count; manual retries are not retried.
-import { and, eq, sql } from 'drizzle-orm'
-import type { Db, Tx } from '../../db/tx.ts'
+import type { Database } from 'bun:sqlite'
+import { eq } from 'drizzle-orm'
+import type { Tx } from '../../db/tx.ts'
 import { isoTime } from '../../lib/clock.ts'
 import { prefixedId } from '../../lib/ids.ts'
 import { audit, SYSTEM_ACTOR } from '../audit/record.ts'
 import type { AttemptOutcome } from './send-attempt.ts'
-import { webhookDeliveries, webhooks, type DeliveryTrigger } from './table.ts'
+import { webhooks, type DeliveryTrigger } from './table.ts'
 
 export interface ClaimedDelivery {
   id: string
@@ -34,43 +35,43 @@ export function scheduledDelay(scheduleMs: readonly number[], attempt: number, r
   return base + Math.floor(random() * Math.min(base * 0.1, 10 * 60_000))
 }
 
-function firstAttemptAt(tx: Db, delivery: ClaimedDelivery): number {
-  const row = tx
-    .select({ at: sql<number>`min(${webhookDeliveries.created_at})` })
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.event_id, delivery.event_id), eq(webhookDeliveries.webhook_id, delivery.webhook_id)))
-    .get()
-  return row?.at ?? delivery.created_at
+interface WebhookState {
+  id: string
+  organization_id: string
+  enabled: number
+  consecutive_failures: number
+  failing_since: number | null
 }
 
-export function recordOutcome(tx: Tx, delivery: ClaimedDelivery, outcome: AttemptOutcome, scheduleMs: readonly number[], now: number): OutcomeResult {
-  tx.update(webhookDeliveries)
-    .set({
-      status: outcome.ok ? 'success' : 'failed',
-      lease_until: null,
-      next_attempt_at: null,
-      response_code: outcome.responseCode,
-      response_time_ms: outcome.responseTimeMs,
-      response_body: outcome.responseBody,
-      error_class: outcome.errorClass,
-      error_message: outcome.errorMessage,
-      delivered_at: now,
-    })
-    .where(eq(webhookDeliveries.id, delivery.id))
-    .run()
+// Prepared statements (bun:sqlite caches them per connection): this runs for every attempt, and
+// drizzle's builder would cost ~80 µs a query.
+const CLOSE = `UPDATE webhook_deliveries SET status = ?, lease_until = NULL, next_attempt_at = NULL, response_code = ?, response_time_ms = ?,
+  response_body = ?, error_class = ?, error_message = ?, delivered_at = ? WHERE id = ?`
+const WEBHOOK = 'SELECT id, organization_id, enabled, consecutive_failures, failing_since FROM webhooks WHERE id = ?'
+const SUCCEEDED = 'UPDATE webhooks SET consecutive_failures = 0, failing_since = NULL, last_success_at = ? WHERE id = ?'
+const FAILED = 'UPDATE webhooks SET consecutive_failures = consecutive_failures + 1, failing_since = ? WHERE id = ?'
+const FIRST_ATTEMPT = 'SELECT min(created_at) AS at FROM webhook_deliveries WHERE event_id = ? AND webhook_id = ?'
+const QUEUE_NEXT = `INSERT INTO webhook_deliveries (id, organization_id, webhook_id, event_id, event_type, attempt, trigger, status, next_attempt_at, created_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`
+
+/**
+ * Records one attempt's outcome. Runs inside the caller's write transaction (`tx`, used for the rare
+ * audit record), on the same connection as `sqlite`.
+ */
+export function recordOutcome(tx: Tx, sqlite: Database, delivery: ClaimedDelivery, outcome: AttemptOutcome, scheduleMs: readonly number[], now: number): OutcomeResult {
+  sqlite
+    .query(CLOSE)
+    .run(outcome.ok ? 'success' : 'failed', outcome.responseCode, outcome.responseTimeMs, outcome.responseBody, outcome.errorClass, outcome.errorMessage, now, delivery.id)
   if (delivery.trigger === 'test') return { disabled: null, nextAttemptAt: null }
-  const webhook = tx.select().from(webhooks).where(eq(webhooks.id, delivery.webhook_id)).get()
+  const webhook = sqlite.query<WebhookState, [string]>(WEBHOOK).get(delivery.webhook_id)
   if (!webhook) return { disabled: null, nextAttemptAt: null }
   if (outcome.ok) {
-    tx.update(webhooks).set({ consecutive_failures: 0, failing_since: null, last_success_at: now }).where(eq(webhooks.id, webhook.id)).run()
+    sqlite.query(SUCCEEDED).run(now, webhook.id)
     return { disabled: null, nextAttemptAt: null }
   }
   const failingSince = webhook.failing_since ?? now
-  tx.update(webhooks)
-    .set({ consecutive_failures: webhook.consecutive_failures + 1, failing_since: failingSince })
-    .where(eq(webhooks.id, webhook.id))
-    .run()
-  if (!webhook.enabled) return { disabled: null, nextAttemptAt: null }
+  sqlite.query(FAILED).run(failingSince, webhook.id)
+  if (webhook.enabled !== 1) return { disabled: null, nextAttemptAt: null }
   if (outcome.responseCode === 410) {
     disable(tx, webhook.id, webhook.organization_id, 'gone', `the receiver answered 410 Gone to delivery ${delivery.id}`, now)
     return { disabled: 'gone', nextAttemptAt: null }
@@ -78,7 +79,8 @@ export function recordOutcome(tx: Tx, delivery: ClaimedDelivery, outcome: Attemp
   if (delivery.trigger === 'retry') return { disabled: null, nextAttemptAt: null }
   const next = delivery.attempt + 1
   if (next > scheduleMs.length) {
-    if (failingSince <= firstAttemptAt(tx, delivery)) {
+    const first = sqlite.query<{ at: number | null }, [string, string]>(FIRST_ATTEMPT).get(delivery.event_id, delivery.webhook_id)?.at ?? delivery.created_at
+    if (failingSince <= first) {
       disable(tx, webhook.id, webhook.organization_id, 'exhausted', `all ${scheduleMs.length} attempts of event ${delivery.event_id} failed`, now)
       return { disabled: 'exhausted', nextAttemptAt: null }
     }
@@ -87,20 +89,9 @@ export function recordOutcome(tx: Tx, delivery: ClaimedDelivery, outcome: Attemp
   let delay = scheduledDelay(scheduleMs, next)
   if (outcome.retryAfterS !== null) delay = Math.min(Math.max(delay, outcome.retryAfterS * 1000), 2 * (scheduleMs[next - 1] ?? 0))
   const nextAttemptAt = now + delay
-  tx.insert(webhookDeliveries)
-    .values({
-      id: prefixedId('dlv'),
-      organization_id: delivery.organization_id,
-      webhook_id: delivery.webhook_id,
-      event_id: delivery.event_id,
-      event_type: delivery.event_type,
-      attempt: next,
-      trigger: delivery.trigger,
-      status: 'pending',
-      next_attempt_at: nextAttemptAt,
-      created_at: now,
-    })
-    .run()
+  sqlite
+    .query(QUEUE_NEXT)
+    .run(prefixedId('dlv'), delivery.organization_id, delivery.webhook_id, delivery.event_id, delivery.event_type, next, delivery.trigger, nextAttemptAt, now)
   return { disabled: null, nextAttemptAt }
 }
 
