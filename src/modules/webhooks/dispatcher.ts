@@ -28,12 +28,15 @@ export interface DispatcherDeps {
 }
 
 // First attempts, then retries, each in due order: two queries that walk the (status, next_attempt_at)
-// index, where one ORDER BY attempt > 1 would sort every due row on every pump.
+// index, where one ORDER BY attempt > 1 would sort every due row on every pump. Webhooks already at
+// their cap are left out (?3, a JSON array), so one webhook's backlog cannot hide the others' rows.
 const DUE_FIRST = `SELECT id, webhook_id FROM webhook_deliveries
   WHERE status = 'pending' AND next_attempt_at <= ?1 AND attempt = 1 AND (lease_until IS NULL OR lease_until < ?1)
+    AND webhook_id NOT IN (SELECT value FROM json_each(?3))
   ORDER BY next_attempt_at LIMIT ?2`
 const DUE_RETRIES = `SELECT id, webhook_id FROM webhook_deliveries
   WHERE status = 'pending' AND next_attempt_at <= ?1 AND attempt > 1 AND (lease_until IS NULL OR lease_until < ?1)
+    AND webhook_id NOT IN (SELECT value FROM json_each(?3))
   ORDER BY next_attempt_at LIMIT ?2`
 const CLAIM = `UPDATE webhook_deliveries SET lease_until = ?1
   WHERE id = ?2 AND status = 'pending' AND (lease_until IS NULL OR lease_until < ?3)
@@ -112,21 +115,28 @@ export class WebhookDispatcher {
     if (free <= 0) return 0
     const now = this.deps.clock.now()
     const lease = now + 2 * this.deps.config.webhooks.timeoutMs + 5_000
-    const due = (sql: string, limit: number) => this.deps.sqlite.query<{ id: string; webhook_id: string }, [number, number]>(sql).all(now, limit)
-    const candidates = due(DUE_FIRST, free * 4)
-    if (candidates.length < free * 4) candidates.push(...due(DUE_RETRIES, free * 4 - candidates.length))
     const claim = this.deps.sqlite.query<ClaimedDelivery, [number, string, number]>(CLAIM)
     const claimed: ClaimedDelivery[] = []
     const planned = new Map<string, number>()
+    const busy = (webhookId: string) => (this.perWebhook.get(webhookId) ?? 0) + (planned.get(webhookId) ?? 0)
     this.deps.sqlite.transaction(() => {
-      for (const candidate of candidates) {
-        if (claimed.length >= free) break
-        const busy = (this.perWebhook.get(candidate.webhook_id) ?? 0) + (planned.get(candidate.webhook_id) ?? 0)
-        if (busy >= PER_WEBHOOK_CONCURRENCY) continue
-        const row = claim.get(lease, candidate.id, now)
-        if (!row) continue
-        planned.set(candidate.webhook_id, (planned.get(candidate.webhook_id) ?? 0) + 1)
-        claimed.push(row)
+      // Each round leaves out the webhooks that reached their cap in the previous one.
+      for (let round = 0; round < 8 && claimed.length < free; round++) {
+        const saturated = JSON.stringify([...new Set([...this.perWebhook.keys(), ...planned.keys()])].filter((id) => busy(id) >= PER_WEBHOOK_CONCURRENCY))
+        const want = (free - claimed.length) * 2
+        const due = (sql: string, limit: number) => this.deps.sqlite.query<{ id: string; webhook_id: string }, [number, number, string]>(sql).all(now, limit, saturated)
+        const candidates = due(DUE_FIRST, want)
+        if (candidates.length < want) candidates.push(...due(DUE_RETRIES, want - candidates.length))
+        const before = claimed.length
+        for (const candidate of candidates) {
+          if (claimed.length >= free) break
+          if (busy(candidate.webhook_id) >= PER_WEBHOOK_CONCURRENCY) continue
+          const row = claim.get(lease, candidate.id, now)
+          if (!row) continue
+          planned.set(candidate.webhook_id, (planned.get(candidate.webhook_id) ?? 0) + 1)
+          claimed.push(row)
+        }
+        if (claimed.length === before) break
       }
     }).immediate()
     for (const delivery of claimed) this.launch(delivery)

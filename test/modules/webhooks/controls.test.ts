@@ -196,6 +196,27 @@ describe('concurrency', () => {
     expect(one.receiver.load.max).toBe(4)
   })
 
+  test('one webhook\'s backlog does not hold up another webhook: its first attempt goes in the first wave', async () => {
+    const s = await setUp(() => ({ status: 200, delayMs: 20 }))
+    const busy = await s.hook(['ticket.*'], '/busy')
+    for (let i = 0; i < 150; i++) await s.ticket(`Backlog ${i}`)
+    // The backlog is older than anything the second webhook will get: it comes first in due order.
+    s.app.clock.advance(1000)
+    await s.hook(['ticket.*'], '/quiet')
+    const quietOnly = await s.send('PATCH', `/api/v1/webhooks/${busy}`, { events: ['user.*'] })
+    expect(quietOnly.status).toBe(200)
+    await s.ticket('For the quiet one')
+    s.app.deps.webhooks.pump()
+    // Sent at once: 4 of the backlog (its cap) and the quiet webhook's delivery.
+    const firstWave = s.receiver.received.length
+    await s.app.deps.webhooks.settled()
+    const quietAt = s.receiver.received.findIndex((r) => r.path === '/quiet')
+    expect(quietAt).toBeGreaterThanOrEqual(0)
+    expect(quietAt).toBeLessThan(5)
+    expect(firstWave).toBeLessThanOrEqual(5)
+    expect(s.receiver.received.filter((r) => r.path === '/busy')).toHaveLength(150)
+  })
+
   test('first attempts go ahead of due retries', async () => {
     const s = await setUp((r) => ({ status: r.path === '/dead' ? 500 : 200 }), { WEBHOOK_CONCURRENCY: '1' })
     await s.hook(['ticket.*'], '/dead')
