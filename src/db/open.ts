@@ -16,7 +16,27 @@ export function openDatabase(path: string, options: { create?: boolean; readonly
     ? new Database(path, { readonly: true, strict: true })
     : new Database(path, { create: options.create ?? true, readwrite: true, strict: true })
   applyPragmas(sqlite)
-  return { sqlite, db: drizzle({ client: sqlite, schema }) }
+  return { sqlite, db: drizzle({ client: withStatementCache(sqlite), schema }) }
+}
+
+/** Statements kept prepared per connection (bun:sqlite keeps 20, fewer than one request can use). */
+export const STATEMENT_CACHE_SIZE = 500
+
+/**
+ * The connection as drizzle sees it: `prepare` answers from bun:sqlite's statement cache (`query`)
+ * instead of compiling the SQL again on every call, which cost more than running most of our queries.
+ * Safe because drizzle runs each statement to completion (run/all/get/values) and never finalizes it.
+ */
+function withStatementCache(sqlite: Database): Database {
+  Database.MAX_QUERY_CACHE_SIZE = Math.max(Database.MAX_QUERY_CACHE_SIZE, STATEMENT_CACHE_SIZE)
+  return new Proxy(sqlite, {
+    get(target, property) {
+      if (property === 'prepare') return (sql: string) => target.query(sql)
+      const value: unknown = Reflect.get(target, property, target)
+      // Database methods use private fields: they must run on the real object, not the proxy.
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
 }
 
 function applyPragmas(sqlite: Database): void {
