@@ -1,21 +1,35 @@
-// The dispatcher: claims due deliveries with a lease (UPDATE … RETURNING), sends each outside any
+// The dispatcher: claims due deliveries with a lease (see claim-due.ts), sends each outside any
 // transaction, and records the outcome in a short one. Woken after every transaction that queued
 // deliveries (attempt 1 goes at once) and by the cron loop (retries, and anything a crash left:
 // a claim whose lease ran out is due again, so a delivery is sent at least once, maybe twice).
 // WEBHOOK_CONCURRENCY caps sends in flight, 4 per webhook; first attempts are claimed before retries.
+//
+// Claims run ahead of the sends: up to CLAIM_AHEAD times the caps, and the ones not yet started wait
+// in a ready queue, so a send that ends starts the next at once. One transaction (a "tick") does all
+// the bookkeeping for many sends: it records the outcomes of those that ended and tops the queue up;
+// it runs at once when a webhook's queue runs dry, otherwise within TICK_DELAY_MS, batching the rest.
 import type { Database } from 'bun:sqlite'
 import type { Config } from '../../config.ts'
 import type { AppDatabase } from '../../db/open.ts'
 import { write } from '../../db/tx.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { Logger } from '../../lib/log.ts'
+import { claimDue, type DueDelivery } from './claim-due.ts'
+import { findDeliveryTargets, type DeliveryTarget } from './delivery-target.ts'
 import { recordOutcome, type ClaimedDelivery, type OutcomeResult } from './record-outcome.ts'
 import { openWebhookSecret } from './secret.ts'
 import { sendAttempt, type AttemptOutcome, type AttemptOptions } from './send-attempt.ts'
+import { ReadyQueue, type ReadyJob } from './ready-queue.ts'
 import { onDeliveriesQueued } from './signal.ts'
 
 export const PER_WEBHOOK_CONCURRENCY = 4
 export const SHUTDOWN_GRACE_MS = 10_000
+/** How many times the caps are claimed (in flight plus ready). */
+const CLAIM_AHEAD = 3
+/** How long the outcomes of finished sends may wait to be written, while every webhook has more ready. */
+const TICK_DELAY_MS = 1
+/** Outcomes that make a tick run at once even so. */
+const TICK_BATCH = 64
 
 export interface DispatcherDeps {
   sqlite: Database
@@ -27,38 +41,46 @@ export interface DispatcherDeps {
   version: string
 }
 
-// First attempts, then retries, each in due order: two queries that walk the (status, next_attempt_at)
-// index, where one ORDER BY attempt > 1 would sort every due row on every pump. Webhooks already at
-// their cap are left out (?3, a JSON array), so one webhook's backlog cannot hide the others' rows.
-const DUE_FIRST = `SELECT id, webhook_id FROM webhook_deliveries
-  WHERE status = 'pending' AND next_attempt_at <= ?1 AND attempt = 1 AND (lease_until IS NULL OR lease_until < ?1)
-    AND webhook_id NOT IN (SELECT value FROM json_each(?3))
-  ORDER BY next_attempt_at LIMIT ?2`
-const DUE_RETRIES = `SELECT id, webhook_id FROM webhook_deliveries
-  WHERE status = 'pending' AND next_attempt_at <= ?1 AND attempt > 1 AND (lease_until IS NULL OR lease_until < ?1)
-    AND webhook_id NOT IN (SELECT value FROM json_each(?3))
-  ORDER BY next_attempt_at LIMIT ?2`
-const CLAIM = `UPDATE webhook_deliveries SET lease_until = ?1
-  WHERE id = ?2 AND status = 'pending' AND (lease_until IS NULL OR lease_until < ?3)
-  RETURNING id, organization_id, webhook_id, event_id, event_type, attempt, trigger, created_at`
-const TARGET = `SELECT w.url, w.secret_sealed, w.enabled, e.body FROM webhook_deliveries d
-  JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id WHERE d.id = ?`
+const SKIP = `UPDATE webhook_deliveries SET status = 'skipped', lease_until = NULL, next_attempt_at = NULL
+  WHERE id IN (SELECT value FROM json_each(?)) AND status = 'pending'`
+
+function skipJobs(sqlite: Database, jobs: readonly ReadyJob[]): void {
+  if (jobs.length > 0) sqlite.query(SKIP).run(JSON.stringify(jobs.map((job) => job.delivery.id)))
+}
+
+interface Finished {
+  delivery: ClaimedDelivery
+  outcome: AttemptOutcome
+  resolve(result: OutcomeResult): void
+  reject(error: unknown): void
+}
 
 export class WebhookDispatcher {
+  /** Every started delivery not yet recorded (what stop() and settled() wait for). */
   private readonly inFlight = new Map<string, Promise<unknown>>()
-  private readonly perWebhook = new Map<string, number>()
+  private readonly ready = new ReadyQueue()
+  /** Slots: sends started and not yet answered, in all and per webhook. */
+  private sending = 0
+  private readonly sendingTo = new Map<string, number>()
+  private readonly finished: Finished[] = []
+  /** Ready jobs of a webhook that answered 410 Gone: recorded as skipped in the next tick. */
+  private readonly gone: ReadyJob[] = []
+  /** Opened secrets by webhook and sealed text (never by sealed text alone: the seal is bound to its webhook). */
+  private readonly secrets = new Map<string, string>()
   private readonly abort = new AbortController()
-  private readonly outcomes: Array<{ delivery: ClaimedDelivery; outcome: AttemptOutcome; resolve(result: OutcomeResult): void; reject(error: unknown): void }> = []
+  private readonly userAgent: string
   private unsubscribe: (() => void) | undefined
   private stopped = false
-  private pumping = false
-  private again = false
-  private pumpScheduled = false
+  private ticking = false
+  private tickScheduled = false
+  private tickTimer: ReturnType<typeof setTimeout> | undefined
 
   constructor(
     private readonly deps: DispatcherDeps,
     private readonly options: Pick<AttemptOptions, 'extraCa' | 'resolve'> = {},
-  ) {}
+  ) {
+    this.userAgent = `Switchboard-Webhooks/${deps.version}`
+  }
 
   /** Listens for queued deliveries and sends what is due now. */
   start(): this {
@@ -67,100 +89,144 @@ export class WebhookDispatcher {
     return this
   }
 
+  /** Deliveries claimed by this dispatcher and not yet recorded: sending, or ready to. */
   get inFlightCount(): number {
-    return this.inFlight.size
+    return this.inFlight.size + this.ready.size
   }
 
-  /** Resolves once nothing is in flight (sends started meanwhile included). */
+  /** Resolves once nothing is in flight or ready (sends started meanwhile included). */
   async settled(): Promise<void> {
-    while (this.inFlight.size > 0 || this.pumpScheduled) {
+    while (this.inFlight.size > 0 || this.ready.size > 0 || this.tickScheduled || this.tickTimer !== undefined) {
       if (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()])
       else await new Promise((resolve) => setImmediate(resolve))
     }
   }
 
-  /** Claims and starts as many due deliveries as the caps allow; returns how many it started. */
+  /** Records finished sends, claims due deliveries as far as the caps allow and starts them; returns how many it claimed. */
   pump(): number {
-    if (this.stopped) return 0
-    // One pump at a time; a wake-up during one makes it look again when done.
-    if (this.pumping) {
-      this.again = true
-      return 0
-    }
-    this.pumping = true
-    let started = 0
+    // Nothing a tick calls runs a tick synchronously; the guard keeps it so.
+    if (this.ticking) return 0
+    this.ticking = true
     try {
-      do {
-        this.again = false
-        started += this.claimAndStart()
-      } while (this.again && !this.stopped)
+      return this.tick()
     } finally {
-      this.pumping = false
+      this.ticking = false
     }
-    return started
   }
 
-  /** One pump for all the sends that end within a turn of the event loop (one claim transaction, not one each). */
-  private schedulePump(): void {
-    if (this.pumpScheduled || this.stopped) return
-    this.pumpScheduled = true
+  /** A tick in this turn of the event loop, or (`soon`) within TICK_DELAY_MS. */
+  private scheduleTick(soon = false): void {
+    if (this.tickScheduled) return
+    if (soon) {
+      this.tickTimer ??= setTimeout(() => {
+        this.tickTimer = undefined
+        this.pump()
+      }, TICK_DELAY_MS)
+      return
+    }
+    this.tickScheduled = true
     setImmediate(() => {
-      this.pumpScheduled = false
+      this.tickScheduled = false
       this.pump()
     })
   }
 
-  private claimAndStart(): number {
-    const free = this.deps.config.webhooks.concurrency - this.inFlight.size
-    if (free <= 0) return 0
+  private tick(): number {
+    if (this.tickTimer !== undefined) {
+      clearTimeout(this.tickTimer)
+      this.tickTimer = undefined
+    }
+    const finished = this.finished.splice(0)
+    const { config, db, sqlite } = this.deps
+    const free = this.stopped ? 0 : CLAIM_AHEAD * config.webhooks.concurrency - this.sending - this.ready.size
+    if (finished.length === 0 && free <= 0 && this.gone.length === 0) return 0
     const now = this.deps.clock.now()
-    const lease = now + 2 * this.deps.config.webhooks.timeoutMs + 5_000
-    const claim = this.deps.sqlite.query<ClaimedDelivery, [number, string, number]>(CLAIM)
-    const claimed: ClaimedDelivery[] = []
-    const planned = new Map<string, number>()
-    const busy = (webhookId: string) => (this.perWebhook.get(webhookId) ?? 0) + (planned.get(webhookId) ?? 0)
-    this.deps.sqlite.transaction(() => {
-      // Each round leaves out the webhooks that reached their cap in the previous one.
-      for (let round = 0; round < 8 && claimed.length < free; round++) {
-        const saturated = JSON.stringify([...new Set([...this.perWebhook.keys(), ...planned.keys()])].filter((id) => busy(id) >= PER_WEBHOOK_CONCURRENCY))
-        const want = (free - claimed.length) * 2
-        const due = (sql: string, limit: number) => this.deps.sqlite.query<{ id: string; webhook_id: string }, [number, number, string]>(sql).all(now, limit, saturated)
-        const candidates = due(DUE_FIRST, want)
-        if (candidates.length < want) candidates.push(...due(DUE_RETRIES, want - candidates.length))
-        const before = claimed.length
-        for (const candidate of candidates) {
-          if (claimed.length >= free) break
-          if (busy(candidate.webhook_id) >= PER_WEBHOOK_CONCURRENCY) continue
-          const row = claim.get(lease, candidate.id, now)
-          if (!row) continue
-          planned.set(candidate.webhook_id, (planned.get(candidate.webhook_id) ?? 0) + 1)
-          claimed.push(row)
+    const leaseUntil = this.leaseFrom(now)
+    let results: OutcomeResult[]
+    let claimed: DueDelivery[] = []
+    try {
+      results = write(db, (tx) => {
+        skipJobs(sqlite, this.gone.splice(0))
+        const succeeded = new Set<string>()
+        const recorded = finished.map((f) => recordOutcome(tx, sqlite, f.delivery, f.outcome, config.webhooks.retryScheduleMs, now, succeeded))
+        recorded.forEach((result, i) => {
+          // Disabled now (all attempts failed, or 410 Gone): what it has ready is not sent, but kept for recovery.
+          if (result.disabled) skipJobs(sqlite, this.ready.takeFor(finished[i]!.delivery.webhook_id))
+        })
+        if (free > 0) {
+          const freeFor = (webhookId: string) => CLAIM_AHEAD * PER_WEBHOOK_CONCURRENCY - (this.sendingTo.get(webhookId) ?? 0) - this.ready.countFor(webhookId)
+          claimed = claimDue(sqlite, now, leaseUntil, { free, freeFor })
         }
-        if (claimed.length === before) break
-      }
-    }).immediate()
-    for (const delivery of claimed) this.launch(delivery)
+        return recorded
+      })
+    } catch (error) {
+      for (const f of finished) f.reject(error)
+      return 0
+    }
+    finished.forEach((f, i) => f.resolve(results[i]!))
+    for (const due of claimed) this.ready.push({ delivery: due, target: due, leaseUntil })
+    this.startReady()
     return claimed.length
   }
 
-  private launch(delivery: ClaimedDelivery): void {
-    this.perWebhook.set(delivery.webhook_id, (this.perWebhook.get(delivery.webhook_id) ?? 0) + 1)
-    const running = this.deliver(delivery)
+  /** A claim must outlast a send that starts at its very end: twice the timeout, and some. */
+  private leaseFrom(now: number): number {
+    return now + 2 * this.deps.config.webhooks.timeoutMs + 5_000
+  }
+
+  /** Starts the ready jobs the caps allow. */
+  private startReady(): void {
+    if (this.stopped) return
+    const concurrency = this.deps.config.webhooks.concurrency
+    const jobs = this.ready.take((job) => {
+      const webhookId = job.delivery.webhook_id
+      const toWebhook = this.sendingTo.get(webhookId) ?? 0
+      if (this.sending >= concurrency || toWebhook >= PER_WEBHOOK_CONCURRENCY) return false
+      this.sending++
+      this.sendingTo.set(webhookId, toWebhook + 1)
+      return true
+    })
+    for (const job of jobs) this.launch(job)
+  }
+
+  private launch(job: ReadyJob): void {
+    const { delivery } = job
+    const now = this.deps.clock.now()
+    if (job.leaseUntil - now < this.deps.config.webhooks.timeoutMs + 5_000) {
+      // It waited in the queue long enough (slow receivers) that the claim could run out mid-send.
+      this.deps.sqlite.query('UPDATE webhook_deliveries SET lease_until = ? WHERE id = ?').run(this.leaseFrom(now), delivery.id)
+    }
+    let released = false
+    const release = (outcome?: AttemptOutcome) => {
+      if (released) return
+      released = true
+      // Gone: the webhook is disabled by this answer, so what it has ready must not start in its slot.
+      if (outcome?.responseCode === 410) this.gone.push(...this.ready.takeFor(delivery.webhook_id))
+      this.sending--
+      const left = (this.sendingTo.get(delivery.webhook_id) ?? 1) - 1
+      if (left <= 0) this.sendingTo.delete(delivery.webhook_id)
+      else this.sendingTo.set(delivery.webhook_id, left)
+      this.startReady()
+      // Write at once if this webhook has nothing more ready (its next rows need a claim), else batch.
+      const urgent = this.ready.countFor(delivery.webhook_id) === 0 || this.finished.length >= TICK_BATCH || this.stopped || this.gone.length > 0
+      this.scheduleTick(!urgent)
+    }
+    const running = this.send(delivery, job.target, release)
       .catch((error) => this.deps.log.error('webhook delivery failed unexpectedly', { delivery_id: delivery.id, error }))
       .finally(() => {
+        release()
         this.inFlight.delete(delivery.id)
-        const left = (this.perWebhook.get(delivery.webhook_id) ?? 1) - 1
-        if (left <= 0) this.perWebhook.delete(delivery.webhook_id)
-        else this.perWebhook.set(delivery.webhook_id, left)
-        this.schedulePump()
       })
     this.inFlight.set(delivery.id, running)
   }
-
   /** Sends one claimed delivery and records the outcome (exported through sendNow for manual sends). */
   async deliver(delivery: ClaimedDelivery): Promise<AttemptOutcome | undefined> {
-    const { config, log, masterKey, sqlite } = this.deps
-    const target = sqlite.query<{ url: string; secret_sealed: string; enabled: number; body: string }, [string]>(TARGET).get(delivery.id)
+    return this.send(delivery, findDeliveryTargets(this.deps.sqlite, [delivery.id]).get(delivery.id), () => {})
+  }
+
+  /** `sent` is called as soon as the receiver has answered (or not): the slot is free before the outcome is written. */
+  private async send(delivery: ClaimedDelivery, target: DeliveryTarget | undefined, sent: (outcome: AttemptOutcome) => void): Promise<AttemptOutcome | undefined> {
+    const { config, log, sqlite } = this.deps
     if (!target) return undefined
     if (target.enabled !== 1 && delivery.trigger !== 'test' && delivery.trigger !== 'retry') {
       // Disabled since it was queued: kept for POST /webhooks/{id}/recover.
@@ -170,16 +236,17 @@ export class WebhookDispatcher {
     const outcome = await sendAttempt(
       {
         url: target.url,
-        secret: openWebhookSecret(masterKey, delivery.webhook_id, target.secret_sealed),
+        secret: this.openSecret(delivery.webhook_id, target.secret_sealed),
         body: target.body,
         eventId: delivery.event_id,
         deliveryId: delivery.id,
         attempt: delivery.attempt,
-        userAgent: `Switchboard-Webhooks/${this.deps.version}`,
+        userAgent: this.userAgent,
         now: this.deps.clock.now(),
       },
       { timeoutMs: config.webhooks.timeoutMs, allowedCidrs: config.webhooks.allowedCidrs, signal: this.abort.signal, ...this.options },
     )
+    sent(outcome)
     if (this.abort.signal.aborted && !outcome.ok) {
       // Shutting down mid-send: give the claim back so the next start sends it at once.
       sqlite.query('UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ?').run(delivery.id)
@@ -200,34 +267,32 @@ export class WebhookDispatcher {
     return outcome
   }
 
-  /**
-   * Queues an outcome for the next group commit: the outcomes that arrive within one turn of the
-   * event loop are written in one transaction (one commit for many sends, not one each).
-   */
-  private record(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<OutcomeResult> {
-    return new Promise((resolve, reject) => {
-      this.outcomes.push({ delivery, outcome, resolve, reject })
-      if (this.outcomes.length === 1) setImmediate(() => this.flushOutcomes())
-    })
+  private openSecret(webhookId: string, sealed: string): string {
+    const key = `${webhookId} ${sealed}`
+    let secret = this.secrets.get(key)
+    if (secret === undefined) {
+      if (this.secrets.size >= 1_000) this.secrets.clear()
+      secret = openWebhookSecret(this.deps.masterKey, webhookId, sealed)
+      this.secrets.set(key, secret)
+    }
+    return secret
   }
 
-  private flushOutcomes(): void {
-    const batch = this.outcomes.splice(0)
-    if (batch.length === 0) return
-    const { config, db, sqlite } = this.deps
-    const now = this.deps.clock.now()
-    try {
-      const results = write(db, (tx) => batch.map((b) => recordOutcome(tx, sqlite, b.delivery, b.outcome, config.webhooks.retryScheduleMs, now)))
-      batch.forEach((b, i) => b.resolve(results[i]!))
-    } catch (error) {
-      batch.forEach((b) => b.reject(error))
-    }
+  /** Queues an outcome for a tick's transaction (at the latest the one in TICK_DELAY_MS). */
+  private record(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<OutcomeResult> {
+    return new Promise((resolve, reject) => {
+      this.finished.push({ delivery, outcome, resolve, reject })
+      this.scheduleTick(true)
+    })
   }
 
   /** Stops claiming, waits up to `graceMs` for sends in flight, then aborts the rest (they are sent again after a restart). */
   async stop(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
     this.stopped = true
     this.unsubscribe?.()
+    // Claimed but never started: due again at once, for the next start.
+    const unstarted = this.ready.drain().map((job) => job.delivery.id)
+    if (unstarted.length > 0) this.deps.sqlite.query('UPDATE webhook_deliveries SET lease_until = NULL WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(unstarted))
     const all = Promise.allSettled([...this.inFlight.values()])
     const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref?.())
     if ((await Promise.race([all, timer])) === 'timeout') {

@@ -56,19 +56,22 @@ const QUEUE_NEXT = `INSERT INTO webhook_deliveries (id, organization_id, webhook
 
 /**
  * Records one attempt's outcome. Runs inside the caller's write transaction (`tx`, used for the rare
- * audit record), on the same connection as `sqlite`.
+ * audit record), on the same connection as `sqlite`. `succeeded` spans one transaction's outcomes (one
+ * `now`): the webhooks whose failure state a success already reset in it, which another success leaves as is.
  */
-export function recordOutcome(tx: Tx, sqlite: Database, delivery: ClaimedDelivery, outcome: AttemptOutcome, scheduleMs: readonly number[], now: number): OutcomeResult {
+export function recordOutcome(tx: Tx, sqlite: Database, delivery: ClaimedDelivery, outcome: AttemptOutcome, scheduleMs: readonly number[], now: number, succeeded = new Set<string>()): OutcomeResult {
   sqlite
     .query(CLOSE)
     .run(outcome.ok ? 'success' : 'failed', outcome.responseCode, outcome.responseTimeMs, outcome.responseBody, outcome.errorClass, outcome.errorMessage, now, delivery.id)
   if (delivery.trigger === 'test') return { disabled: null, nextAttemptAt: null }
-  const webhook = sqlite.query<WebhookState, [string]>(WEBHOOK).get(delivery.webhook_id)
-  if (!webhook) return { disabled: null, nextAttemptAt: null }
   if (outcome.ok) {
-    sqlite.query(SUCCEEDED).run(now, webhook.id)
+    if (!succeeded.has(delivery.webhook_id)) sqlite.query(SUCCEEDED).run(now, delivery.webhook_id)
+    succeeded.add(delivery.webhook_id)
     return { disabled: null, nextAttemptAt: null }
   }
+  succeeded.delete(delivery.webhook_id)
+  const webhook = sqlite.query<WebhookState, [string]>(WEBHOOK).get(delivery.webhook_id)
+  if (!webhook) return { disabled: null, nextAttemptAt: null }
   const failingSince = webhook.failing_since ?? now
   sqlite.query(FAILED).run(failingSince, webhook.id)
   if (webhook.enabled !== 1) return { disabled: null, nextAttemptAt: null }

@@ -4,7 +4,7 @@
 // at WEBHOOK_TIMEOUT_MS, read at most 64 KB of the answer and keep the first 16 KB.
 import { lookup } from 'node:dns/promises'
 import type { Cidr } from '../../lib/cidr.ts'
-import { isAddressAllowed, literalHostAddress } from '../../lib/address-policy.ts'
+import { isAddressAllowed, literalHostAddress, type Decision } from '../../lib/address-policy.ts'
 import { deliveryHeaders } from '../../lib/webhook-signature.ts'
 
 export const READ_LIMIT_BYTES = 64 * 1024
@@ -52,9 +52,37 @@ function failed(errorClass: ErrorClass, errorMessage: string, started: number, e
   return { ok: false, responseCode: null, responseTimeMs: Math.round(performance.now() - started), responseBody: null, errorClass, errorMessage, retryAfterS: null, ...extra }
 }
 
+// Both checks are pure (for one allowlist) and cost more than the rest of a send's own work: a
+// dispatcher sends to few hosts many times, so each answer is kept (bounded, for long-running processes).
+const MEMO_LIMIT = 10_000
+const literals = new Map<string, string | null>()
+const decisions = new WeakMap<readonly Cidr[], Map<string, Decision>>()
+
+function memoLiteral(hostname: string): string | undefined {
+  let literal = literals.get(hostname)
+  if (literal === undefined) {
+    if (literals.size >= MEMO_LIMIT) literals.clear()
+    literal = literalHostAddress(hostname) ?? null
+    literals.set(hostname, literal)
+  }
+  return literal ?? undefined
+}
+
+function memoDecision(address: string, allowed: readonly Cidr[]): Decision {
+  let known = decisions.get(allowed)
+  if (!known) decisions.set(allowed, (known = new Map()))
+  let decision = known.get(address)
+  if (!decision) {
+    if (known.size >= MEMO_LIMIT) known.clear()
+    decision = isAddressAllowed(address, allowed)
+    known.set(address, decision)
+  }
+  return decision
+}
+
 /** The address to connect to, after the SSRF check of every address the name has. */
 async function pinnedAddress(url: URL, options: AttemptOptions): Promise<{ address: string } | { error: AttemptOutcome['errorClass']; message: string }> {
-  const literal = literalHostAddress(url.hostname)
+  const literal = memoLiteral(url.hostname)
   let addresses: string[]
   if (literal !== undefined) addresses = [literal.replace(/^\[|\]$/g, '')]
   else {
@@ -66,14 +94,21 @@ async function pinnedAddress(url: URL, options: AttemptOptions): Promise<{ addre
     if (addresses.length === 0) return { error: 'dns', message: `${url.hostname} has no addresses` }
   }
   for (const address of addresses) {
-    const verdict = isAddressAllowed(address, options.allowedCidrs)
+    const verdict = memoDecision(address, options.allowedCidrs)
     if (!verdict.ok) return { error: 'ssrf_blocked', message: `${url.hostname} resolves to ${address}, a ${verdict.reason} address: refused (WEBHOOK_ALLOWED_CIDRS can allow it)` }
   }
   return { address: addresses[0]! }
 }
 
+const decoder = new TextDecoder('utf-8', { fatal: false })
+
 /** Reads at most READ_LIMIT_BYTES of the body, then stops; returns the first KEEP_BYTES as text. */
 async function readLimited(response: Response): Promise<string> {
+  const length = Number(response.headers.get('content-length') ?? NaN)
+  if (length <= READ_LIMIT_BYTES) {
+    // Framed by its length (the usual short answer): read whole, without a stream reader.
+    return decoder.decode(new Uint8Array(await response.arrayBuffer()).subarray(0, KEEP_BYTES))
+  }
   if (!response.body) return ''
   const reader = response.body.getReader()
   const chunks: Uint8Array[] = []
@@ -88,8 +123,7 @@ async function readLimited(response: Response): Promise<string> {
   } finally {
     await reader.cancel().catch(() => {})
   }
-  const kept = Buffer.concat(chunks).subarray(0, KEEP_BYTES)
-  return new TextDecoder('utf-8', { fatal: false }).decode(kept)
+  return decoder.decode(Buffer.concat(chunks).subarray(0, KEEP_BYTES))
 }
 
 function classify(error: unknown): { errorClass: ErrorClass; message: string } {

@@ -2,6 +2,7 @@
 // failure state; webhook_deliveries: one row per delivery attempt of an event to a webhook. The
 // pending row of an event is its job: the dispatcher claims it with a lease, sends, and closes it.
 import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core'
+import { sql } from 'drizzle-orm'
 import { events } from '../events/table.ts'
 import { organizations } from '../organizations/table.ts'
 
@@ -72,7 +73,11 @@ export const webhookDeliveries = sqliteTable(
     created_at: integer('created_at').notNull(),
   },
   (t) => [
-    index('webhook_deliveries_due').on(t.status, t.next_attempt_at),
+    // What the dispatcher claims, per webhook in due order: first attempts and retries apart, so each
+    // can be found without walking the other, nor another webhook's backlog (see claim-due.ts). The
+    // lease is in the key so that rows claimed already are passed over without reading the table.
+    index('webhook_deliveries_due_first').on(t.webhook_id, t.next_attempt_at, t.lease_until).where(sql`status = 'pending' AND attempt = 1`),
+    index('webhook_deliveries_due_retry').on(t.webhook_id, t.next_attempt_at, t.lease_until).where(sql`status = 'pending' AND attempt > 1`),
     index('webhook_deliveries_webhook_created').on(t.webhook_id, t.created_at, t.id),
     index('webhook_deliveries_event').on(t.event_id),
   ],
