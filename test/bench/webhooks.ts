@@ -2,6 +2,9 @@
 // fanned out to 4 webhooks on a local HTTPS receiver (another process); deliveries per second and the
 // time from the event's commit to its first attempt's arrival, beside the ceiling measured in the same
 // run: a bare loop of signed fetch calls with the same concurrency to the same receiver.
+// Three loads: events at a steady rate (open loop: the latency a receiver sees), events as fast as 8
+// API clients can create them (the dispatcher then shares the server's thread with the writes), and a
+// backlog due at once (how fast the dispatcher alone sends: the figure to hold against the ceiling).
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildBinary } from '../../scripts/build.ts'
@@ -11,16 +14,26 @@ import { CA_FILE } from '../helpers/receiver.ts'
 import { waitFor } from './load.ts'
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 1000)
+const BACKLOG_EVENTS = Number(process.env.BENCH_WEBHOOK_BACKLOG ?? 3000)
+/** Tickets a second in the steady phase, for STEADY_S seconds. */
+const STEADY_RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 200)
+const STEADY_S = 5
 const WEBHOOKS = 4
 const CLIENTS = 8
 const CONCURRENCY = 32
 
-export interface WebhookBench {
+interface Live {
   deliveries: number
   deliveriesPerSecond: number
   p50Ms: number
   p99Ms: number
-  /** A backlog of the same size, due at once. */
+}
+
+export interface WebhookBench {
+  steady: Live
+  full: Live
+  backlog: number
+  /** The backlog, due at once. */
   drainPerSecond: number
   ceilingPerSecond: number
 }
@@ -76,15 +89,15 @@ export async function benchWebhooks(): Promise<WebhookBench> {
       if (created.status !== 201) throw new Error(`webhook registration answered ${created.status}`)
     }
 
+    const post = async (i: number) => {
+      const response = await fetch(`${base}/api/v1/tickets`, { method: 'POST', headers, body: JSON.stringify({ subject: `Bench ticket ${i}` }) })
+      if (response.status !== 201) throw new Error(`ticket creation answered ${response.status}`)
+      await response.arrayBuffer()
+    }
     const createTickets = async (count: number) => {
       let next = 0
       const client = async () => {
-        while (next < count) {
-          const i = next++
-          const response = await fetch(`${base}/api/v1/tickets`, { method: 'POST', headers, body: JSON.stringify({ subject: `Bench ticket ${i}` }) })
-          if (response.status !== 201) throw new Error(`ticket creation answered ${response.status}`)
-          await response.arrayBuffer()
-        }
+        while (next < count) await post(next++)
       }
       await Promise.all(Array.from({ length: CLIENTS }, client))
     }
@@ -97,45 +110,59 @@ export async function benchWebhooks(): Promise<WebhookBench> {
       }
     }
 
-    // Warm-up, then the measured run.
-    await createTickets(50)
-    await waitForCount(50 * WEBHOOKS)
-    await fetch(statsUrl, { method: 'POST' })
-    const started = Date.now()
-    await createTickets(EVENTS)
-    const measured = await waitForCount(EVENTS * WEBHOOKS)
-    const seconds = (measured.last_at - started) / 1000
-    const sorted = [...measured.latencies_ms].sort((a, b) => a - b)
+    const live = async (run: () => Promise<void>, events: number): Promise<Live> => {
+      await fetch(statsUrl, { method: 'POST' })
+      const started = Date.now()
+      await run()
+      const s = await waitForCount(events * WEBHOOKS)
+      const sorted = [...s.latencies_ms].sort((a, b) => a - b)
+      return { deliveries: s.count, deliveriesPerSecond: s.count / ((s.last_at - started) / 1000), p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99) }
+    }
+
+    // Warm-up, then a steady rate: each ticket at its time, whether the ones before were answered or not.
+    await createTickets(200)
+    await waitForCount(200 * WEBHOOKS)
+    const steadyEvents = STEADY_RATE * STEADY_S
+    const steady = await live(async () => {
+      const started = performance.now()
+      const sent: Promise<void>[] = []
+      for (let i = 0; i < steadyEvents; i++) {
+        const wait = started + (i * 1000) / STEADY_RATE - performance.now()
+        if (wait > 1) await Bun.sleep(wait)
+        sent.push(post(i))
+      }
+      await Promise.all(sent)
+    }, steadyEvents)
+    const full = await live(() => createTickets(EVENTS), EVENTS)
 
     // A backlog: the same webhooks off while events come (recorded as skipped), then back on and
     // recovered at once: how fast the dispatcher drains what is due, not how fast the API writes.
     const ids = ((await (await fetch(`${base}/api/v1/webhooks`, { headers })).json()) as { webhooks: { id: string }[] }).webhooks.map((w) => w.id)
     for (const id of ids) await fetch(`${base}/api/v1/webhooks/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ enabled: false }) })
     const since = new Date().toISOString()
-    await createTickets(EVENTS)
+    await createTickets(BACKLOG_EVENTS)
     for (const id of ids) await fetch(`${base}/api/v1/webhooks/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ enabled: true }) })
     await fetch(statsUrl, { method: 'POST' })
     const drainStarted = Date.now()
     for (const id of ids) {
       const recovered = (await (await fetch(`${base}/api/v1/webhooks/${id}/recover`, { method: 'POST', headers, body: JSON.stringify({ since }) })).json()) as { queued: number }
-      if (recovered.queued !== EVENTS) throw new Error(`recover queued ${recovered.queued} of ${EVENTS}`)
+      if (recovered.queued !== BACKLOG_EVENTS) throw new Error(`recover queued ${recovered.queued} of ${BACKLOG_EVENTS}`)
     }
-    const drained = await waitForCount(EVENTS * WEBHOOKS)
+    const drained = await waitForCount(BACKLOG_EVENTS * WEBHOOKS)
     const drainSeconds = (drained.last_at - drainStarted) / 1000
 
     const sample = JSON.stringify({ id: 'evt_BENCH', type: 'ticket.created', created_at: new Date().toISOString(), organization_id: 'org_BENCH', data: { ticket: { id: 'tkt_BENCH', subject: 'Bench ticket 1', status: 'new', priority: 'normal' } } })
     const ceiling = Bun.spawnSync([process.execPath, join(import.meta.dir, 'webhook-ceiling.ts')], {
-      env: { URL: `https://127.0.0.1:${receiverPort}/ceiling`, TOTAL: String(EVENTS * WEBHOOKS), CONCURRENCY: String(CONCURRENCY), BODY: sample },
+      env: { URL: `https://127.0.0.1:${receiverPort}/ceiling`, TOTAL: String(BACKLOG_EVENTS * WEBHOOKS), CONCURRENCY: String(CONCURRENCY), BODY: sample },
       stderr: 'inherit',
     })
     const ceilingSeconds = (JSON.parse(ceiling.stdout.toString()) as { seconds: number }).seconds
     return {
-      deliveries: EVENTS * WEBHOOKS,
-      deliveriesPerSecond: (EVENTS * WEBHOOKS) / seconds,
-      p50Ms: percentile(sorted, 50),
-      p99Ms: percentile(sorted, 99),
-      drainPerSecond: (EVENTS * WEBHOOKS) / drainSeconds,
-      ceilingPerSecond: (EVENTS * WEBHOOKS) / ceilingSeconds,
+      steady,
+      full,
+      backlog: BACKLOG_EVENTS * WEBHOOKS,
+      drainPerSecond: (BACKLOG_EVENTS * WEBHOOKS) / drainSeconds,
+      ceilingPerSecond: (BACKLOG_EVENTS * WEBHOOKS) / ceilingSeconds,
     }
   } finally {
     for (const child of children) child.kill('SIGTERM')
@@ -145,11 +172,14 @@ export async function benchWebhooks(): Promise<WebhookBench> {
 }
 
 export function printWebhookBench(r: WebhookBench): void {
-  process.stdout.write(`  ${r.deliveries.toLocaleString('en')} deliveries (${(r.deliveries / WEBHOOKS).toLocaleString('en')} events x ${WEBHOOKS} webhooks, ${CLIENTS} API clients, WEBHOOK_CONCURRENCY ${CONCURRENCY})\n`)
-  process.stdout.write(`  live, as the API creates events: ${Math.round(r.deliveriesPerSecond)} deliveries/s   commit -> first attempt p50 ${r.p50Ms} ms   p99 ${r.p99Ms} ms (target p50 < 50 ms)\n`)
-  process.stdout.write(`  a backlog of as many, due at once: ${Math.round(r.drainPerSecond)} deliveries/s\n`)
-  process.stdout.write(`  ceiling (bare signed fetch loop, same concurrency, same receiver) ${Math.round(r.ceilingPerSecond)}/s\n`)
-  process.stdout.write(`  ratio backlog / ceiling ${(r.drainPerSecond / r.ceilingPerSecond).toFixed(2)} (target >= 0.5); live / ceiling ${(r.deliveriesPerSecond / r.ceilingPerSecond).toFixed(2)}, bounded by the API's ticket writes\n`)
+  const line = (label: string, l: Live) =>
+    `  ${label}: ${l.deliveries.toLocaleString('en')} deliveries, ${Math.round(l.deliveriesPerSecond)}/s   commit -> first attempt p50 ${l.p50Ms} ms   p99 ${l.p99Ms} ms\n`
+  process.stdout.write(`  ${WEBHOOKS} webhooks, WEBHOOK_CONCURRENCY ${CONCURRENCY} (4 per webhook)\n`)
+  process.stdout.write(line(`steady, ${STEADY_RATE} events/s for ${STEADY_S} s`, r.steady) + '  (target p50 < 50 ms)\n')
+  process.stdout.write(line(`as fast as ${CLIENTS} API clients create events`, r.full))
+  process.stdout.write(`  a backlog of ${r.backlog.toLocaleString('en')} due at once: ${Math.round(r.drainPerSecond)} deliveries/s\n`)
+  process.stdout.write(`  ceiling (bare signed fetch loop, same concurrency, same receiver, warmed up): ${Math.round(r.ceilingPerSecond)}/s\n`)
+  process.stdout.write(`  ratio backlog / ceiling ${(r.drainPerSecond / r.ceilingPerSecond).toFixed(2)} (target >= 0.5)\n`)
 }
 
 if (import.meta.main) printWebhookBench(await benchWebhooks())

@@ -16,6 +16,7 @@ import type { Clock } from '../../lib/clock.ts'
 import type { Logger } from '../../lib/log.ts'
 import { claimDue, type DueDelivery } from './claim-due.ts'
 import { findDeliveryTargets, type DeliveryTarget } from './delivery-target.ts'
+import { EventBodies } from './event-bodies.ts'
 import { recordOutcome, type ClaimedDelivery, type OutcomeResult } from './record-outcome.ts'
 import { openWebhookSecret } from './secret.ts'
 import { sendAttempt, type AttemptOutcome, type AttemptOptions } from './send-attempt.ts'
@@ -67,6 +68,7 @@ export class WebhookDispatcher {
   private readonly gone: ReadyJob[] = []
   /** Opened secrets by webhook and sealed text (never by sealed text alone: the seal is bound to its webhook). */
   private readonly secrets = new Map<string, string>()
+  private readonly bodies = new EventBodies()
   private readonly abort = new AbortController()
   private readonly userAgent: string
   private unsubscribe: (() => void) | undefined
@@ -155,7 +157,7 @@ export class WebhookDispatcher {
         })
         if (free > 0) {
           const freeFor = (webhookId: string) => CLAIM_AHEAD * PER_WEBHOOK_CONCURRENCY - (this.sendingTo.get(webhookId) ?? 0) - this.ready.countFor(webhookId)
-          claimed = claimDue(sqlite, now, leaseUntil, { free, freeFor })
+          claimed = claimDue(sqlite, now, leaseUntil, { free, freeFor }, this.bodies)
         }
         return recorded
       })
@@ -253,7 +255,8 @@ export class WebhookDispatcher {
       return outcome
     }
     const result = await this.record(delivery, outcome)
-    log.info('webhook delivery', {
+    // Every attempt has its delivery record; the log carries the failures (successes at debug).
+    log[outcome.ok ? 'debug' : 'info']('webhook delivery', {
       delivery_id: delivery.id,
       webhook_id: delivery.webhook_id,
       event_id: delivery.event_id,

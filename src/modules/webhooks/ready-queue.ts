@@ -1,5 +1,6 @@
-// The dispatcher's claimed-but-not-started deliveries, in claim order, with counts per webhook: a
-// send that ends starts the next one from here at once, so a slot never waits for a transaction.
+// The dispatcher's claimed-but-not-started deliveries: per webhook, first attempts and retries each in
+// claim order, so a send that ends starts the next one from here at once (no transaction to wait for)
+// and picking the next costs a look at the webhooks with jobs, not at every job.
 import type { DeliveryTarget } from './delivery-target.ts'
 import type { ClaimedDelivery } from './record-outcome.ts'
 
@@ -10,55 +11,65 @@ export interface ReadyJob {
   leaseUntil: number
 }
 
+interface WebhookJobs {
+  first: ReadyJob[]
+  retries: ReadyJob[]
+}
+
 export class ReadyQueue {
-  private jobs: ReadyJob[] = []
-  private readonly perWebhook = new Map<string, number>()
+  /** Webhooks with jobs, in the order their first job arrived (Map keeps insertion order). */
+  private readonly byWebhook = new Map<string, WebhookJobs>()
+  private count = 0
 
   get size(): number {
-    return this.jobs.length
+    return this.count
   }
 
   countFor(webhookId: string): number {
-    return this.perWebhook.get(webhookId) ?? 0
+    const jobs = this.byWebhook.get(webhookId)
+    return jobs ? jobs.first.length + jobs.retries.length : 0
   }
 
   push(job: ReadyJob): void {
-    this.jobs.push(job)
-    this.perWebhook.set(job.delivery.webhook_id, this.countFor(job.delivery.webhook_id) + 1)
+    let jobs = this.byWebhook.get(job.delivery.webhook_id)
+    if (!jobs) this.byWebhook.set(job.delivery.webhook_id, (jobs = { first: [], retries: [] }))
+    ;(job.delivery.attempt === 1 ? jobs.first : jobs.retries).push(job)
+    this.count++
   }
 
   /**
-   * Removes and returns, in order, the jobs `canStart` lets go (it is asked again after each one it
-   * accepts): first attempts before retries, so one dead receiver's retries cannot hold up new events.
+   * Removes and returns, webhook by webhook, the jobs `canStart` lets go. It is asked about the next
+   * job of a webhook until it says no (then that webhook's other jobs wait too), and must count each
+   * job it lets go as started. First attempts of every webhook before any retry, so one dead
+   * receiver's retries cannot hold up new events.
    */
   take(canStart: (job: ReadyJob) => boolean): ReadyJob[] {
     const taken: ReadyJob[] = []
-    for (const firstAttempts of [true, false]) {
-      for (const job of this.jobs) {
-        if ((job.delivery.attempt === 1) === firstAttempts && canStart(job)) taken.push(job)
+    for (const kind of ['first', 'retries'] as const) {
+      for (const [webhookId, jobs] of this.byWebhook) {
+        const queue = jobs[kind]
+        while (queue.length > 0 && canStart(queue[0]!)) taken.push(queue.shift()!)
+        if (jobs.first.length === 0 && jobs.retries.length === 0) this.byWebhook.delete(webhookId)
       }
     }
-    if (taken.length === 0) return taken
-    const gone = new Set(taken)
-    this.jobs = this.jobs.filter((job) => !gone.has(job))
-    for (const job of taken) {
-      const left = this.countFor(job.delivery.webhook_id) - 1
-      if (left <= 0) this.perWebhook.delete(job.delivery.webhook_id)
-      else this.perWebhook.set(job.delivery.webhook_id, left)
-    }
+    this.count -= taken.length
     return taken
   }
 
   /** Removes and returns the jobs of one webhook. */
   takeFor(webhookId: string): ReadyJob[] {
-    return this.take((job) => job.delivery.webhook_id === webhookId)
+    const jobs = this.byWebhook.get(webhookId)
+    if (!jobs) return []
+    this.byWebhook.delete(webhookId)
+    this.count -= jobs.first.length + jobs.retries.length
+    return [...jobs.first, ...jobs.retries]
   }
 
   /** Empties the queue, returning what it held. */
   drain(): ReadyJob[] {
-    const jobs = this.jobs
-    this.jobs = []
-    this.perWebhook.clear()
-    return jobs
+    const all = [...this.byWebhook.values()].flatMap((jobs) => [...jobs.first, ...jobs.retries])
+    this.byWebhook.clear()
+    this.count = 0
+    return all
   }
 }

@@ -80,6 +80,25 @@ function memoDecision(address: string, allowed: readonly Cidr[]): Decision {
   return decision
 }
 
+const urls = new Map<string, URL>()
+
+/** The parsed URL, shared: callers must not change it. */
+function parsedUrl(text: string): URL {
+  let url = urls.get(text)
+  if (!url) {
+    if (urls.size >= MEMO_LIMIT) urls.clear()
+    url = new URL(text)
+    urls.set(text, url)
+  }
+  return url
+}
+
+function pinnedHref(url: URL, address: string): string {
+  const target = new URL(url)
+  target.hostname = address.includes(':') ? `[${address}]` : address
+  return target.href
+}
+
 /** The address to connect to, after the SSRF check of every address the name has. */
 async function pinnedAddress(url: URL, options: AttemptOptions): Promise<{ address: string } | { error: AttemptOutcome['errorClass']; message: string }> {
   const literal = memoLiteral(url.hostname)
@@ -144,11 +163,11 @@ function retryAfterSeconds(header: string | null, now: number): number | null {
 
 export async function sendAttempt(request: AttemptRequest, options: AttemptOptions): Promise<AttemptOutcome> {
   const started = performance.now()
-  const url = new URL(request.url)
+  const url = parsedUrl(request.url)
   const pinned = await pinnedAddress(url, options)
   if ('error' in pinned) return failed(pinned.error!, pinned.message, started)
-  const target = new URL(url)
-  target.hostname = pinned.address.includes(':') ? `[${pinned.address}]` : pinned.address
+  // A literal address is its own pin; a name is replaced by the address that was checked.
+  const target = pinned.address === memoLiteral(url.hostname) ? url.href : pinnedHref(url, pinned.address)
   const headers = deliveryHeaders({
     secret: request.secret,
     eventId: request.eventId,
