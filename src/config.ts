@@ -53,7 +53,8 @@ export const SETTINGS = {
   UNAUTH_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 60, description: 'Unauthenticated requests accepted per minute from one client address (an IPv6 /64).' }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 120_000, default: 30_000, description: 'How long a webhook receiver has to answer, in milliseconds; no 2xx within it is a failure.' }),
   WEBHOOK_RETRY_SCHEDULE: Type.String({ default: '0,60,300,1800,7200,28800', description: 'Seconds before each delivery attempt, comma-separated: the spec\'s six attempts by default.' }),
-  WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1024, default: 32, description: 'Webhook deliveries in flight at once, all webhooks together (each webhook at most 4).' }),
+  WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1024, default: 32, description: 'Webhook deliveries in flight at once, all webhooks together.' }),
+  WEBHOOK_CONCURRENCY_PER_WEBHOOK: Type.Integer({ minimum: 1, maximum: 1024, default: 4, description: 'Webhook deliveries in flight at once to one webhook.' }),
   WEBHOOK_ALLOWED_CIDRS: Type.String({ default: '', description: 'Comma-separated CIDR ranges webhooks may reach although they are not public (internal receivers).' }),
   WEBHOOK_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'Days a webhook delivery record is kept.' }),
 } satisfies Record<string, TSchema>
@@ -90,6 +91,7 @@ export interface Config {
     /** Milliseconds before each attempt; its length is the number of attempts. */
     readonly retryScheduleMs: readonly number[]
     readonly concurrency: number
+    readonly perWebhookConcurrency: number
     readonly allowedCidrs: readonly Cidr[]
     readonly retentionDays: number
   }
@@ -165,6 +167,7 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
       timeoutMs: values.WEBHOOK_TIMEOUT_MS as number,
       retryScheduleMs: Object.freeze(parseRetrySchedule(values.WEBHOOK_RETRY_SCHEDULE as string)),
       concurrency: values.WEBHOOK_CONCURRENCY as number,
+      perWebhookConcurrency: values.WEBHOOK_CONCURRENCY_PER_WEBHOOK as number,
       allowedCidrs: Object.freeze(parseAllowedCidrs(values.WEBHOOK_ALLOWED_CIDRS as string)),
       retentionDays: values.WEBHOOK_RETENTION_DAYS as number,
     }),

@@ -28,7 +28,8 @@ describe('loadConfig', () => {
       ticketAutoCloseDays: 4,
       sms: { provider: 'log' },
       rateLimits: { enabled: true, orgLimitFactor: 5, unauthPerMinute: 60 },
-      webhooks: { timeoutMs: 30_000, retryScheduleMs: [0, 60_000, 300_000, 1_800_000, 7_200_000, 28_800_000], concurrency: 32, allowedCidrs: [], retentionDays: 30 },
+      webhooks: { timeoutMs: 30_000, retryScheduleMs: [0, 60_000, 300_000, 1_800_000, 7_200_000, 28_800_000], concurrency: 32,
+        perWebhookConcurrency: 4, allowedCidrs: [], retentionDays: 30 },
     })
   })
 
@@ -153,6 +154,7 @@ describe('loadConfig', () => {
       'webhook-timeout-ms',
       'webhook-retry-schedule',
       'webhook-concurrency',
+      'webhook-concurrency-per-webhook',
       'webhook-allowed-cidrs',
       'webhook-retention-days',
     ])

@@ -22,6 +22,7 @@ const STEADY_S = 5
 const WEBHOOKS = 4
 const CLIENTS = 8
 const CONCURRENCY = 32
+const PER_WEBHOOK = Number(process.env.BENCH_WEBHOOK_PER_WEBHOOK ?? 4)
 
 interface Live {
   deliveries: number
@@ -77,6 +78,7 @@ export async function benchWebhooks(): Promise<WebhookBench> {
       NODE_EXTRA_CA_CERTS: CA_FILE,
       WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
       WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+      WEBHOOK_CONCURRENCY_PER_WEBHOOK: String(PER_WEBHOOK),
       RATE_LIMITS_ENABLED: 'false',
     }
     children.push(Bun.spawn([binary, 'serve'], { env, stdout: Bun.file(join(dir, 'server.log')), stderr: 'inherit' }))
@@ -182,7 +184,7 @@ export async function benchWebhooks(): Promise<WebhookBench> {
 export function printWebhookBench(r: WebhookBench): void {
   const line = (label: string, l: Live) =>
     `  ${label}: ${l.deliveries.toLocaleString('en')} deliveries, ${Math.round(l.deliveriesPerSecond)}/s   commit -> first attempt p50 ${l.p50Ms} ms   p99 ${l.p99Ms} ms\n`
-  process.stdout.write(`  ${WEBHOOKS} webhooks, WEBHOOK_CONCURRENCY ${CONCURRENCY} (4 per webhook)\n`)
+  process.stdout.write(`  ${WEBHOOKS} webhooks, WEBHOOK_CONCURRENCY ${CONCURRENCY} (${PER_WEBHOOK} per webhook)\n`)
   process.stdout.write(line(`steady, ${STEADY_RATE} events/s for ${STEADY_S} s`, r.steady) + '  (target p50 < 50 ms)\n')
   process.stdout.write(line(`as fast as ${CLIENTS} API clients create events`, r.full))
   process.stdout.write(`  a backlog of ${r.backlog.toLocaleString('en')} due at once: ${Math.round(r.drainPerSecond)} deliveries/s (median of ${r.ratios.length} rounds)\n`)

@@ -2,7 +2,8 @@
 // transaction, and records the outcome in a short one. Woken after every transaction that queued
 // deliveries (attempt 1 goes at once) and by the cron loop (retries, and anything a crash left:
 // a claim whose lease ran out is due again, so a delivery is sent at least once, maybe twice).
-// WEBHOOK_CONCURRENCY caps sends in flight, 4 per webhook; first attempts are claimed before retries.
+// WEBHOOK_CONCURRENCY caps sends in flight, WEBHOOK_CONCURRENCY_PER_WEBHOOK (4) those to one webhook;
+// first attempts are claimed before retries.
 //
 // Claims run ahead of the sends: up to CLAIM_AHEAD times the caps, and the ones not yet started wait
 // in a ready queue, so a send that ends starts the next at once. One transaction (a "tick") does all
@@ -23,7 +24,6 @@ import { sendAttempt, type AttemptOutcome, type AttemptOptions } from './send-at
 import { ReadyQueue, type ReadyJob } from './ready-queue.ts'
 import { onDeliveriesQueued } from './signal.ts'
 
-export const PER_WEBHOOK_CONCURRENCY = 4
 export const SHUTDOWN_GRACE_MS = 10_000
 /** How many times the caps are claimed (in flight plus ready). */
 const CLAIM_AHEAD = 3
@@ -86,7 +86,8 @@ export class WebhookDispatcher {
 
   /** Listens for queued deliveries and sends what is due now. */
   start(): this {
-    this.unsubscribe = onDeliveriesQueued(() => this.pump())
+    // Woken once per turn of the event loop, however many transactions queued deliveries in it.
+    this.unsubscribe = onDeliveriesQueued(() => this.scheduleTick())
     this.pump()
     return this
   }
@@ -156,7 +157,7 @@ export class WebhookDispatcher {
           if (result.disabled) skipJobs(sqlite, this.ready.takeFor(finished[i]!.delivery.webhook_id))
         })
         if (free > 0) {
-          const freeFor = (webhookId: string) => CLAIM_AHEAD * PER_WEBHOOK_CONCURRENCY - (this.sendingTo.get(webhookId) ?? 0) - this.ready.countFor(webhookId)
+          const freeFor = (webhookId: string) => CLAIM_AHEAD * config.webhooks.perWebhookConcurrency - (this.sendingTo.get(webhookId) ?? 0) - this.ready.countFor(webhookId)
           claimed = claimDue(sqlite, now, leaseUntil, { free, freeFor }, this.bodies)
         }
         return recorded
@@ -179,11 +180,11 @@ export class WebhookDispatcher {
   /** Starts the ready jobs the caps allow. */
   private startReady(): void {
     if (this.stopped) return
-    const concurrency = this.deps.config.webhooks.concurrency
+    const { concurrency, perWebhookConcurrency } = this.deps.config.webhooks
     const jobs = this.ready.take((job) => {
       const webhookId = job.delivery.webhook_id
       const toWebhook = this.sendingTo.get(webhookId) ?? 0
-      if (this.sending >= concurrency || toWebhook >= PER_WEBHOOK_CONCURRENCY) return false
+      if (this.sending >= concurrency || toWebhook >= perWebhookConcurrency) return false
       this.sending++
       this.sendingTo.set(webhookId, toWebhook + 1)
       return true

@@ -196,6 +196,15 @@ describe('concurrency', () => {
     expect(one.receiver.load.max).toBe(4)
   })
 
+  test('WEBHOOK_CONCURRENCY_PER_WEBHOOK sets the per-webhook cap', async () => {
+    const s = await setUp(() => ({ status: 200, delayMs: 150 }), { WEBHOOK_CONCURRENCY_PER_WEBHOOK: '2' })
+    await s.hook()
+    for (let i = 0; i < 6; i++) await s.ticket(`Ticket ${i}`)
+    await s.run()
+    expect(s.receiver.received).toHaveLength(6)
+    expect(s.receiver.load.max).toBe(2)
+  })
+
   test('one webhook\'s backlog does not hold up another webhook: its first attempt goes in the first wave', async () => {
     const s = await setUp(() => ({ status: 200, delayMs: 20 }))
     const busy = await s.hook(['ticket.*'], '/busy')

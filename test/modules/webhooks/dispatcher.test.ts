@@ -5,12 +5,13 @@
 // webhook disabled by a 410 sends nothing more of what it had ready.
 import { afterAll, describe, expect, test } from 'bun:test'
 import { createHmac } from 'node:crypto'
-import { PER_WEBHOOK_CONCURRENCY } from '../../../src/modules/webhooks/dispatcher.ts'
 import { json, makeTestApp, type TestApp } from '../../helpers/app.ts'
 import { FakeClock } from '../../helpers/clock.ts'
 import { startReceiver, type Answer, type Receiver } from '../../helpers/receiver.ts'
 import { seedOrganization } from '../../helpers/seed.ts'
 
+/** WEBHOOK_CONCURRENCY_PER_WEBHOOK's default. */
+const PER_WEBHOOK_CONCURRENCY = 4
 const cleanups: Array<() => unknown> = []
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup()
