@@ -14,13 +14,14 @@ import type { Config } from '../../config.ts'
 import type { AppDatabase } from '../../db/open.ts'
 import { write } from '../../db/tx.ts'
 import type { Clock } from '../../lib/clock.ts'
+import { cachingResolver } from '../../lib/dns-cache.ts'
 import type { Logger } from '../../lib/log.ts'
 import { claimDue, type DueDelivery } from './claim-due.ts'
 import { findDeliveryTargets, type DeliveryTarget } from './delivery-target.ts'
 import { EventBodies } from './event-bodies.ts'
 import { recordOutcome, type ClaimedDelivery, type OutcomeResult } from './record-outcome.ts'
 import { openWebhookSecret } from './secret.ts'
-import { sendAttempt, type AttemptOutcome, type AttemptOptions } from './send-attempt.ts'
+import { resolveAll, sendAttempt, type AttemptOutcome, type AttemptOptions } from './send-attempt.ts'
 import { ReadyQueue, type ReadyJob } from './ready-queue.ts'
 import { onDeliveriesQueued } from './signal.ts'
 
@@ -31,6 +32,11 @@ const CLAIM_AHEAD = 3
 const TICK_DELAY_MS = 1
 /** Outcomes that make a tick run at once even so. */
 const TICK_BATCH = 64
+/**
+ * How long a receiver's addresses are reused (Bun's own DNS cache keeps 30 s too). Each send still
+ * checks them and connects to the one it checked, so reuse cannot let a name be re-pointed past the check.
+ */
+const DNS_TTL_MS = 30_000
 
 export interface DispatcherDeps {
   sqlite: Database
@@ -71,6 +77,7 @@ export class WebhookDispatcher {
   private readonly bodies = new EventBodies()
   private readonly abort = new AbortController()
   private readonly userAgent: string
+  private readonly attemptOptions: Pick<AttemptOptions, 'extraCa' | 'resolve'>
   private unsubscribe: (() => void) | undefined
   private stopped = false
   private ticking = false
@@ -79,9 +86,10 @@ export class WebhookDispatcher {
 
   constructor(
     private readonly deps: DispatcherDeps,
-    private readonly options: Pick<AttemptOptions, 'extraCa' | 'resolve'> = {},
+    options: Pick<AttemptOptions, 'extraCa' | 'resolve'> = {},
   ) {
     this.userAgent = `Switchboard-Webhooks/${deps.version}`
+    this.attemptOptions = { ...options, resolve: cachingResolver(options.resolve ?? resolveAll, DNS_TTL_MS) }
   }
 
   /** Listens for queued deliveries and sends what is due now. */
@@ -247,7 +255,7 @@ export class WebhookDispatcher {
         userAgent: this.userAgent,
         now: this.deps.clock.now(),
       },
-      { timeoutMs: config.webhooks.timeoutMs, allowedCidrs: config.webhooks.allowedCidrs, signal: this.abort.signal, ...this.options },
+      { timeoutMs: config.webhooks.timeoutMs, allowedCidrs: config.webhooks.allowedCidrs, signal: this.abort.signal, ...this.attemptOptions },
     )
     sent(outcome)
     if (this.abort.signal.aborted && !outcome.ok) {

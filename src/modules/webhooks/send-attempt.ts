@@ -44,7 +44,8 @@ export interface AttemptOptions {
   resolve?: (hostname: string) => Promise<string[]>
 }
 
-async function resolveAll(hostname: string): Promise<string[]> {
+/** The system resolver (getaddrinfo): every address of a name, as the OS orders them. */
+export async function resolveAll(hostname: string): Promise<string[]> {
   return (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address)
 }
 

@@ -223,6 +223,17 @@ describe('SSRF at send time', () => {
     }
   })
 
+  test('a receiver\'s name is looked up once for many sends (the answer is kept 30 s)', async () => {
+    const lookups: string[] = []
+    const s = await setUp(undefined, {}, async (host) => (lookups.push(host), ['127.0.0.1']))
+    const webhookId = await register(s, `https://hooks.test:${s.receiver.port}/hook`)
+    for (let i = 0; i < 3; i++) await newTicket(s)
+    await s.run()
+    expect(s.receiver.received).toHaveLength(3)
+    expect(lookups).toEqual(['hooks.test'])
+    expect(rows(s, webhookId).map((r) => r.status)).toEqual(['success', 'success', 'success'])
+  })
+
   test('with the range allowed, the name connects to the checked address and TLS verifies the name', async () => {
     const s = await setUp(undefined, {}, async () => ['127.0.0.1'])
     const webhookId = await register(s, `https://hooks.test:${s.receiver.port}/hook`)
