@@ -10,7 +10,7 @@ export function webhookDispatchTask(dispatcher: WebhookDispatcher, intervalMs = 
     name: 'webhook_dispatch',
     intervalMs,
     run() {
-      return { started: dispatcher.pump(), in_flight: dispatcher.inFlightCount }
+      return { claimed: dispatcher.pump(), in_flight: dispatcher.inFlightCount }
     },
   }
 }
