@@ -1,5 +1,6 @@
 // Write transactions: one synchronous BEGIN IMMEDIATE block. drizzle's bun:sqlite transactions commit
 // at the first `await`, so an async callback is refused (and rolled back) instead of half-committing.
+import type { Database } from 'bun:sqlite'
 import type { AppDatabase } from './open.ts'
 
 export type Tx = Parameters<Parameters<AppDatabase['transaction']>[0]>[0]
@@ -15,4 +16,14 @@ export function write<T>(db: AppDatabase, block: (tx: Tx) => T): T {
     },
     { behavior: 'immediate' },
   )
+}
+
+/**
+ * The bun:sqlite connection under a drizzle database or transaction, for prepared statements on hot
+ * write paths (drizzle's builder renders SQL anew on every call). Statements run on it inside an open
+ * transaction take part in it: SQLite transactions belong to the connection.
+ */
+export function connectionOf(db: Db): Database {
+  // drizzle 0.45's bun:sqlite session keeps the client it was given (open.ts: the cached-statement proxy).
+  return (db as unknown as { session: { client: Database } }).session.client
 }
