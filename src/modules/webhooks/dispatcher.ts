@@ -20,7 +20,7 @@ import { claimDue, type DueDelivery } from './claim-due.ts'
 import { findDeliveryTargets, type DeliveryTarget } from './delivery-target.ts'
 import { EventBodies } from './event-bodies.ts'
 import { recordOutcome, type ClaimedDelivery, type OutcomeResult } from './record-outcome.ts'
-import { openWebhookSecret } from './secret.ts'
+import { OpenedSecrets } from './secret.ts'
 import { resolveAll, sendAttempt, type AttemptOutcome, type AttemptOptions } from './send-attempt.ts'
 import { ReadyQueue, type ReadyJob } from './ready-queue.ts'
 import { onDeliveriesQueued } from './signal.ts'
@@ -72,8 +72,7 @@ export class WebhookDispatcher {
   private readonly finished: Finished[] = []
   /** Ready jobs of a webhook that answered 410 Gone: recorded as skipped in the next tick. */
   private readonly gone: ReadyJob[] = []
-  /** Opened secrets by webhook and sealed text (never by sealed text alone: the seal is bound to its webhook). */
-  private readonly secrets = new Map<string, string>()
+  private readonly secrets: OpenedSecrets
   private readonly bodies = new EventBodies()
   private readonly abort = new AbortController()
   private readonly userAgent: string
@@ -89,6 +88,7 @@ export class WebhookDispatcher {
     options: Pick<AttemptOptions, 'extraCa' | 'resolve'> = {},
   ) {
     this.userAgent = `Switchboard-Webhooks/${deps.version}`
+    this.secrets = new OpenedSecrets(deps.masterKey)
     this.attemptOptions = { ...options, resolve: cachingResolver(options.resolve ?? resolveAll, DNS_TTL_MS) }
   }
 
@@ -230,6 +230,7 @@ export class WebhookDispatcher {
       })
     this.inFlight.set(delivery.id, running)
   }
+
   /** Sends one claimed delivery and records the outcome (exported through sendNow for manual sends). */
   async deliver(delivery: ClaimedDelivery): Promise<AttemptOutcome | undefined> {
     return this.send(delivery, findDeliveryTargets(this.deps.sqlite, [delivery.id]).get(delivery.id), () => {})
@@ -247,7 +248,7 @@ export class WebhookDispatcher {
     const outcome = await sendAttempt(
       {
         url: target.url,
-        secret: this.openSecret(delivery.webhook_id, target.secret_sealed),
+        secret: this.secrets.open(delivery.webhook_id, target.secret_sealed),
         body: target.body,
         eventId: delivery.event_id,
         deliveryId: delivery.id,
@@ -277,17 +278,6 @@ export class WebhookDispatcher {
     })
     if (result.disabled) log.warn('webhook disabled', { webhook_id: delivery.webhook_id, organization_id: delivery.organization_id, reason: result.disabled })
     return outcome
-  }
-
-  private openSecret(webhookId: string, sealed: string): string {
-    const key = `${webhookId} ${sealed}`
-    let secret = this.secrets.get(key)
-    if (secret === undefined) {
-      if (this.secrets.size >= 1_000) this.secrets.clear()
-      secret = openWebhookSecret(this.deps.masterKey, webhookId, sealed)
-      this.secrets.set(key, secret)
-    }
-    return secret
   }
 
   /** Queues an outcome for a tick's transaction (at the latest the one in TICK_DELAY_MS). */

@@ -9,3 +9,28 @@ export function sealWebhookSecret(masterKey: Uint8Array, webhookId: string, secr
 export function openWebhookSecret(masterKey: Uint8Array, webhookId: string, sealed: string): string {
   return new TextDecoder().decode(unseal(masterKey, sealed, `webhook:${webhookId}`))
 }
+
+/**
+ * Opened secrets, kept: unsealing is AES-GCM, and a webhook signs many deliveries with one secret.
+ * Keyed by webhook and sealed text together, never by sealed text alone, so a seal copied to another
+ * webhook still has to open under that webhook's binding. A new secret is a new seal: a new key.
+ */
+export class OpenedSecrets {
+  private readonly secrets = new Map<string, string>()
+
+  constructor(
+    private readonly masterKey: Uint8Array,
+    private readonly maxEntries = 1_000,
+  ) {}
+
+  open(webhookId: string, sealed: string): string {
+    const key = `${webhookId} ${sealed}`
+    let secret = this.secrets.get(key)
+    if (secret === undefined) {
+      if (this.secrets.size >= this.maxEntries) this.secrets.clear()
+      secret = openWebhookSecret(this.masterKey, webhookId, sealed)
+      this.secrets.set(key, secret)
+    }
+    return secret
+  }
+}
