@@ -17,8 +17,9 @@ import type { Clock } from '../../lib/clock.ts'
 import { cachingResolver } from '../../lib/dns-cache.ts'
 import type { Logger } from '../../lib/log.ts'
 import { claimDue, type DueDelivery } from './claim-due.ts'
-import { findDeliveryTargets, type DeliveryTarget } from './delivery-target.ts'
+import { findDeliveryTarget, type DeliveryTarget } from './delivery-target.ts'
 import { EventBodies } from './event-bodies.ts'
+import { claimLeaseUntil } from './queue-delivery.ts'
 import { recordOutcome, type ClaimedDelivery, type OutcomeResult } from './record-outcome.ts'
 import { OpenedSecrets } from './secret.ts'
 import { resolveAll, sendAttempt, type AttemptOutcome, type AttemptOptions } from './send-attempt.ts'
@@ -50,10 +51,19 @@ export interface DispatcherDeps {
 
 const SKIP = `UPDATE webhook_deliveries SET status = 'skipped', lease_until = NULL, next_attempt_at = NULL
   WHERE id IN (SELECT value FROM json_each(?)) AND status = 'pending'`
+const RELEASE = 'UPDATE webhook_deliveries SET lease_until = NULL WHERE id IN (SELECT value FROM json_each(?))'
 
-function skipJobs(sqlite: Database, jobs: readonly ReadyJob[]): void {
-  if (jobs.length > 0) sqlite.query(SKIP).run(JSON.stringify(jobs.map((job) => job.delivery.id)))
+/** Records claimed deliveries of a disabled webhook as skipped: not sent, kept for POST /webhooks/{id}/recover. */
+function skipDeliveries(sqlite: Database, ids: readonly string[]): void {
+  if (ids.length > 0) sqlite.query(SKIP).run(JSON.stringify(ids))
 }
+
+/** Gives claims back unsent: due again at once, for whoever claims next (the next start). */
+function releaseClaims(sqlite: Database, ids: readonly string[]): void {
+  if (ids.length > 0) sqlite.query(RELEASE).run(JSON.stringify(ids))
+}
+
+const idsOf = (jobs: readonly ReadyJob[]) => jobs.map((job) => job.delivery.id)
 
 interface Finished {
   delivery: ClaimedDelivery
@@ -157,12 +167,12 @@ export class WebhookDispatcher {
     let claimed: DueDelivery[] = []
     try {
       results = write(db, (tx) => {
-        skipJobs(sqlite, this.gone.splice(0))
+        skipDeliveries(sqlite, idsOf(this.gone.splice(0)))
         const succeeded = new Set<string>()
         const recorded = finished.map((f) => recordOutcome(tx, sqlite, f.delivery, f.outcome, config.webhooks.retryScheduleMs, now, succeeded))
         recorded.forEach((result, i) => {
           // Disabled now (all attempts failed, or 410 Gone): what it has ready is not sent, but kept for recovery.
-          if (result.disabled) skipJobs(sqlite, this.ready.takeFor(finished[i]!.delivery.webhook_id))
+          if (result.disabled) skipDeliveries(sqlite, idsOf(this.ready.takeFor(finished[i]!.delivery.webhook_id)))
         })
         if (free > 0) {
           const freeFor = (webhookId: string) => CLAIM_AHEAD * config.webhooks.perWebhookConcurrency - (this.sendingTo.get(webhookId) ?? 0) - this.ready.countFor(webhookId)
@@ -180,9 +190,8 @@ export class WebhookDispatcher {
     return claimed.length
   }
 
-  /** A claim must outlast a send that starts at its very end: twice the timeout, and some. */
   private leaseFrom(now: number): number {
-    return now + 2 * this.deps.config.webhooks.timeoutMs + 5_000
+    return claimLeaseUntil(this.deps.config.webhooks.timeoutMs, now)
   }
 
   /** Starts the ready jobs the caps allow. */
@@ -233,7 +242,7 @@ export class WebhookDispatcher {
 
   /** Sends one claimed delivery and records the outcome (exported through sendNow for manual sends). */
   async deliver(delivery: ClaimedDelivery): Promise<AttemptOutcome | undefined> {
-    return this.send(delivery, findDeliveryTargets(this.deps.sqlite, [delivery.id]).get(delivery.id), () => {})
+    return this.send(delivery, findDeliveryTarget(this.deps.sqlite, delivery.id), () => {})
   }
 
   /** `sent` is called as soon as the receiver has answered (or not): the slot is free before the outcome is written. */
@@ -241,8 +250,8 @@ export class WebhookDispatcher {
     const { config, log, sqlite } = this.deps
     if (!target) return undefined
     if (target.enabled !== 1 && delivery.trigger !== 'test' && delivery.trigger !== 'retry') {
-      // Disabled since it was queued: kept for POST /webhooks/{id}/recover.
-      sqlite.query("UPDATE webhook_deliveries SET status = 'skipped', lease_until = NULL, next_attempt_at = NULL WHERE id = ?").run(delivery.id)
+      // Disabled since it was queued.
+      skipDeliveries(sqlite, [delivery.id])
       return undefined
     }
     const outcome = await sendAttempt(
@@ -260,8 +269,8 @@ export class WebhookDispatcher {
     )
     sent(outcome)
     if (this.abort.signal.aborted && !outcome.ok) {
-      // Shutting down mid-send: give the claim back so the next start sends it at once.
-      sqlite.query('UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ?').run(delivery.id)
+      // Shutting down mid-send.
+      releaseClaims(sqlite, [delivery.id])
       return outcome
     }
     const result = await this.record(delivery, outcome)
@@ -292,9 +301,8 @@ export class WebhookDispatcher {
   async stop(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
     this.stopped = true
     this.unsubscribe?.()
-    // Claimed but never started: due again at once, for the next start.
-    const unstarted = this.ready.drain().map((job) => job.delivery.id)
-    if (unstarted.length > 0) this.deps.sqlite.query('UPDATE webhook_deliveries SET lease_until = NULL WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(unstarted))
+    // Claimed but never started.
+    releaseClaims(this.deps.sqlite, idsOf(this.ready.drain()))
     const all = Promise.allSettled([...this.inFlight.values()])
     const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref?.())
     if ((await Promise.race([all, timer])) === 'timeout') {

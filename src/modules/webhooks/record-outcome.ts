@@ -7,8 +7,8 @@ import type { Database } from 'bun:sqlite'
 import { eq } from 'drizzle-orm'
 import type { Tx } from '../../db/tx.ts'
 import { isoTime } from '../../lib/clock.ts'
-import { prefixedId } from '../../lib/ids.ts'
 import { audit, SYSTEM_ACTOR } from '../audit/record.ts'
+import { queueDelivery } from './queue-delivery.ts'
 import type { AttemptOutcome } from './send-attempt.ts'
 import { webhooks, type DeliveryTrigger } from './table.ts'
 
@@ -51,8 +51,6 @@ const WEBHOOK = 'SELECT id, organization_id, enabled, consecutive_failures, fail
 const SUCCEEDED = 'UPDATE webhooks SET consecutive_failures = 0, failing_since = NULL, last_success_at = ? WHERE id = ?'
 const FAILED = 'UPDATE webhooks SET consecutive_failures = consecutive_failures + 1, failing_since = ? WHERE id = ?'
 const FIRST_ATTEMPT = 'SELECT min(created_at) AS at FROM webhook_deliveries WHERE event_id = ? AND webhook_id = ?'
-const QUEUE_NEXT = `INSERT INTO webhook_deliveries (id, organization_id, webhook_id, event_id, event_type, attempt, trigger, status, next_attempt_at, created_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`
 
 /**
  * Records one attempt's outcome. Runs inside the caller's write transaction (`tx`, used for the rare
@@ -92,9 +90,17 @@ export function recordOutcome(tx: Tx, sqlite: Database, delivery: ClaimedDeliver
   let delay = scheduledDelay(scheduleMs, next)
   if (outcome.retryAfterS !== null) delay = Math.min(Math.max(delay, outcome.retryAfterS * 1000), 2 * (scheduleMs[next - 1] ?? 0))
   const nextAttemptAt = now + delay
-  sqlite
-    .query(QUEUE_NEXT)
-    .run(prefixedId('dlv'), delivery.organization_id, delivery.webhook_id, delivery.event_id, delivery.event_type, next, delivery.trigger, nextAttemptAt, now)
+  queueDelivery(sqlite, {
+    organizationId: delivery.organization_id,
+    webhookId: delivery.webhook_id,
+    eventId: delivery.event_id,
+    eventType: delivery.event_type,
+    attempt: next,
+    trigger: delivery.trigger,
+    status: 'pending',
+    nextAttemptAt,
+    now,
+  })
   return { disabled: null, nextAttemptAt }
 }
 

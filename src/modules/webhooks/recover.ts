@@ -5,9 +5,9 @@ import type { AppDeps, UserActor } from '../../context.ts'
 import { write } from '../../db/tx.ts'
 import { AppError, validationError } from '../../errors.ts'
 import { DATE_TIME_EXPECTED, parseDateTime } from '../../lib/date-time.ts'
-import { prefixedId } from '../../lib/ids.ts'
 import { actorOf, audit } from '../audit/record.ts'
 import { getWebhookInOrg } from './get-webhook.ts'
+import { queueDelivery } from './queue-delivery.ts'
 import { deliveriesQueued } from './signal.ts'
 
 export const RECOVER_WINDOW_MS = 14 * 86_400_000
@@ -16,9 +16,6 @@ const UNDELIVERED = `SELECT event_id, event_type FROM webhook_deliveries d
   WHERE webhook_id = ?1 AND organization_id = ?2 AND created_at >= ?3 AND trigger <> 'test'
     AND NOT EXISTS (SELECT 1 FROM webhook_deliveries s WHERE s.webhook_id = d.webhook_id AND s.event_id = d.event_id AND s.status IN ('success', 'pending'))
   GROUP BY event_id ORDER BY min(created_at)`
-// A prepared statement, not the query builder: 14 days of events can be 100,000 rows.
-const QUEUE = `INSERT INTO webhook_deliveries (id, organization_id, webhook_id, event_id, event_type, attempt, trigger, status, next_attempt_at, created_at)
-  VALUES (?, ?, ?, ?, ?, 1, 'recover', 'pending', ?, ?)`
 
 export function recoverWebhook(deps: Pick<AppDeps, 'db' | 'sqlite' | 'clock'>, actor: UserActor, webhookId: string, sinceText: string): { queued: number; since: string } {
   const now = deps.clock.now()
@@ -30,8 +27,10 @@ export function recoverWebhook(deps: Pick<AppDeps, 'db' | 'sqlite' | 'clock'>, a
     const webhook = getWebhookInOrg(tx, actor.organizationId, webhookId)
     if (!webhook.enabled) throw new AppError('CONFLICT', 'The webhook is disabled: turn it back on first (PATCH {"enabled": true})')
     const events = deps.sqlite.query<{ event_id: string; event_type: string }, [string, string, number]>(UNDELIVERED).all(webhookId, actor.organizationId, since)
-    const insert = deps.sqlite.query<unknown, [string, string, string, string, string, number, number]>(QUEUE)
-    for (const event of events) insert.run(prefixedId('dlv'), actor.organizationId, webhookId, event.event_id, event.event_type, now, now)
+    // 14 days of events can be 100,000 rows: queueDelivery's prepared insert, not the query builder.
+    for (const event of events) {
+      queueDelivery(deps.sqlite, { organizationId: actor.organizationId, webhookId, eventId: event.event_id, eventType: event.event_type, attempt: 1, trigger: 'recover', status: 'pending', nextAttemptAt: now, now })
+    }
     audit(tx, { organizationId: actor.organizationId, actor: actorOf(actor), event: 'webhook.recovered', target: { type: 'webhook', id: webhookId }, details: { since: sinceText, queued: events.length }, request: actor.request, now })
     return events.length
   })

@@ -1,5 +1,6 @@
 // Webhook signing secrets at rest: sealed with the master key and bound to their webhook's id, so a
 // copied database row cannot be moved to another webhook and still open.
+import { memoize } from '../../lib/memo.ts'
 import { seal, unseal } from '../keys/master-key.ts'
 
 export function sealWebhookSecret(masterKey: Uint8Array, webhookId: string, secret: string): string {
@@ -16,21 +17,17 @@ export function openWebhookSecret(masterKey: Uint8Array, webhookId: string, seal
  * webhook still has to open under that webhook's binding. A new secret is a new seal: a new key.
  */
 export class OpenedSecrets {
-  private readonly secrets = new Map<string, string>()
+  private readonly openByKey: (key: string) => string
 
-  constructor(
-    private readonly masterKey: Uint8Array,
-    private readonly maxEntries = 1_000,
-  ) {}
+  constructor(masterKey: Uint8Array, maxEntries = 1_000) {
+    this.openByKey = memoize((key: string) => {
+      // Webhook ids have no spaces: the first one ends the id.
+      const at = key.indexOf(' ')
+      return openWebhookSecret(masterKey, key.slice(0, at), key.slice(at + 1))
+    }, maxEntries)
+  }
 
   open(webhookId: string, sealed: string): string {
-    const key = `${webhookId} ${sealed}`
-    let secret = this.secrets.get(key)
-    if (secret === undefined) {
-      if (this.secrets.size >= this.maxEntries) this.secrets.clear()
-      secret = openWebhookSecret(this.masterKey, webhookId, sealed)
-      this.secrets.set(key, secret)
-    }
-    return secret
+    return this.openByKey(`${webhookId} ${sealed}`)
   }
 }

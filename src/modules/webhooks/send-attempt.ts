@@ -5,6 +5,7 @@
 import { lookup } from 'node:dns/promises'
 import type { Cidr } from '../../lib/cidr.ts'
 import { isAddressAllowed, literalHostAddress, type Decision } from '../../lib/address-policy.ts'
+import { memoize } from '../../lib/memo.ts'
 import { deliveryHeaders } from '../../lib/webhook-signature.ts'
 
 export const READ_LIMIT_BYTES = 64 * 1024
@@ -54,45 +55,18 @@ function failed(errorClass: ErrorClass, errorMessage: string, started: number, e
 }
 
 // Both checks are pure (for one allowlist) and cost more than the rest of a send's own work: a
-// dispatcher sends to few hosts many times, so each answer is kept (bounded, for long-running processes).
-const MEMO_LIMIT = 10_000
-const literals = new Map<string, string | null>()
-const decisions = new WeakMap<readonly Cidr[], Map<string, Decision>>()
-
-function memoLiteral(hostname: string): string | undefined {
-  let literal = literals.get(hostname)
-  if (literal === undefined) {
-    if (literals.size >= MEMO_LIMIT) literals.clear()
-    literal = literalHostAddress(hostname) ?? null
-    literals.set(hostname, literal)
-  }
-  return literal ?? undefined
-}
+// dispatcher sends to few hosts many times, so each answer is kept.
+const memoLiteral = memoize(literalHostAddress)
+const decisionsFor = new WeakMap<readonly Cidr[], (address: string) => Decision>()
 
 function memoDecision(address: string, allowed: readonly Cidr[]): Decision {
-  let known = decisions.get(allowed)
-  if (!known) decisions.set(allowed, (known = new Map()))
-  let decision = known.get(address)
-  if (!decision) {
-    if (known.size >= MEMO_LIMIT) known.clear()
-    decision = isAddressAllowed(address, allowed)
-    known.set(address, decision)
-  }
-  return decision
+  let decide = decisionsFor.get(allowed)
+  if (!decide) decisionsFor.set(allowed, (decide = memoize((ip: string) => isAddressAllowed(ip, allowed))))
+  return decide(address)
 }
-
-const urls = new Map<string, URL>()
 
 /** The parsed URL, shared: callers must not change it. */
-function parsedUrl(text: string): URL {
-  let url = urls.get(text)
-  if (!url) {
-    if (urls.size >= MEMO_LIMIT) urls.clear()
-    url = new URL(text)
-    urls.set(text, url)
-  }
-  return url
-}
+const parsedUrl = memoize((text: string) => new URL(text))
 
 function pinnedHref(url: URL, address: string): string {
   const target = new URL(url)

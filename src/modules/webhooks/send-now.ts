@@ -2,10 +2,10 @@
 // through the real pipeline (SSRF check, signing, recording), and returned once it has an outcome.
 import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../../context.ts'
-import type { Tx } from '../../db/tx.ts'
+import { connectionOf, type Tx } from '../../db/tx.ts'
 import { AppError } from '../../errors.ts'
-import { prefixedId } from '../../lib/ids.ts'
 import { deliveryJson } from './delivery-json.ts'
+import { claimLeaseUntil, queueDelivery } from './queue-delivery.ts'
 import type { ClaimedDelivery } from './record-outcome.ts'
 import { webhookDeliveries, type DeliveryTrigger } from './table.ts'
 
@@ -20,21 +20,7 @@ export interface ManualAttempt {
 
 /** Inserts the attempt claimed by this request (inside the caller's transaction). */
 export function insertClaimedAttempt(tx: Tx, deps: Pick<AppDeps, 'config'>, attempt: ManualAttempt, now: number): ClaimedDelivery {
-  const row = {
-    id: prefixedId('dlv'),
-    organization_id: attempt.organizationId,
-    webhook_id: attempt.webhookId,
-    event_id: attempt.eventId,
-    event_type: attempt.eventType,
-    attempt: attempt.attempt,
-    trigger: attempt.trigger,
-    status: 'pending' as const,
-    next_attempt_at: now,
-    lease_until: now + 2 * deps.config.webhooks.timeoutMs + 5_000,
-    created_at: now,
-  }
-  tx.insert(webhookDeliveries).values(row).run()
-  return row
+  return queueDelivery(connectionOf(tx), { ...attempt, status: 'pending', nextAttemptAt: now, leaseUntil: claimLeaseUntil(deps.config.webhooks.timeoutMs, now), now })
 }
 
 export async function sendClaimed(deps: Pick<AppDeps, 'db' | 'webhooks'>, claimed: ClaimedDelivery) {
