@@ -8,6 +8,7 @@ import m5 from '../../drizzle/0005_audit_no_overwrite.sql' with { type: 'text' }
 import m6 from '../../drizzle/0006_rate_limits.sql' with { type: 'text' }
 import m7 from '../../drizzle/0007_webhooks.sql' with { type: 'text' }
 import m8 from '../../drizzle/0008_webhook_due_per_webhook.sql' with { type: 'text' }
+import m9 from '../../drizzle/0009_webhook_allowed_cidrs.sql' with { type: 'text' }
 
 export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: '0000_init', sql: m0 },
@@ -19,4 +20,5 @@ export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: '0006_rate_limits', sql: m6 },
   { tag: '0007_webhooks', sql: m7 },
   { tag: '0008_webhook_due_per_webhook', sql: m8 },
+  { tag: '0009_webhook_allowed_cidrs', sql: m9 },
 ]

@@ -76,7 +76,6 @@ export async function benchWebhooks(): Promise<WebhookBench> {
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
       NODE_EXTRA_CA_CERTS: CA_FILE,
-      WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
       WEBHOOK_CONCURRENCY: String(CONCURRENCY),
       WEBHOOK_CONCURRENCY_PER_WEBHOOK: String(PER_WEBHOOK),
       RATE_LIMITS_ENABLED: 'false',
@@ -86,6 +85,10 @@ export async function benchWebhooks(): Promise<WebhookBench> {
     await waitFor(`${base}/health`)
     const login = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) })
     const headers = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' }
+    // The receiver is on loopback: the operator allows it for this organization.
+    const orgId = ((await (await fetch(`${base}/api/v1/me`, { headers })).json()) as { organization_id: string }).organization_id
+    const allowed = Bun.spawnSync([binary, 'org', 'webhook-cidrs', orgId, '--set', '127.0.0.0/8'], { env: { DATA_DIR: env.DATA_DIR } })
+    if (allowed.exitCode !== 0) throw new Error(`org webhook-cidrs failed: ${allowed.stderr.toString()}`)
     for (let i = 0; i < WEBHOOKS; i++) {
       const created = await fetch(`${base}/api/v1/webhooks`, {
         method: 'POST',

@@ -1,10 +1,12 @@
 // The compiled executable, alone in an empty folder: it migrates, serves /health and /openapi.json,
 // answers errors in our shape, and exits 0 on SIGTERM. Built by the same function as `bun run build`.
+import SwaggerParser from '@apidevtools/swagger-parser'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildBinary } from '../../scripts/build.ts'
 import { MIGRATIONS } from '../../src/db/migrations.gen.ts'
+import { EVENT_TYPES } from '../../src/modules/events/catalog.ts'
 import { VERSION } from '../../src/version.ts'
 import { tempDir } from '../helpers/app.ts'
 import { run, startServer } from '../helpers/process.ts'
@@ -43,9 +45,13 @@ describe('dist/switchboard copied alone to a folder', () => {
       expect(Object.keys(health.cron as object)).toEqual(['db_maintenance', 'auth_cleanup', 'ticket_auto_close', 'rate_limit_save', 'webhook_dispatch', 'webhook_prune'])
       expect((await fetch(`${server.url}/ready`)).status).toBe(200)
 
-      const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> }
+      const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>; webhooks: Record<string, unknown> }
       expect(doc.openapi).toStartWith('3.1')
       expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/health', '/ready', '/.well-known/jwks.json', '/api/v1/auth/login', '/api/v1/me']))
+      // Built inside the binary the same way as from source: valid, with request bodies and the webhooks section.
+      await SwaggerParser.validate(structuredClone(doc) as never)
+      expect(Object.keys(doc.paths['/api/v1/tickets']!.post!.requestBody!.content)).toEqual(['application/json'])
+      expect(Object.keys(doc.webhooks).length).toBe(Object.values(EVENT_TYPES).flat().length)
       expect((await fetch(`${server.url}/docs`)).headers.get('content-type')).toStartWith('text/html')
 
       const missing = await fetch(`${server.url}/nope`, { headers: { 'x-request-id': 'from-test' } })
@@ -85,7 +91,6 @@ describe('webhooks across a crash of the binary', () => {
       ADMIN_EMAIL: 'admin@crash.test',
       ADMIN_PASSWORD: 'crash-test-password',
       NODE_EXTRA_CA_CERTS: CA_FILE,
-      WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
       WEBHOOK_TIMEOUT_MS: '2000',
       WEBHOOK_RETRY_SCHEDULE: '0,1,1,1,1,1',
       WEBHOOK_CONCURRENCY: '2',
@@ -96,6 +101,9 @@ describe('webhooks across a crash of the binary', () => {
     try {
       const login = await fetch(`${server.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }) })
       const auth = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' }
+      // The receiver is on loopback: the operator allows it for this organization.
+      const orgId = ((await (await fetch(`${server.url}/api/v1/me`, { headers: auth })).json()) as { organization_id: string }).organization_id
+      expect((await run([binary, 'org', 'webhook-cidrs', orgId, '--set', '127.0.0.0/8'], { DATA_DIR: dataDir }, folder)).code).toBe(0)
       const hook = await fetch(`${server.url}/api/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url: receiver.url(), events: ['ticket.created'], secret: 'crash-test-secret-16' }) })
       expect(hook.status).toBe(201)
       const eventsExpected = 12

@@ -13,15 +13,16 @@ import type { ClaimedDelivery } from './record-outcome.ts'
 // webhook_deliveries_due_first and webhook_deliveries_due_retry (table.ts).
 const KINDS = ['attempt = 1', 'attempt > 1'] as const
 
-// Each webhook with pending rows of the kind, with its url and secret, and its oldest next_attempt_at
+// Each webhook with pending rows of the kind, with its url, secret and organization's allowed ranges
+// (read at every claim, so the operator's change applies to the next one), and its oldest next_attempt_at
 // (possibly a row in flight, whose lease hides it from the claim below: then that finds nothing, cheaply).
 const webhooksWithPending = (kind: string) => `WITH RECURSIVE w(id) AS (
     SELECT (SELECT min(webhook_id) FROM webhook_deliveries WHERE status = 'pending' AND ${kind})
     UNION ALL
     SELECT (SELECT min(webhook_id) FROM webhook_deliveries WHERE status = 'pending' AND ${kind} AND webhook_id > w.id) FROM w WHERE w.id IS NOT NULL)
-  SELECT w.id, h.url, h.secret_sealed, h.enabled,
+  SELECT w.id, h.url, h.secret_sealed, h.enabled, a.cidrs AS allowed_cidrs,
     (SELECT min(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending' AND ${kind} AND webhook_id = w.id) AS due_at
-  FROM w JOIN webhooks h ON h.id = w.id`
+  FROM w JOIN webhooks h ON h.id = w.id LEFT JOIN webhook_allowed_cidrs a ON a.organization_id = h.organization_id`
 
 // A webhook's own due rows; the events' bodies and the lease come after, once for all webhooks.
 const ownDue = (kind: string) => `SELECT d.id, d.organization_id, d.webhook_id, d.event_id, d.event_type, d.attempt, d.trigger, d.created_at
@@ -57,7 +58,7 @@ export function claimDue(sqlite: Database, now: number, leaseUntil: number, limi
     for (const webhook of waiting) {
       const room = Math.min(limits.free - due.length, limits.freeFor(webhook.id) - (taken.get(webhook.id) ?? 0))
       if (room <= 0) continue
-      const target = { url: webhook.url, secret_sealed: webhook.secret_sealed, enabled: webhook.enabled }
+      const target = { url: webhook.url, secret_sealed: webhook.secret_sealed, enabled: webhook.enabled, allowed_cidrs: webhook.allowed_cidrs }
       const rows = ownDue.all(webhook.id, now, room)
       for (const row of rows) due.push(Object.assign(row, target))
       taken.set(webhook.id, (taken.get(webhook.id) ?? 0) + rows.length)

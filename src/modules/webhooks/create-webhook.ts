@@ -20,7 +20,7 @@ export interface NewWebhook {
 }
 
 export function createWebhook(deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'masterKey'>, actor: UserActor, input: NewWebhook) {
-  const { events } = checkWebhookInput(deps.config, input)
+  const { events } = checkWebhookInput(deps.db, actor.organizationId, input)
   const now = deps.clock.now()
   const id = prefixedId('whk')
   const row: WebhookRow = {

@@ -16,6 +16,7 @@ import { write } from '../../db/tx.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { cachingResolver } from '../../lib/dns-cache.ts'
 import type { Logger } from '../../lib/log.ts'
+import { allowedCidrsFromColumn } from './allowed-cidrs.ts'
 import { claimDue, type DueDelivery } from './claim-due.ts'
 import { findDeliveryTarget, type DeliveryTarget } from './delivery-target.ts'
 import { EventBodies } from './event-bodies.ts'
@@ -265,7 +266,7 @@ export class WebhookDispatcher {
         userAgent: this.userAgent,
         now: this.deps.clock.now(),
       },
-      { timeoutMs: config.webhooks.timeoutMs, allowedCidrs: config.webhooks.allowedCidrs, signal: this.abort.signal, ...this.attemptOptions },
+      { timeoutMs: config.webhooks.timeoutMs, allowedCidrs: allowedCidrsFromColumn(target.allowed_cidrs), signal: this.abort.signal, ...this.attemptOptions },
     )
     sent(outcome)
     if (this.abort.signal.aborted && !outcome.ok) {

@@ -45,27 +45,27 @@ export function webhooksRoutes(deps: AppDeps) {
         permission: 'webhook:create',
         body: CreateWebhookBody,
         response: { 201: WebhookBody, ...protectedErrors('VALIDATION_FAILED', 'LIMIT_REACHED') },
-        detail: { tags, summary: 'Register a webhook', description: 'Deliveries of the subscribed events start with the next event. The secret is never returned.' },
+        detail: { tags, operationId: 'createWebhook', summary: 'Register a webhook', description: 'Deliveries of the subscribed events start with the next event. The secret is never returned.' },
       },
     )
     .get('', ({ actor, query }) => listWebhooks(deps, actor, listRequest(query)), {
       permission: 'webhook:read',
       query: WebhookListQuery,
       response: { 200: WebhookList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN') },
-      detail: { tags, summary: 'List webhooks', description: 'Newest first.' },
+      detail: { tags, operationId: 'listWebhooks', summary: 'List webhooks', description: 'Newest first.' },
     })
     .get('/:id', ({ actor, params }) => webhookJson(getWebhookInOrg(deps.db, actor.organizationId, params.id)), {
       permission: 'webhook:read',
       params: WebhookIdParams,
       response: { 200: WebhookBody, ...protectedErrors('NOT_FOUND') },
-      detail: { tags, summary: 'Read a webhook', description: 'With its failure state.' },
+      detail: { tags, operationId: 'getWebhook', summary: 'Read a webhook', description: 'With its failure state.' },
     })
     .patch('/:id', ({ actor, params, body }) => updateWebhook(deps, actor, params.id, body), {
       permission: 'webhook:update',
       params: WebhookIdParams,
       body: UpdateWebhookBody,
       response: { 200: WebhookBody, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND') },
-      detail: { tags, summary: 'Change a webhook', description: '`enabled: true` turns a disabled webhook back on and clears its failure state.' },
+      detail: { tags, operationId: 'updateWebhook', summary: 'Change a webhook', description: '`enabled: true` turns a disabled webhook back on and clears its failure state.' },
     })
     .delete(
       '/:id',
@@ -77,7 +77,7 @@ export function webhooksRoutes(deps: AppDeps) {
         permission: 'webhook:delete',
         params: WebhookIdParams,
         response: { 204: t.Void({ description: 'Deleted, with its delivery records' }), ...protectedErrors('NOT_FOUND') },
-        detail: { tags, summary: 'Delete a webhook' },
+        detail: { tags, operationId: 'deleteWebhook', summary: 'Delete a webhook' },
       },
     )
     .get(
@@ -88,7 +88,7 @@ export function webhooksRoutes(deps: AppDeps) {
         params: WebhookIdParams,
         query: DeliveryListQuery,
         response: { 200: DeliveryList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN', 'NOT_FOUND') },
-        detail: { tags, summary: 'List delivery attempts', description: 'One record per attempt, newest first; filters status and event_id.' },
+        detail: { tags, operationId: 'listWebhookDeliveries', summary: 'List delivery attempts', description: 'One record per attempt, newest first; filters status and event_id.' },
       },
     )
     .post('/:id/test', ({ actor, params, body }) => sendTestEvent(deps, actor, params.id, body.event_type), {
@@ -98,7 +98,7 @@ export function webhooksRoutes(deps: AppDeps) {
       response: { 200: DeliveryBody, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND') },
       detail: {
         tags,
-        summary: 'Send a test event',
+        operationId: 'sendTestEvent', summary: 'Send a test event',
         description: 'An event of the given type with sample data (`data.test: true`), to this webhook whatever its events filter, through the real pipeline; answers with the delivery record. Never counts toward disabling.',
       },
     })
@@ -106,7 +106,7 @@ export function webhooksRoutes(deps: AppDeps) {
       permission: 'webhook:update',
       params: DeliveryParams,
       response: { 200: DeliveryBody, ...protectedErrors('NOT_FOUND', 'CONFLICT') },
-      detail: { tags, summary: 'Send a delivery again now', description: 'One more attempt of the same event, answered with its record; not retried further if it fails.' },
+      detail: { tags, operationId: 'retryWebhookDelivery', summary: 'Send a delivery again now', description: 'One more attempt of the same event, answered with its record; not retried further if it fails.' },
     })
     .post('/:id/recover', ({ actor, params, body }) => recoverWebhook(deps, actor, params.id, body.since), {
       permission: 'webhook:update',
@@ -115,7 +115,7 @@ export function webhooksRoutes(deps: AppDeps) {
       response: { 200: RecoverResult, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'CONFLICT') },
       detail: {
         tags,
-        summary: 'Send again what was not delivered',
+        operationId: 'recoverWebhookDeliveries', summary: 'Send again what was not delivered',
         description: 'Queues every event since `since` (at most 14 days back) that matched this webhook and was not delivered: failed for good, or skipped while it was disabled.',
       },
     })

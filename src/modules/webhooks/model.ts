@@ -13,7 +13,10 @@ const events = t.Array(t.String({ minLength: 1, maxLength: 100 }), {
 const secret = t.String({ minLength: 16, maxLength: 256, description: 'Signs every delivery (HMAC-SHA256); never returned' })
 const description = t.String({ maxLength: 500 })
 
-export const CreateWebhookBody = t.Object({ url, events, secret, description: t.Optional(description) })
+export const CreateWebhookBody = t.Object(
+  { url, events, secret, description: t.Optional(description) },
+  { examples: [{ url: 'https://hooks.example.com/switchboard', events: ['ticket.*', 'user.created'], secret: 'a-long-random-secret-of-yours', description: 'Helpdesk sync' }] },
+)
 
 export const UpdateWebhookBody = t.Object(
   {
@@ -23,7 +26,7 @@ export const UpdateWebhookBody = t.Object(
     description: t.Optional(t.Union([description, t.Null()])),
     enabled: t.Optional(t.Boolean({ description: 'true turns a disabled webhook back on and clears its failure state' })),
   },
-  { minProperties: 1 },
+  { minProperties: 1, examples: [{ enabled: true }] },
 )
 
 export const WebhookBody = t.Object({
@@ -40,6 +43,9 @@ export const WebhookBody = t.Object({
   last_success_at: t.Union([t.String({ format: 'date-time' }), t.Null()]),
   created_at: t.String({ format: 'date-time' }),
   updated_at: t.String({ format: 'date-time' }),
+}, {
+  title: 'Webhook',
+  examples: [{ id: 'whk_01KAX3M6W9P8T2V5G7H4J3C1QZ', url: 'https://hooks.example.com/switchboard', events: ['ticket.*', 'user.created'], description: 'Helpdesk sync', enabled: true, disabled_reason: null, disabled_at: null, consecutive_failures: 0, last_success_at: '2026-01-15T09:30:01.000Z', created_at: '2026-01-10T08:00:00.000Z', updated_at: '2026-01-10T08:00:00.000Z' }],
 })
 
 export const WebhookIdParams = t.Object({ id: t.String({ maxLength: 64 }) })
@@ -64,6 +70,9 @@ export const DeliveryBody = t.Object({
   }),
   response_body: t.Union([t.String(), t.Null()], { description: 'The first 16 KB of the answer' }),
   created_at: t.String({ format: 'date-time' }),
+}, {
+  title: 'DeliveryRecord',
+  examples: [{ id: 'dlv_01KAX3M6W9P8T2V5G7H4J3C1QZ', event_id: 'evt_01KAX3M6W9P8T2V5G7H4J3C1QZ', event_type: 'ticket.created', status: 'failed', attempt: 2, trigger: 'event', response_code: 503, response_time_ms: 87, delivered_at: '2026-01-15T09:31:00.000Z', next_attempt_at: null, error: { class: 'http_status', message: 'The receiver answered 503' }, response_body: 'Service Unavailable', created_at: '2026-01-15T09:31:00.000Z' }],
 })
 
 export const DeliveryListQuery = t.Object({
@@ -73,6 +82,9 @@ export const DeliveryListQuery = t.Object({
 })
 export const DeliveryList = listResponse('deliveries', DeliveryBody)
 export const DeliveryParams = t.Object({ id: t.String({ maxLength: 64 }), delivery_id: t.String({ maxLength: 64 }) })
-export const TestWebhookBody = t.Object({ event_type: t.String({ minLength: 1, maxLength: 100, description: 'An event type of the catalog, e.g. ticket.created' }) })
-export const RecoverBody = t.Object({ since: t.String({ description: 'RFC 3339 time, at most 14 days ago' }) })
+export const TestWebhookBody = t.Object(
+  { event_type: t.String({ minLength: 1, maxLength: 100, description: 'An event type of the catalog, e.g. ticket.created' }) },
+  { examples: [{ event_type: 'ticket.created' }] },
+)
+export const RecoverBody = t.Object({ since: t.String({ description: 'RFC 3339 time, at most 14 days ago' }) }, { examples: [{ since: '2026-01-15T00:00:00Z' }] })
 export const RecoverResult = t.Object({ queued: t.Integer({ description: 'Events queued again' }), since: t.String({ format: 'date-time' }) })

@@ -2,7 +2,7 @@
 // webhook's failure state, and queue the next attempt by WEBHOOK_RETRY_SCHEDULE (with a jitter that
 // only delays, and a receiver's Retry-After honoured up to twice the scheduled delay), or disable the
 // webhook: at once on 410 Gone, or when the last attempt of an event fails with no success since
-// before that event's first attempt. Test sends never count; manual retries are not retried.
+// that event's first attempt was made. Test sends never count; manual retries are not retried.
 import type { Database } from 'bun:sqlite'
 import { eq } from 'drizzle-orm'
 import type { Tx } from '../../db/tx.ts'
@@ -50,7 +50,11 @@ const CLOSE = `UPDATE webhook_deliveries SET status = ?, lease_until = NULL, nex
 const WEBHOOK = 'SELECT id, organization_id, enabled, consecutive_failures, failing_since FROM webhooks WHERE id = ?'
 const SUCCEEDED = 'UPDATE webhooks SET consecutive_failures = 0, failing_since = NULL, last_success_at = ? WHERE id = ?'
 const FAILED = 'UPDATE webhooks SET consecutive_failures = consecutive_failures + 1, failing_since = ? WHERE id = ?'
-const FIRST_ATTEMPT = 'SELECT min(created_at) AS at FROM webhook_deliveries WHERE event_id = ? AND webhook_id = ?'
+// When this run of attempts began: its attempt 1 as recorded (delivered_at), not as queued (created_at),
+// which on a real clock comes before the first failure and so before failing_since, every time. The
+// latest such row of the trigger: a recovery starts a run of its own after the event's first one.
+const FIRST_ATTEMPT = `SELECT delivered_at AS at FROM webhook_deliveries
+  WHERE event_id = ? AND webhook_id = ? AND trigger = ? AND attempt = 1 AND delivered_at IS NOT NULL ORDER BY delivered_at DESC LIMIT 1`
 
 /**
  * Records one attempt's outcome. Runs inside the caller's write transaction (`tx`, used for the rare
@@ -80,7 +84,8 @@ export function recordOutcome(tx: Tx, sqlite: Database, delivery: ClaimedDeliver
   if (delivery.trigger === 'retry') return { disabled: null, nextAttemptAt: null }
   const next = delivery.attempt + 1
   if (next > scheduleMs.length) {
-    const first = sqlite.query<{ at: number | null }, [string, string]>(FIRST_ATTEMPT).get(delivery.event_id, delivery.webhook_id)?.at ?? delivery.created_at
+    const first = sqlite.query<{ at: number }, [string, string, string]>(FIRST_ATTEMPT).get(delivery.event_id, delivery.webhook_id, delivery.trigger)?.at ?? now
+    // Failing since that attempt or before: no success was recorded since the run began.
     if (failingSince <= first) {
       disable(tx, webhook.id, webhook.organization_id, 'exhausted', `all ${scheduleMs.length} attempts of event ${delivery.event_id} failed`, now)
       return { disabled: 'exhausted', nextAttemptAt: null }

@@ -1,5 +1,5 @@
 // One HTTP attempt of a delivery, outside any transaction: resolve the host, refuse it if any address
-// is not public (unless WEBHOOK_ALLOWED_CIDRS lets it in), connect to the address that was checked
+// is not public (unless the organization's allowed ranges let it in), connect to the address that was checked
 // (TLS still verifies the host name), POST the stored bytes signed, never follow a redirect, give up
 // at WEBHOOK_TIMEOUT_MS, read at most 64 KB of the answer and keep the first 16 KB.
 import { lookup } from 'node:dns/promises'
@@ -89,7 +89,7 @@ async function pinnedAddress(url: URL, options: AttemptOptions): Promise<{ addre
   }
   for (const address of addresses) {
     const verdict = memoDecision(address, options.allowedCidrs)
-    if (!verdict.ok) return { error: 'ssrf_blocked', message: `${url.hostname} resolves to ${address}, a ${verdict.reason} address: refused (WEBHOOK_ALLOWED_CIDRS can allow it)` }
+    if (!verdict.ok) return { error: 'ssrf_blocked', message: `${url.hostname} resolves to ${address}, a ${verdict.reason} address: refused (the operator can allow it for this organization)` }
   }
   return { address: addresses[0]! }
 }

@@ -82,3 +82,17 @@ export const webhookDeliveries = sqliteTable(
     index('webhook_deliveries_event').on(t.event_id),
   ],
 )
+
+/**
+ * The ranges an organization's webhooks may reach although they are not public (internal receivers):
+ * set only by the operator (`switchboard org webhook-cidrs`), never by the tenant, since a delivery
+ * record shows the tenant the first 16 KB of each answer. No row: public addresses only.
+ */
+export const webhookAllowedCidrs = sqliteTable('webhook_allowed_cidrs', {
+  organization_id: text('organization_id')
+    .primaryKey()
+    .references(() => organizations.id),
+  /** JSON array of CIDR ranges as the operator wrote them, each checked by parseAllowedCidrs. */
+  cidrs: text('cidrs').notNull(),
+  updated_at: integer('updated_at').notNull(),
+})

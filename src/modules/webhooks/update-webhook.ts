@@ -19,7 +19,7 @@ export interface WebhookChanges {
 }
 
 export function updateWebhook(deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'masterKey'>, actor: UserActor, id: string, input: WebhookChanges) {
-  const { events } = checkWebhookInput(deps.config, input)
+  const { events } = checkWebhookInput(deps.db, actor.organizationId, input)
   const now = deps.clock.now()
   return write(deps.db, (tx) => {
     const before = getWebhookInOrg(tx, actor.organizationId, id)

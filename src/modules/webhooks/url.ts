@@ -1,5 +1,5 @@
 // A webhook URL as registered: https, no credentials, not a literal address outside the public
-// internet (unless WEBHOOK_ALLOWED_CIDRS lets it in). Host names are checked again at every send,
+// internet (unless the organization's allowed ranges let it in). Host names are checked again at every send,
 // after resolution: a name that is fine today may point inward tomorrow.
 import type { Cidr } from '../../lib/cidr.ts'
 import { isAddressAllowed, literalHostAddress } from '../../lib/address-policy.ts'

@@ -6,6 +6,7 @@ import { json, makeTestApp, type TestApp } from '../../helpers/app.ts'
 import { FakeClock } from '../../helpers/clock.ts'
 import { startReceiver, type Answer, type Receiver } from '../../helpers/receiver.ts'
 import { seedOrganization, type SeededOrg } from '../../helpers/seed.ts'
+import { allowWebhookCidrs } from './allow.ts'
 
 const cleanups: Array<() => unknown> = []
 afterAll(async () => {
@@ -24,8 +25,9 @@ interface Setup {
 
 async function setUp(answer?: (r: { path: string }, i: number) => Answer, settings: Record<string, string> = {}): Promise<Setup> {
   const receiver = await startReceiver(answer)
-  const app = await makeTestApp({ WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8', ACCESS_TOKEN_TTL: '86400', ...settings }, { clock: new FakeClock(Date.now()), webhookCa: receiver.ca })
+  const app = await makeTestApp({ ACCESS_TOKEN_TTL: '86400', ...settings }, { clock: new FakeClock(Date.now()), webhookCa: receiver.ca })
   const org = await seedOrganization(app, 'acme')
+  allowWebhookCidrs(app, org.org.id)
   cleanups.push(() => receiver.stop(), () => app.close())
   const send = (method: string, path: string, body?: unknown, auth = org.users.admin.auth) =>
     app.request(path, { method, headers: { ...auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })

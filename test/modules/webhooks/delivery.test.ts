@@ -12,6 +12,7 @@ import { json, makeTestApp, type TestApp } from '../../helpers/app.ts'
 import { FakeClock } from '../../helpers/clock.ts'
 import { startReceiver, type Answer, type Receiver } from '../../helpers/receiver.ts'
 import { seedOrganization, type SeededOrg } from '../../helpers/seed.ts'
+import { allowWebhookCidrs } from './allow.ts'
 
 const SECRET = 'a-secret-of-16-chars-or-more'
 const cleanups: Array<() => unknown> = []
@@ -29,12 +30,14 @@ interface Setup {
   run(): Promise<void>
 }
 
-async function setUp(answer?: (r: { path: string }, i: number) => Answer, settings: Record<string, string> = {}, resolve?: (host: string) => Promise<string[]>): Promise<Setup> {
+/** `allowed`: the organization's allowed ranges (loopback, where the receiver is), or null for none. */
+async function setUp(answer?: (r: { path: string }, i: number) => Answer, settings: Record<string, string> = {}, resolve?: (host: string) => Promise<string[]>, allowed: string | null = '127.0.0.0/8'): Promise<Setup> {
   const receiver = await startReceiver(answer)
   // A fake clock starting now: receivers (the standardwebhooks library) check the signed timestamp
   // against their own clock. Day-long tokens: the schedule spans hours of fake time.
-  const app = await makeTestApp({ WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8', ACCESS_TOKEN_TTL: '86400', ...settings }, { clock: new FakeClock(Date.now()) })
+  const app = await makeTestApp({ ACCESS_TOKEN_TTL: '86400', ...settings }, { clock: new FakeClock(Date.now()) })
   const org = await seedOrganization(app, 'acme')
+  if (allowed !== null) allowWebhookCidrs(app, org.org.id, allowed)
   const dispatcher = new WebhookDispatcher(app.deps, { extraCa: receiver.ca, ...(resolve ? { resolve } : {}) })
   cleanups.push(() => receiver.stop(), () => app.close(), () => dispatcher.stop(0))
   const send = (method: string, path: string, body?: unknown) =>
@@ -67,6 +70,7 @@ async function newTicket(s: Setup, subject = 'Printer on fire'): Promise<string>
 interface DeliveryRow {
   id: string
   event_id: string
+  trigger: string
   attempt: number
   status: string
   response_code: number | null
@@ -146,6 +150,59 @@ describe('failures', () => {
     expect(rows(s, webhookId).at(-1)).toMatchObject({ attempt: 1, status: 'skipped' })
   })
 
+  test('on a clock that moves between queueing and sending, as a real one does, the last failure still disables the webhook', async () => {
+    const s = await setUp(() => ({ status: 500 }), { WEBHOOK_RETRY_SCHEDULE: '0,1,1' })
+    const webhookId = await register(s)
+    await newTicket(s)
+    // Queued now, attempt 1 recorded 250 ms later: its failure (failing_since) comes after the row's created_at.
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      s.app.clock.advance(attempt === 1 ? 250 : 1_200)
+      await s.run()
+    }
+    expect(rows(s, webhookId).map((r) => [r.attempt, r.status])).toEqual([[1, 'failed'], [2, 'failed'], [3, 'failed']])
+    expect(webhookState(s, webhookId)).toEqual({ enabled: 0, disabled_reason: 'exhausted', consecutive_failures: 3 })
+  })
+
+  test('a success of another event after an event\'s first attempt keeps the webhook on when that event\'s last attempt fails', async () => {
+    // The first event always fails; the second one's attempt, sent between, succeeds.
+    const s = await setUp((_, i) => ({ status: i === 1 ? 200 : 500 }), { WEBHOOK_RETRY_SCHEDULE: '0,1,1' })
+    const webhookId = await register(s)
+    await newTicket(s, 'always failing')
+    await s.run()
+    s.app.clock.advance(100)
+    await newTicket(s, 'delivered')
+    await s.run()
+    for (let i = 0; i < 2; i++) {
+      s.app.clock.advance(1_200)
+      await s.run()
+    }
+    expect(rows(s, webhookId).map((r) => r.status).sort()).toEqual(['failed', 'failed', 'failed', 'success'])
+    expect(webhookState(s, webhookId)).toMatchObject({ enabled: 1, consecutive_failures: 2 })
+  })
+
+  test('a recovered event whose fresh schedule fails again disables the webhook again', async () => {
+    let up = false
+    const s = await setUp(() => ({ status: up ? 200 : 500 }), { WEBHOOK_RETRY_SCHEDULE: '0,1' })
+    const webhookId = await register(s)
+    const since = new Date(s.app.clock.now()).toISOString()
+    await newTicket(s)
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      s.app.clock.advance(1_200)
+      await s.run()
+    }
+    expect(webhookState(s, webhookId)).toMatchObject({ enabled: 0, disabled_reason: 'exhausted' })
+    expect((await s.send('PATCH', `/api/v1/webhooks/${webhookId}`, { enabled: true })).status).toBe(200)
+    s.app.clock.advance(60_000)
+    expect((await json<{ queued: number }>(await s.send('POST', `/api/v1/webhooks/${webhookId}/recover`, { since }))).queued).toBe(1)
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      s.app.clock.advance(1_200)
+      await s.run()
+    }
+    expect(rows(s, webhookId).map((r) => [r.trigger, r.attempt, r.status])).toEqual([['event', 1, 'failed'], ['event', 2, 'failed'], ['recover', 1, 'failed'], ['recover', 2, 'failed']])
+    expect(webhookState(s, webhookId)).toMatchObject({ enabled: 0, disabled_reason: 'exhausted' })
+    up = true
+  })
+
   test('410 Gone disables the webhook at once', async () => {
     const s = await setUp(() => ({ status: 410 }))
     const webhookId = await register(s)
@@ -201,8 +258,8 @@ describe('failures', () => {
 })
 
 describe('SSRF at send time', () => {
-  test('a name resolving to 127.0.0.1 without WEBHOOK_ALLOWED_CIDRS is refused and recorded, nothing sent', async () => {
-    const s = await setUp(undefined, { WEBHOOK_ALLOWED_CIDRS: '' })
+  test('a name resolving to 127.0.0.1, loopback not allowed for the organization, is refused and recorded, nothing sent', async () => {
+    const s = await setUp(undefined, {}, undefined, null)
     const webhookId = await register(s, `https://localhost:${s.receiver.port}/hook`)
     await newTicket(s)
     await s.run()
@@ -212,9 +269,38 @@ describe('SSRF at send time', () => {
     expect(record!.error_message).toContain('loopback')
   })
 
+  test('the same internal receiver: delivered for the organization the operator allowed, refused for another, and for the first once cleared', async () => {
+    const s = await setUp(undefined, {}, async () => ['127.0.0.1'])
+    const other = await seedOrganization(s.app, 'other')
+    const url = `https://hooks.test:${s.receiver.port}/hook`
+    const allowedHook = await register(s, url)
+    const otherResponse = await s.app.request('/api/v1/webhooks', {
+      method: 'POST',
+      headers: { ...other.users.admin.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ url, events: ['ticket.*'], secret: SECRET }),
+    })
+    const otherHook = (await json<{ id: string }>(otherResponse)).id
+    await newTicket(s)
+    const otherTicket = await s.app.request('/api/v1/tickets', { method: 'POST', headers: { ...other.users.admin.auth, 'content-type': 'application/json' }, body: JSON.stringify({ subject: 'Other' }) })
+    expect(otherTicket.status).toBe(201)
+    await s.run()
+    expect(s.receiver.received).toHaveLength(1)
+    expect(JSON.parse(s.receiver.received[0]!.body)).toMatchObject({ organization_id: s.org.org.id })
+    expect(rows(s, allowedHook)[0]).toMatchObject({ status: 'success' })
+    expect(rows(s, otherHook)[0]).toMatchObject({ status: 'failed', error_class: 'ssrf_blocked' })
+    expect(rows(s, otherHook)[0]!.error_message).toBe('hooks.test resolves to 127.0.0.1, a loopback address: refused (the operator can allow it for this organization)')
+    // The operator clears the list: the next claim reads it, no restart needed.
+    allowWebhookCidrs(s.app, s.org.org.id, '')
+    s.app.clock.advance(1000)
+    await newTicket(s, 'after clearing')
+    await s.run()
+    expect(s.receiver.received).toHaveLength(1)
+    expect(rows(s, allowedHook).map((r) => [r.attempt, r.status, r.error_class])).toEqual([[1, 'success', null], [1, 'failed', 'ssrf_blocked'], [2, 'pending', null]])
+  })
+
   test('any non-public address of a name refuses it, IPv4-mapped IPv6 included', async () => {
     for (const addresses of [['::ffff:127.0.0.1'], ['93.184.216.34', '10.0.0.1'], ['::ffff:169.254.169.254']]) {
-      const s = await setUp(undefined, { WEBHOOK_ALLOWED_CIDRS: '' }, async () => addresses)
+      const s = await setUp(undefined, {}, async () => addresses, null)
       const webhookId = await register(s, `https://hooks.test:${s.receiver.port}/hook`)
       await newTicket(s)
       await s.run()

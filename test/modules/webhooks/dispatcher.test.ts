@@ -9,6 +9,7 @@ import { json, makeTestApp, type TestApp } from '../../helpers/app.ts'
 import { FakeClock } from '../../helpers/clock.ts'
 import { startReceiver, type Answer, type Receiver } from '../../helpers/receiver.ts'
 import { seedOrganization } from '../../helpers/seed.ts'
+import { allowWebhookCidrs } from './allow.ts'
 
 /** WEBHOOK_CONCURRENCY_PER_WEBHOOK's default. */
 const PER_WEBHOOK_CONCURRENCY = 4
@@ -27,8 +28,9 @@ interface Setup {
 
 async function setUp(answer: (r: { path: string }, i: number) => Answer, settings: Record<string, string> = {}): Promise<Setup> {
   const receiver = await startReceiver(answer)
-  const app = await makeTestApp({ WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8', ACCESS_TOKEN_TTL: '86400', ...settings }, { clock: new FakeClock(Date.now()), webhookCa: receiver.ca })
+  const app = await makeTestApp({ ACCESS_TOKEN_TTL: '86400', ...settings }, { clock: new FakeClock(Date.now()), webhookCa: receiver.ca })
   const org = await seedOrganization(app, 'acme')
+  allowWebhookCidrs(app, org.org.id)
   cleanups.push(() => receiver.stop(), () => app.close())
   const send = (method: string, path: string, body?: unknown) =>
     app.request(path, { method, headers: { ...org.users.admin.auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })

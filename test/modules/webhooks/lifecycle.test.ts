@@ -8,6 +8,7 @@ import { json, makeTestApp, type TestApp } from '../../helpers/app.ts'
 import { FakeClock } from '../../helpers/clock.ts'
 import { startReceiver, type Answer } from '../../helpers/receiver.ts'
 import { seedOrganization } from '../../helpers/seed.ts'
+import { allowWebhookCidrs } from './allow.ts'
 
 const cleanups: Array<() => unknown> = []
 afterAll(async () => {
@@ -16,8 +17,9 @@ afterAll(async () => {
 
 async function setUp(answer: () => Answer, settings: Record<string, string> = {}) {
   const receiver = await startReceiver(answer)
-  const app: TestApp = await makeTestApp({ WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8', ...settings }, { clock: new FakeClock(Date.now()), webhookCa: receiver.ca })
+  const app: TestApp = await makeTestApp(settings, { clock: new FakeClock(Date.now()), webhookCa: receiver.ca })
   const org = await seedOrganization(app, 'acme')
+  allowWebhookCidrs(app, org.org.id)
   cleanups.push(() => receiver.stop(), () => app.close())
   const send = (method: string, path: string, body?: unknown) =>
     app.request(path, { method, headers: { ...org.users.admin.auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
@@ -66,8 +68,8 @@ describe('webhook_prune', () => {
     const log = createLogger({ level: 'error', sink: memorySink() })
     const task = webhookPruneTask(app.deps)
     const run = (now: number) => task.run({ now, log, signal: new AbortController().signal })
-    expect(await run(app.clock.now() + 2 * 86_400_000)).toEqual({ deliveries_deleted: 0 })
-    expect(await run(app.clock.now() + 2 * 86_400_000 + 1)).toEqual({ deliveries_deleted: 1 })
+    expect(await run(app.clock.now() + 2 * 86_400_000)).toMatchObject({ deliveries_deleted: 0 })
+    expect(await run(app.clock.now() + 2 * 86_400_000 + 1)).toMatchObject({ deliveries_deleted: 1 })
     expect(statuses(app).map((r) => r.status)).toEqual(['pending'])
   })
 })

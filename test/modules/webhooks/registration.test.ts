@@ -4,6 +4,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { json, makeTestApp, type TestApp } from '../../helpers/app.ts'
 import { seedOrganization, type SeededOrg } from '../../helpers/seed.ts'
+import { allowWebhookCidrs } from './allow.ts'
 
 const apps: TestApp[] = []
 afterAll(async () => Promise.all(apps.map((a) => a.close())))
@@ -74,10 +75,22 @@ describe('POST /api/v1/webhooks', () => {
     expect(errors.url).toContain(message)
   })
 
-  test('WEBHOOK_ALLOWED_CIDRS lets an operator register internal receivers', async () => {
-    const { send } = await setUp({ WEBHOOK_ALLOWED_CIDRS: '10.0.0.0/8' })
+  test('ranges the operator allowed one organization let it register internal receivers; another organization is still refused', async () => {
+    const { app, org, send } = await setUp()
+    const other = await seedOrganization(app, 'other')
+    expect(allowWebhookCidrs(app, org.org.id, '10.0.0.0/8, fd00::/8')).toEqual(['10.0.0.0/8', 'fd00::/8'])
     expect((await send('POST', '/api/v1/webhooks', { ...HOOK, url: 'https://10.1.2.3:8443/in' })).status).toBe(201)
-    expect((await send('POST', '/api/v1/webhooks', { ...HOOK, url: 'https://192.168.1.1/in' })).status).toBe(400)
+    expect((await send('POST', '/api/v1/webhooks', { ...HOOK, url: 'https://[fd00::1]/in' })).status).toBe(201)
+    expect((await fieldErrors(await send('POST', '/api/v1/webhooks', { ...HOOK, url: 'https://192.168.1.1/in' }))).url).toContain('private')
+    const fromOther = await app.request('/api/v1/webhooks', {
+      method: 'POST',
+      headers: { ...other.users.admin.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...HOOK, url: 'https://10.1.2.3:8443/in' }),
+    })
+    expect((await fieldErrors(fromOther)).url).toBe('must not point at a private address')
+    // Cleared, the organization is back to public addresses; what it registered stays (each send checks again).
+    expect(allowWebhookCidrs(app, org.org.id, '')).toEqual([])
+    expect((await send('POST', '/api/v1/webhooks', { ...HOOK, url: 'https://10.1.2.3:8443/in' })).status).toBe(400)
   })
 
   test('events: names of the catalog, * and group prefixes; unknown ones are named', async () => {

@@ -1,0 +1,45 @@
+// `switchboard org webhook-cidrs ORG_ID [--set CIDRS | --clear]`: the internal ranges one organization's
+// webhooks may reach although they are not public. Prints the list in force as JSON; a running server
+// applies a change at its next registration and its next claim of deliveries.
+import { write } from '../db/tx.ts'
+import { createLogger, fileSink } from '../lib/log.ts'
+import { findOrganization } from '../modules/organizations/service.ts'
+import { findAllowedCidrs, parseAllowedCidrs, setAllowedCidrs } from '../modules/webhooks/allowed-cidrs.ts'
+import { openMigratedDatabase } from '../runtime.ts'
+import { EXIT, type Command } from './command.ts'
+import { usage } from './org.ts'
+
+const CLI_ACTOR = { type: 'system', id: 'cli' } as const
+
+export const orgWebhookCidrsCommand: Command = {
+  name: 'org webhook-cidrs',
+  params: ['<org_id>'],
+  summary: 'Show, --set A,B or --clear the non-public ranges (e.g. 10.0.0.0/8) an organization\'s webhooks may reach',
+  options: { set: { type: 'string' }, clear: { type: 'boolean' } },
+  async run({ config, args, options, io }) {
+    const id = args[0]!
+    const clear = options.clear === true
+    const set = options.set
+    if (clear && set !== undefined) return usage(io, 'org webhook-cidrs takes --set or --clear, not both')
+    let parsed: ReturnType<typeof parseAllowedCidrs> | undefined
+    if (typeof set === 'string') {
+      parsed = parseAllowedCidrs(set)
+      if ('problem' in parsed) return usage(io, `--set ${parsed.problem}`)
+    }
+    const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
+    const { sqlite, db } = openMigratedDatabase(config, log, Date.now())
+    try {
+      if (!findOrganization(db, id)) {
+        io.stderr(`switchboard: no organization ${id}\n`)
+        return EXIT.FAILED
+      }
+      const cidrs = parsed && 'cidrs' in parsed ? parsed.cidrs : clear ? [] : undefined
+      const list = cidrs === undefined ? findAllowedCidrs(db, id) : write(db, (tx) => setAllowedCidrs(tx, id, cidrs, CLI_ACTOR, Date.now()))
+      io.stdout(JSON.stringify({ organization_id: id, webhook_allowed_cidrs: list }) + '\n')
+      return EXIT.OK
+    } finally {
+      sqlite.close()
+      log.flush()
+    }
+  },
+}
