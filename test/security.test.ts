@@ -70,6 +70,7 @@ const ROUTES: Route[] = [
   { method: 'DELETE', path: () => '/api/v1/auth/mfa/totp', permission: null, body: { password: 'x', code: '000000' } },
   { method: 'POST', path: () => '/api/v1/auth/mfa/sms', permission: null, body: { phone: '+15005550006' } },
   { method: 'POST', path: () => '/api/v1/auth/mfa/sms/confirm', permission: null, body: { code: '000000' } },
+  { method: 'POST', path: () => '/api/v1/auth/mfa/step-up/sms', permission: null },
   { method: 'DELETE', path: () => '/api/v1/auth/mfa/sms', permission: null, body: { password: 'x' } },
   { method: 'POST', path: () => '/api/v1/api-keys', permission: 'api_key:create', body: key },
   { method: 'GET', path: () => '/api/v1/api-keys', permission: 'api_key:read' },

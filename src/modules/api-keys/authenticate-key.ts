@@ -1,7 +1,10 @@
 // A personal access token -> the Actor of its owner. The checksum is checked before any database read;
-// then the stored key (by SHA-256), its expiry and revocation, the owner as it is now, and the
-// organization's IP allowlist. Effective grants: the key's permissions within the owner's current role.
+// then the stored key (by SHA-256), its expiry and revocation, the owner as it is now, the
+// organization's IP allowlist, and its MFA requirement (the key of an owner without MFA is suspended
+// until the owner enrolls, then works again as it was). Effective grants: the key's permissions within
+// the owner's current role.
 import type { AppDeps, RequestMeta, UserActor } from '../../context.ts'
+import { AppError } from '../../errors.ts'
 import { intersectGrants, roleGrants } from '../access/match.ts'
 import { isRole, type Grant, type Role } from '../access/permissions.ts'
 import { unauthorized } from '../auth/credential.ts'
@@ -21,6 +24,8 @@ interface KeyState {
   status: string | null
   allowed_ips: string
   rates: string | null
+  /** 0 when the organization requires MFA and the owner has no confirmed factor. */
+  mfa_ok: number
 }
 
 // Scalar subqueries, not JOINs: through bun:sqlite this costs ~5 µs a call, the JOIN ~20 µs.
@@ -28,7 +33,9 @@ const LOOKUP = `SELECT id, user_id, organization_id, permissions, expires_at, re
   (SELECT role FROM users WHERE id = api_keys.user_id) AS role,
   (SELECT status FROM users WHERE id = api_keys.user_id) AS status,
   (SELECT allowed_ips FROM organizations WHERE id = api_keys.organization_id) AS allowed_ips,
-  (SELECT ${RATES_COLUMN} FROM organizations WHERE id = api_keys.organization_id) AS rates
+  (SELECT ${RATES_COLUMN} FROM organizations WHERE id = api_keys.organization_id) AS rates,
+  (SELECT mfa_required = 0 FROM organizations WHERE id = api_keys.organization_id)
+    OR EXISTS (SELECT 1 FROM mfa_factors WHERE user_id = api_keys.user_id AND confirmed_at IS NOT NULL) AS mfa_ok
   FROM api_keys WHERE token_hash = ?`
 
 // Effective grants by role and stored permissions: a handful of distinct pairs in practice.
@@ -54,6 +61,7 @@ export function authenticateApiKey(deps: AppDeps, token: string, meta: RequestMe
   if (key.status !== 'active' || key.role === null || !isRole(key.role)) throw unauthorized('TOKEN_INVALID', 'The owner of this personal access token is disabled')
   const ranges = deps.allowlists.ranges(key.allowed_ips)
   if (ranges.length > 0) assertIpAllowed(deps, ranges, { organizationId: key.organization_id, actor: { type: 'user', id: key.user_id, credentialId: key.id } }, meta)
+  if (!key.mfa_ok) throw new AppError('MFA_ENROLLMENT_REQUIRED', 'Your organization requires multi-factor authentication: this personal access token works again once its owner enrolls a method')
   deps.activity.apiKey(key.id, meta.ip, now)
   return {
     kind: 'user',

@@ -27,7 +27,7 @@ export function apiKeysRoutes(deps: AppDeps) {
         response: { 201: CreatedApiKeyBody, ...protectedErrors('VALIDATION_FAILED', 'CONFLICT') },
         detail: {
           tags,
-          summary: 'Create a personal access token',
+          operationId: 'createApiKey', summary: 'Create a personal access token',
           description: 'The token is in the response once and never again (only its SHA-256 is kept). Needs a sign-in: a personal access token cannot create another.',
         },
       },
@@ -36,7 +36,7 @@ export function apiKeysRoutes(deps: AppDeps) {
       permission: 'api_key:read',
       query: ApiKeyListQuery,
       response: { 200: ApiKeyList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN') },
-      detail: { tags, summary: 'List your personal access tokens', description: 'Not revoked ones, newest first; never the token itself.' },
+      detail: { tags, operationId: 'listApiKeys', summary: 'List your personal access tokens', description: 'Not revoked ones, newest first; never the token itself.' },
     })
     .delete(
       '/:id',
@@ -48,7 +48,7 @@ export function apiKeysRoutes(deps: AppDeps) {
         permission: 'api_key:delete',
         params: ApiKeyIdParams,
         response: { 204: t.Void({ description: 'Revoked' }), ...protectedErrors('NOT_FOUND') },
-        detail: { tags, summary: 'Revoke a personal access token', description: 'It stops working at once.' },
+        detail: { tags, operationId: 'revokeApiKey', summary: 'Revoke a personal access token', description: 'It stops working at once.' },
       },
     )
 }

@@ -11,7 +11,7 @@ import { authenticateApiKey } from '../api-keys/authenticate-key.ts'
 import { presentedCredential, unauthorized } from './credential.ts'
 import { assertIpAllowed } from './ip-check.ts'
 import type { VerifiedClaims } from './verified-tokens.ts'
-import { verifyJwt } from './verify-jwt.ts'
+import { hasCanonicalSegments, verifyJwt } from './verify-jwt.ts'
 
 interface UserState {
   role: string
@@ -50,6 +50,8 @@ const REQUIRED = ['sub', 'jti', 'iat', 'nbf', 'exp', 'sid', 'organization_id'] a
 
 /** The claims of a token whose signature, issuer, audience and times hold; cached until it expires. */
 function verifiedClaims(deps: AppDeps, token: string): VerifiedClaims {
+  // Before the cache: another spelling of a cached token must not even be looked up.
+  if (!hasCanonicalSegments(token)) throw unauthorized('TOKEN_INVALID', 'The access token is malformed, forged or not ours')
   const now = Math.floor(deps.clock.now() / 1000)
   const cached = deps.verifiedTokens.get(token, now)
   if (cached === 'expired') throw unauthorized('TOKEN_EXPIRED', 'The access token has expired')

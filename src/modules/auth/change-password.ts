@@ -7,11 +7,13 @@ import { actorOf, audit } from '../audit/record.ts'
 import { getUserInOrg } from '../users/get-user.ts'
 import { users } from '../users/table.ts'
 import { mfaChallenges } from '../mfa/table.ts'
+import { chargePasswordAttempt } from './attempt-limit.ts'
 import { hashPassword, verifyPassword } from './password.ts'
 import { revokeUserSessions } from './sessions.ts'
 
 export async function changePassword(deps: AppDeps, actor: SessionActor, input: { current_password: string; new_password: string }): Promise<void> {
   const user = getUserInOrg(deps.db, actor.organizationId, actor.userId)
+  chargePasswordAttempt(deps, actor.request.ip, user.email)
   const record = { organizationId: actor.organizationId, actor: actorOf(actor), event: 'password.change', target: { type: 'user', id: user.id }, request: actor.request }
   if (!(await verifyPassword(input.current_password, user.passwordHash))) {
     write(deps.db, (tx) => audit(tx, { ...record, outcome: 'failure', reason: 'wrong_current_password', now: deps.clock.now() }))

@@ -32,7 +32,7 @@ export function authRoutes(deps: AppDeps) {
         response: { 200: LoginResult, ...errorResponses('VALIDATION_FAILED', 'INVALID_CREDENTIALS', 'IP_NOT_ALLOWED', 'SESSION_LIMIT_REACHED', 'RATE_LIMITED') },
         detail: {
           tags: ['Auth'],
-          summary: 'Sign in with e-mail and password',
+          operationId: 'login', summary: 'Sign in with e-mail and password',
           description: 'Returns tokens, or, when the user has MFA on, `{mfa_required, mfa_token, mfa_methods}` to finish with POST /api/v1/auth/mfa/verify.',
         },
       },
@@ -48,7 +48,7 @@ export function authRoutes(deps: AppDeps) {
         response: { 200: TokenResponse, ...errorResponses('VALIDATION_FAILED', 'TOKEN_INVALID', 'IP_NOT_ALLOWED', 'RATE_LIMITED') },
         detail: {
           tags: ['Auth'],
-          summary: 'Exchange a refresh token for new tokens',
+          operationId: 'refreshTokens', summary: 'Exchange a refresh token for new tokens',
           description: 'The refresh token is rotated: the one sent is used up. Sending a used one again ends the whole session.',
         },
       },
@@ -62,7 +62,7 @@ export function authRoutes(deps: AppDeps) {
       {
         session: 'mfa_enrollment',
         response: { 204: t.Void({ description: 'Signed out' }), ...protectedErrors() },
-        detail: { tags: ['Auth'], summary: 'Sign out', description: 'Revokes the access token sent and ends its session, refresh token included.' },
+        detail: { tags: ['Auth'], operationId: 'logout', summary: 'Sign out', description: 'Revokes the access token sent and ends its session, refresh token included.' },
       },
     )
     .post(
@@ -75,7 +75,7 @@ export function authRoutes(deps: AppDeps) {
         session: 'full',
         body: ChangePasswordBody,
         response: { 204: t.Void({ description: 'Changed' }), ...protectedErrors('VALIDATION_FAILED') },
-        detail: { tags: ['Auth'], summary: 'Change your password', description: 'Every other session of the user ends.' },
+        detail: { tags: ['Auth'], operationId: 'changePassword', summary: 'Change your password', description: 'Every other session of the user ends.' },
       },
     )
     // Sessions are credentials: managed with a sign-in, never with a personal access token.
@@ -85,7 +85,7 @@ export function authRoutes(deps: AppDeps) {
       response: { 200: SessionList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN', 'NOT_FOUND') },
       detail: {
         tags: ['Sessions'],
-        summary: 'List live sessions',
+        operationId: 'listSessions', summary: 'List live sessions',
         description: 'Your own, or with `user_id` (and the `session:read` permission) those of a user of your organization. Newest first; `last_seen_at` is exact to the minute.',
       },
     })
@@ -101,7 +101,7 @@ export function authRoutes(deps: AppDeps) {
         response: { 204: t.Void({ description: 'Ended' }), ...protectedErrors('NOT_FOUND') },
         detail: {
           tags: ['Sessions'],
-          summary: 'End a session',
+          operationId: 'endSession', summary: 'End a session',
           description: 'Its refresh token stops working and its access tokens are refused at once. Ending another user\'s session needs `session:delete`.',
         },
       },

@@ -1,5 +1,6 @@
 // refresh: a refresh token -> new tokens, the presented one consumed. Presenting a consumed token again
-// is reuse: the whole session (token family) is revoked, so thief and owner both sign in again.
+// is reuse: the whole session (token family) is revoked, so thief and owner both sign in again. A
+// session past SESSION_MAX_AGE from its sign-in refreshes no more, however recently it was used.
 import { eq } from 'drizzle-orm'
 import type { AppDeps, RequestMeta } from '../../context.ts'
 import { write } from '../../db/tx.ts'
@@ -8,7 +9,7 @@ import { audit } from '../audit/record.ts'
 import { organizations } from '../organizations/table.ts'
 import { users } from '../users/table.ts'
 import { checkIp } from './ip-check.ts'
-import { continueSession, hashToken, mintTokens, revokeSession } from './sessions.ts'
+import { continueSession, hashToken, mintTokens, revokeSession, sessionEnd } from './sessions.ts'
 import { tokenUser } from './sign-in.ts'
 import { refreshTokens, sessions } from './table.ts'
 
@@ -46,7 +47,8 @@ export async function refresh(deps: AppDeps, refreshToken: string, request: Requ
       })
       return { ok: false as const, error: invalid(), reuse: { sessionId: session.id, until } }
     }
-    if (found.token.expiresAt <= now || user.status !== 'active') return { ok: false as const, error: invalid() }
+    // The session's end is checked too: a refresh token issued before SESSION_MAX_AGE was lowered may expire later.
+    if (found.token.expiresAt <= now || sessionEnd(deps.config, session.createdAt) <= now || user.status !== 'active') return { ok: false as const, error: invalid() }
     tx.update(refreshTokens).set({ consumedAt: now }).where(eq(refreshTokens.id, found.token.id)).run()
     const pending = continueSession(tx, deps, user, session, found.token.generation, now)
     audit(tx, { organizationId: session.organizationId, actor, event: 'token.refresh', target: { type: 'session', id: session.id }, request, now })

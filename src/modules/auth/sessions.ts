@@ -1,4 +1,5 @@
 // Sessions and their refresh-token family: open one at login, rotate a refresh token, revoke a session.
+// A session ends SESSION_MAX_AGE after its sign-in at the latest: no token of it outlives that.
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { Config } from '../../config.ts'
 import type { Tx } from '../../db/tx.ts'
@@ -41,6 +42,11 @@ export interface PendingTokens {
   expiresIn: number
 }
 
+/** When a session opened at `createdAt` ends whatever happens (ms). */
+export function sessionEnd(config: Config, createdAt: number): number {
+  return createdAt + config.sessionMaxAgeS * 1000
+}
+
 export function hashToken(token: string): string {
   return new Bun.CryptoHasher('sha256').update(token).digest('hex')
 }
@@ -53,7 +59,7 @@ function newRefreshToken(): string {
 function prepareAccess(tx: Tx, deps: { config: Config; keyring: Keyring }, subject: TokenSubject, session: SessionClaims, now: number) {
   const sessionId = session.id
   const iat = Math.floor(now / 1000)
-  const exp = iat + deps.config.accessTokenTtlS
+  const exp = Math.min(iat + deps.config.accessTokenTtlS, Math.floor(sessionEnd(deps.config, session.createdAt) / 1000))
   const { kid } = deps.keyring.signer(now, tx)
   deps.keyring.recordUse(tx, kid, exp * 1000)
   tx.update(sessions)
@@ -76,13 +82,17 @@ function prepareAccess(tx: Tx, deps: { config: Config; keyring: Keyring }, subje
     amr: session.authMethods,
   }
   if (session.mfaEnrollmentOnly) claims.mfa_enrollment_required = true
-  return { kid, claims }
+  return { kid, claims, expiresIn: exp - iat }
 }
 
-/** A new refresh token of the session; the session lives as long as its newest refresh token. */
-function insertRefreshToken(tx: Tx, config: Config, sessionId: string, generation: number, now: number): string {
+/**
+ * A new refresh token of the session; the session lives as long as its newest refresh token, which
+ * expires REFRESH_TOKEN_TTL from now or at the session's end, whichever comes first.
+ */
+function insertRefreshToken(tx: Tx, config: Config, session: { id: string; createdAt: number }, generation: number, now: number): string {
+  const sessionId = session.id
   const token = newRefreshToken()
-  const expiresAt = now + config.refreshTokenTtlS * 1000
+  const expiresAt = Math.min(now + config.refreshTokenTtlS * 1000, sessionEnd(config, session.createdAt))
   tx.insert(refreshTokens).values({ id: prefixedId('rtk'), sessionId, tokenHash: hashToken(token), generation, createdAt: now, expiresAt }).run()
   tx.update(sessions).set({ expiresAt }).where(eq(sessions.id, sessionId)).run()
   return token
@@ -114,8 +124,8 @@ export function openSession(
       mfaEnrollmentOnly: kind.mfaEnrollmentOnly,
     })
     .run()
-  const refreshToken = insertRefreshToken(tx, deps.config, session.id, 1, now)
-  return { sessionId: session.id, ...prepareAccess(tx, deps, subject, session, now), refreshToken, expiresIn: deps.config.accessTokenTtlS }
+  const refreshToken = insertRefreshToken(tx, deps.config, session, 1, now)
+  return { sessionId: session.id, ...prepareAccess(tx, deps, subject, session, now), refreshToken }
 }
 
 /** Inside the refresh transaction, after the presented token was consumed: its successor and a new access token. */
@@ -127,8 +137,8 @@ export function continueSession(
   generation: number,
   now: number,
 ): PendingTokens {
-  const refreshToken = insertRefreshToken(tx, deps.config, session.id, generation + 1, now)
-  return { ...prepareAccess(tx, deps, subject, session, now), refreshToken, expiresIn: deps.config.accessTokenTtlS }
+  const refreshToken = insertRefreshToken(tx, deps.config, session, generation + 1, now)
+  return { ...prepareAccess(tx, deps, subject, session, now), refreshToken }
 }
 
 /** Revokes a live session; returns until when its access tokens must be refused (undefined if it was not live). */

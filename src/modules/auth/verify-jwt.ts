@@ -4,6 +4,28 @@
 import { verify, type KeyObject } from 'node:crypto'
 
 const SEGMENT = /^[A-Za-z0-9_-]+$/
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+// Base64url's last character of a segment of length % 4 == 2 (or 3) carries 4 (or 2) unused bits.
+const UNUSED_BITS = [0, -1, 0b1111, 0b11] as const
+
+/**
+ * Each of the three segments is canonical base64url: a length a base64url string can have, and the
+ * unused trailing bits zero. Without it `…Q` and `…R` decode to the same signature, so one token has
+ * many spellings, each missing the verified-token cache and evicting other entries. Cheap (three
+ * characters looked at), so it runs before the cache.
+ */
+export function hasCanonicalSegments(token: string): boolean {
+  let start = 0
+  for (let i = 0; i < 3; i++) {
+    const dot = token.indexOf('.', start)
+    const end = i < 2 ? dot : token.length
+    if (end < 0 || (i === 2 && dot >= 0)) return false
+    const mask = UNUSED_BITS[(end - start) % 4]!
+    if (mask < 0 || (mask > 0 && (ALPHABET.indexOf(token[end - 1]!) & mask) !== 0)) return false
+    start = end + 1
+  }
+  return true
+}
 
 export type JwtFailure = 'malformed' | 'unknown_key' | 'bad_signature' | 'bad_claims' | 'not_yet_valid' | 'expired'
 
@@ -27,7 +49,7 @@ function decodeObject(segment: string): Record<string, unknown> | undefined {
 /** The verified claims, or why the token is refused. */
 export function verifyJwt(token: string, keyFor: (kid: string) => KeyObject | undefined, expect: JwtExpectations): Record<string, unknown> | JwtFailure {
   const parts = token.split('.')
-  if (parts.length !== 3 || !parts.every((p) => SEGMENT.test(p))) return 'malformed'
+  if (parts.length !== 3 || !parts.every((p) => SEGMENT.test(p)) || !hasCanonicalSegments(token)) return 'malformed'
   const [head, body, signature] = parts as [string, string, string]
   const header = decodeObject(head)
   if (!header) return 'malformed'

@@ -1,12 +1,12 @@
 // Login challenges: after a correct password, a user with MFA gets an `mfa_token` instead of tokens.
-// The token is random, stored as SHA-256, single-use, valid 5 minutes, and dies after 5 wrong codes.
+// The token is random, stored as SHA-256, single-use, valid MFA_TOKEN_TTL (5 minutes by default), and dies
+// after 5 wrong codes.
 import { and, eq, gt, sql } from 'drizzle-orm'
 import type { Tx, Db } from '../../db/tx.ts'
 import { prefixedId } from '../../lib/ids.ts'
 import { hashToken } from '../auth/sessions.ts'
 import { mfaChallenges, type MfaMethod } from './table.ts'
 
-export const CHALLENGE_TTL_MS = 5 * 60 * 1000
 export const MAX_CHALLENGE_ATTEMPTS = 5
 /**
  * Wrong codes a user may send across all their challenges in a window: five per challenge alone
@@ -17,10 +17,10 @@ export const FAILURE_WINDOW_MS = 15 * 60 * 1000
 
 export type ChallengeRow = typeof mfaChallenges.$inferSelect
 
-export function createChallenge(tx: Tx, user: { id: string; organizationId: string }, methods: MfaMethod[], now: number): { token: string; id: string } {
+export function createChallenge(tx: Tx, user: { id: string; organizationId: string }, methods: MfaMethod[], now: number, ttlMs: number): { token: string; id: string } {
   const token = `mfa_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')}`
   const id = prefixedId('mfc')
-  tx.insert(mfaChallenges).values({ id, tokenHash: hashToken(token), userId: user.id, organizationId: user.organizationId, methods, createdAt: now, expiresAt: now + CHALLENGE_TTL_MS }).run()
+  tx.insert(mfaChallenges).values({ id, tokenHash: hashToken(token), userId: user.id, organizationId: user.organizationId, methods, createdAt: now, expiresAt: now + ttlMs }).run()
   return { token, id }
 }
 

@@ -8,8 +8,9 @@ import { requestMeta } from '../../http/request-meta.ts'
 import { TokenResponse } from '../auth/model.ts'
 import { confirmSmsEnrollment, removeSms, startSmsEnrollment } from './enroll-sms.ts'
 import { confirmTotpEnrollment, removeTotp, startTotpEnrollment } from './enroll-totp.ts'
-import { CodeBody, EnrolledBody, MfaStatusBody, PhoneBody, RemoveSmsBody, RemoveTotpBody, SendLoginSmsBody, SmsSentBody, TotpEnrollmentBody, VerifyBody } from './model.ts'
+import { ConfirmBody, EnrolledBody, MfaStatusBody, PhoneBody, RemoveSmsBody, RemoveTotpBody, SendLoginSmsBody, SmsSentBody, TotpEnrollmentBody, VerifyBody } from './model.ts'
 import { sendLoginSms } from './send-login-sms.ts'
+import { sendStepUpSms } from './step-up.ts'
 import { mfaStatus } from './status.ts'
 import { verifyMfa } from './verify.ts'
 
@@ -30,9 +31,9 @@ export function mfaRoutes(deps: AppDeps) {
         response: { 200: TokenResponse, ...errorResponses('VALIDATION_FAILED', 'TOKEN_INVALID', 'INVALID_MFA_CODE', 'IP_NOT_ALLOWED', 'SESSION_LIMIT_REACHED', 'RATE_LIMITED') },
         detail: {
           tags,
-          summary: 'Complete a login with a second factor',
+          operationId: 'verifyMfaLogin', summary: 'Complete a login with a second factor',
           description:
-            'The mfa_token is single use and valid 5 minutes; 5 wrong codes end it, and 10 wrong codes across sign-ins within 15 minutes pause the account\'s MFA step (429). A TOTP code is accepted once. method `recovery` takes one of the recovery codes.',
+            'The mfa_token is single use and valid MFA_TOKEN_TTL seconds (default 5 minutes); 5 wrong codes end it, and 10 wrong codes across sign-ins within 15 minutes pause the account\'s MFA step (429). A TOTP code is accepted once. method `recovery` takes one of the recovery codes.',
         },
       },
     )
@@ -45,13 +46,13 @@ export function mfaRoutes(deps: AppDeps) {
       {
         body: SendLoginSmsBody,
         response: { 202: SmsSentBody, ...errorResponses('VALIDATION_FAILED', 'TOKEN_INVALID', 'IP_NOT_ALLOWED', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE') },
-        detail: { tags, summary: 'Text the code of a pending login', description: 'A new code replaces the previous one. One message per 30 seconds and 10 per hour per user.' },
+        detail: { tags, operationId: 'sendLoginSmsCode', summary: 'Text the code of a pending login', description: 'A new code replaces the previous one. One message per 30 seconds and 10 per hour per user.' },
       },
     )
     .get('', ({ actor }) => mfaStatus(deps, actor), {
       session: 'mfa_enrollment',
       response: { 200: MfaStatusBody, ...protectedErrors() },
-      detail: { tags, summary: 'Your MFA methods and recovery codes left' },
+      detail: { tags, operationId: 'getMfaStatus', summary: 'Your MFA methods and recovery codes left' },
     })
     .post(
       '/totp',
@@ -62,20 +63,24 @@ export function mfaRoutes(deps: AppDeps) {
       {
         session: 'mfa_enrollment',
         response: { 200: TotpEnrollmentBody, ...protectedErrors('CONFLICT') },
-        detail: { tags, summary: 'Start TOTP enrollment', description: 'Returns a new secret; it is on once confirmed with a code.' },
+        detail: { tags, operationId: 'startTotpEnrollment', summary: 'Start TOTP enrollment', description: 'Returns a new secret; it is on once confirmed with a code.' },
       },
     )
     .post(
       '/totp/confirm',
-      ({ actor, body, set }) => {
+      async ({ actor, body, set }) => {
         noStore(set)
-        return confirmTotpEnrollment(deps, actor, body.code)
+        return confirmTotpEnrollment(deps, actor, body)
       },
       {
         session: 'mfa_enrollment',
-        body: CodeBody,
+        body: ConfirmBody,
         response: { 200: EnrolledBody, ...protectedErrors('VALIDATION_FAILED', 'INVALID_MFA_CODE', 'CONFLICT') },
-        detail: { tags, summary: 'Confirm TOTP with a code: turns it on', description: 'Returns 10 recovery codes, shown once.' },
+        detail: {
+          tags,
+          operationId: 'confirmTotp', summary: 'Confirm TOTP with a code: turns it on',
+          description: 'Returns 10 recovery codes, shown once. With SMS already on, also needs `password`, `current_method` and `current_code` (step-up).',
+        },
       },
     )
     .delete(
@@ -88,7 +93,7 @@ export function mfaRoutes(deps: AppDeps) {
         session: 'mfa_enrollment',
         body: RemoveTotpBody,
         response: { 204: t.Void({ description: 'TOTP is off' }), ...protectedErrors('VALIDATION_FAILED', 'INVALID_MFA_CODE', 'CONFLICT') },
-        detail: { tags, summary: 'Turn TOTP off', description: 'Needs your password and a current code.' },
+        detail: { tags, operationId: 'removeTotp', summary: 'Turn TOTP off', description: 'Needs your password and a current code.' },
       },
     )
     .post(
@@ -101,20 +106,41 @@ export function mfaRoutes(deps: AppDeps) {
         session: 'mfa_enrollment',
         body: PhoneBody,
         response: { 202: SmsSentBody, ...protectedErrors('VALIDATION_FAILED', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE') },
-        detail: { tags, summary: 'Start SMS enrollment: texts a code to the number', description: 'The number (E.164) replaces the current one once confirmed.' },
+        detail: { tags, operationId: 'startSmsEnrollment', summary: 'Start SMS enrollment: texts a code to the number', description: 'The number (E.164) replaces the current one once confirmed.' },
       },
     )
     .post(
       '/sms/confirm',
-      ({ actor, body, set }) => {
+      async ({ actor, body, set }) => {
         noStore(set)
-        return confirmSmsEnrollment(deps, actor, body.code)
+        return confirmSmsEnrollment(deps, actor, body)
       },
       {
         session: 'mfa_enrollment',
-        body: CodeBody,
+        body: ConfirmBody,
         response: { 200: EnrolledBody, ...protectedErrors('VALIDATION_FAILED', 'INVALID_MFA_CODE', 'CONFLICT') },
-        detail: { tags, summary: 'Confirm SMS with the code sent: turns it on', description: 'Returns 10 recovery codes, shown once. 5 wrong codes end the enrollment.' },
+        detail: {
+          tags,
+          operationId: 'confirmSms', summary: 'Confirm SMS with the code sent: turns it on',
+          description:
+            'Returns 10 recovery codes, shown once. 5 wrong codes end the enrollment. With MFA already on (a number change, or SMS added to TOTP), also needs `password`, `current_method` and `current_code` (step-up); a moved number is told at the old one.',
+        },
+      },
+    )
+    .post(
+      '/step-up/sms',
+      async ({ actor, set }) => {
+        set.status = 202
+        return sendStepUpSms(deps, actor)
+      },
+      {
+        session: 'mfa_enrollment',
+        response: { 202: SmsSentBody, ...protectedErrors('CONFLICT', 'SERVICE_UNAVAILABLE') },
+        detail: {
+          tags,
+          operationId: 'sendStepUpSmsCode', summary: 'Text a step-up code to your current number',
+          description: 'For `current_method: sms` when changing or adding a factor. Valid 5 minutes, once. One message per 30 seconds and 10 per hour per user.',
+        },
       },
     )
     .delete(
@@ -127,7 +153,7 @@ export function mfaRoutes(deps: AppDeps) {
         session: 'mfa_enrollment',
         body: RemoveSmsBody,
         response: { 204: t.Void({ description: 'SMS is off' }), ...protectedErrors('VALIDATION_FAILED', 'CONFLICT') },
-        detail: { tags, summary: 'Turn SMS off', description: 'Needs your password.' },
+        detail: { tags, operationId: 'removeSms', summary: 'Turn SMS off', description: 'Needs your password.' },
       },
     )
 }

@@ -1,8 +1,8 @@
 // Where MFA text messages go, chosen by SMS_PROVIDER: the server log (development), a signed webhook
 // (POST {to, text} with X-Service-Signature: sha256=<HMAC of the body>, to bridge any gateway), or
 // Twilio's Messages API. Sending happens outside any transaction; a failure is the caller's 503.
-import { createHmac } from 'node:crypto'
 import type { SmsConfig } from '../../config.ts'
+import { hmacSha256Hex } from '../../lib/hmac.ts'
 import type { Logger } from '../../lib/log.ts'
 
 export interface SmsSender {
@@ -19,7 +19,7 @@ export class SmsDeliveryError extends Error {
 
 /** The webhook signature: hex HMAC-SHA256 of the exact body bytes, as for event webhooks. */
 export function smsSignature(secret: string, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`
+  return `sha256=${hmacSha256Hex(secret, body)}`
 }
 
 async function post(url: string, init: RequestInit): Promise<void> {

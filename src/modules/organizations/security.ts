@@ -1,11 +1,14 @@
 // The organization's security settings: IP allowlist, concurrent-session limit and policy, MFA
 // requirement. A change that would lock the caller's own address out is refused unless forced.
-import { eq } from 'drizzle-orm'
-import type { RequestMeta, UserActor } from '../../context.ts'
+// Turning the MFA requirement on ends the sessions of every user without MFA (their access tokens
+// are refused from the next request); they sign in again and get tokens for MFA enrollment only.
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import type { AppDeps, RequestMeta, UserActor } from '../../context.ts'
 import type { AppDatabase } from '../../db/open.ts'
 import { write, type Tx } from '../../db/tx.ts'
 import { AppError, validationError } from '../../errors.ts'
 import { actorOf, audit, type AuditActor } from '../audit/record.ts'
+import { sessions } from '../auth/table.ts'
 import { ipAllowed, MAX_ENTRY_LENGTH, parseAllowlist, rangeKey } from './allowlist.ts'
 import { findOrganization, type OrganizationRow } from './service.ts'
 import { organizations, type SessionLimitPolicy } from './table.ts'
@@ -56,14 +59,45 @@ export function checkAllowlist(entries: readonly string[]): string[] {
   })
 }
 
-export function updateSecurity(db: AppDatabase, actor: UserActor, changes: SecurityChanges, now: number): OrganizationRow {
+export function updateSecurity(deps: Pick<AppDeps, 'db' | 'revocations'>, actor: UserActor, changes: SecurityChanges, now: number): OrganizationRow {
   const allowedIps = changes.allowed_ips === undefined ? undefined : checkAllowlist(changes.allowed_ips)
   if (allowedIps !== undefined && !changes.force && !ipAllowed(parseAllowlist(allowedIps).ranges, actor.request.ip)) {
     throw new AppError('CONFLICT', `This allowlist does not include your address (${actor.request.ip ?? 'unknown'}): you would be locked out. Send "force": true to apply it anyway`)
   }
-  return write(db, (tx) =>
-    applySecurity(tx, actor.organizationId, { ...changes, allowed_ips: allowedIps }, { actor: actorOf(actor), request: actor.request }, now),
-  )
+  const by = { actor: actorOf(actor), request: actor.request }
+  const { org, ended } = write(deps.db, (tx) => {
+    const wasRequired = getOrganizationInScope(tx, actor.organizationId).mfaRequired
+    const org = applySecurity(tx, actor.organizationId, { ...changes, allowed_ips: allowedIps }, by, now)
+    return { org, ended: !wasRequired && org.mfaRequired ? endSessionsWithoutMfa(tx, org.id, by, now) : [] }
+  })
+  // After commit, like every revocation: from the next request on, their access tokens are refused.
+  for (const [sessionId, until] of ended) deps.revocations.rememberSession(sessionId, until)
+  return org
+}
+
+/**
+ * Inside a transaction: revokes every live session of the organization's users who have no confirmed
+ * MFA factor (each audited as session.ended, reason mfa_required); returns [id, until] to remember.
+ */
+function endSessionsWithoutMfa(tx: Tx, organizationId: string, by: { actor: AuditActor; request?: RequestMeta }, now: number): [string, number][] {
+  const ended = tx
+    .update(sessions)
+    .set({ revokedAt: now, revokedReason: 'mfa_required' })
+    .where(
+      and(
+        eq(sessions.organizationId, organizationId),
+        isNull(sessions.revokedAt),
+        // Spelled out: inside the subquery a bare user_id would be mfa_factors' own column.
+        sql`NOT EXISTS (SELECT 1 FROM mfa_factors WHERE mfa_factors.user_id = sessions.user_id AND mfa_factors.confirmed_at IS NOT NULL)`,
+      ),
+    )
+    .returning({ id: sessions.id, userId: sessions.userId, until: sessions.accessExpiresAt, expiresAt: sessions.expiresAt })
+    .all()
+  for (const session of ended) {
+    if (session.expiresAt <= now) continue
+    audit(tx, { organizationId, actor: by.actor, event: 'session.ended', reason: 'mfa_required', target: { type: 'session', id: session.id }, details: { user_id: session.userId }, request: by.request, now })
+  }
+  return ended.filter((session) => session.until > now).map((session) => [session.id, session.until])
 }
 
 /** Inside a transaction: writes the changed settings and audits them (also used by the CLI's break-glass). */

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import { createPublicKey, sign as rsaSign } from 'node:crypto'
 import { exportJWK, exportPKCS8, generateKeyPair, SignJWT, type JWTHeaderParameters } from 'jose'
-import { verifyJwt } from '../../../src/modules/auth/verify-jwt.ts'
+import { hasCanonicalSegments, verifyJwt } from '../../../src/modules/auth/verify-jwt.ts'
 
 const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true })
 const other = await generateKeyPair('RS256')
@@ -65,5 +65,32 @@ describe('refusals', () => {
     expect(verifyJwt(await sign({ ...claims, nbf: NOW }), keys, expect_)).toEqual({ ...claims, nbf: NOW })
     expect(verifyJwt(await sign({ ...claims, exp: NOW }), keys, expect_)).toBe('expired')
     expect(verifyJwt(await sign({ ...claims, exp: NOW + 1 }), keys, expect_)).toEqual({ ...claims, exp: NOW + 1 })
+  })
+})
+
+describe('canonical base64url (issue 12, item 14)', () => {
+  const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+  /** The same bytes spelled with other unused trailing bits: the next character of the alphabet. */
+  const twin = (segment: string) => segment.slice(0, -1) + ALPHABET[ALPHABET.indexOf(segment.at(-1)!) + 1]
+
+  test('a signature whose last character is a non-canonical twin decodes to the same bytes, and is refused', async () => {
+    const [head, body, sig] = (await sign()).split('.') as [string, string, string]
+    // 256 signature bytes are 342 characters: the last one carries 4 unused bits.
+    expect(sig.length % 4).toBe(2)
+    expect(Buffer.from(twin(sig), 'base64url').equals(Buffer.from(sig, 'base64url'))).toBe(true)
+    expect(verifyJwt(`${head}.${body}.${twin(sig)}`, keys, expect_)).toBe('malformed')
+    expect(hasCanonicalSegments(`${head}.${body}.${sig}`)).toBe(true)
+  })
+
+  test('each segment: non-canonical trailing bits or an impossible length', () => {
+    expect(hasCanonicalSegments('eyJh.eyJi.QQ')).toBe(true)
+    expect(hasCanonicalSegments('eyJh.eyJi.QR')).toBe(false)
+    expect(hasCanonicalSegments('eyJh.eyJi.QUE')).toBe(true)
+    expect(hasCanonicalSegments('eyJh.eyJi.QUF')).toBe(false)
+    expect(hasCanonicalSegments('eyI.eyJi.QQ')).toBe(true)
+    expect(hasCanonicalSegments('eyJ.eyJi.QQ')).toBe(false)
+    expect(hasCanonicalSegments('eyJhQ.eyJi.QQ')).toBe(false)
+    expect(hasCanonicalSegments('eyJh.eyJi')).toBe(false)
+    expect(hasCanonicalSegments('eyJh.eyJi.QQ.QQ')).toBe(false)
   })
 })

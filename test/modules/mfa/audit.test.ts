@@ -1,4 +1,4 @@
-// Audit of MFA: mfa.challenge, mfa.verify.success/failure (with reason), mfa.enroll (details.method), mfa.remove via GET /api/v1/audit-logs — and no record holds a code, a secret, a token or a password.
+// Audit of MFA: mfa.challenge, mfa.verify.success/failure (with reason), mfa.enroll (details.method), mfa.factor_changed, mfa.remove via GET /api/v1/audit-logs — and no record holds a code, a secret, a token or a password.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { json, makeTestApp } from '../../helpers/app.ts'
 import { PASSWORD } from '../../helpers/seed.ts'
@@ -67,13 +67,16 @@ beforeAll(async () => {
   await expectError(await verify(app, first.mfa_token, wrong, 'totp'), 401, 'INVALID_MFA_CODE')
   expect((await verify(app, first.mfa_token, right, 'totp')).status).toBe(200)
 
-  // SMS enrollment (a wrong code first), a login with a recovery code.
+  // SMS added to TOTP (a wrong code first), with the step-up (password and a TOTP code); a login with a recovery code.
+  app.clock.advance(30_000)
   expect((await send(app, 'POST', '/api/v1/auth/mfa/sms', { phone: PHONE }, auth)).status).toBe(202)
   const smsCode = lastSmsCode(app, PHONE)
   const wrongSms = String((Number(smsCode) + 1) % 1_000_000).padStart(6, '0')
-  secrets.codes.add(smsCode).add(wrongSms)
-  await expectError(await send(app, 'POST', '/api/v1/auth/mfa/sms/confirm', { code: wrongSms }, auth), 401, 'INVALID_MFA_CODE')
-  const smsEnrolled = await json<EnrolledBody>(await send(app, 'POST', '/api/v1/auth/mfa/sms/confirm', { code: smsCode }, auth))
+  const stepUpCode = totpAt(secret, app.clock.now())
+  secrets.codes.add(smsCode).add(wrongSms).add(stepUpCode)
+  const stepUp = { password: PASSWORD, current_method: 'totp', current_code: stepUpCode }
+  await expectError(await send(app, 'POST', '/api/v1/auth/mfa/sms/confirm', { code: wrongSms, ...stepUp }, auth), 401, 'INVALID_MFA_CODE')
+  const smsEnrolled = await json<EnrolledBody>(await send(app, 'POST', '/api/v1/auth/mfa/sms/confirm', { code: smsCode, ...stepUp }, auth))
   for (const code of smsEnrolled.recovery_codes) secrets.long.add(code).add(code.replaceAll('-', ''))
   const second = await challenge(app, agent.user.email)
   secrets.long.add(second.mfa_token).add(second.mfa_token.slice(4))
@@ -130,13 +133,18 @@ describe('records', () => {
     const records = await byEvent('mfa.enroll')
     const summary = records.map((r) => ({ outcome: r.outcome, reason: r.reason, method: r.details.method }))
     expect(summary).toEqual([
-      { outcome: 'success', reason: null, method: 'sms' },
       { outcome: 'failure', reason: 'wrong_code', method: 'sms' },
       { outcome: 'success', reason: null, method: 'totp' },
       { outcome: 'failure', reason: 'wrong_code', method: 'totp' },
     ])
     // The number, if any, only masked.
     for (const r of records) expect(JSON.stringify(r)).not.toContain(PHONE)
+  })
+
+  test('mfa.factor_changed when a factor is added to one already on, with the step-up method', async () => {
+    const records = await byEvent('mfa.factor_changed')
+    expect(records.map((r) => ({ outcome: r.outcome, method: r.details.method, step_up: r.details.step_up }))).toEqual([{ outcome: 'success', method: 'sms', step_up: 'totp' }])
+    expect(JSON.stringify(records)).not.toContain(PHONE)
   })
 
   test('mfa.remove for each method, failures with their reason', async () => {

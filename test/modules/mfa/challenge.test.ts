@@ -6,6 +6,7 @@ import {
   challenge,
   enrollSmsViaLog,
   enrollTotp,
+  recoveryStepUp,
   expectError,
   freshOrg,
   jwtPayload,
@@ -65,9 +66,10 @@ describe('the login response of a user with MFA', () => {
 
   test('methods list only what the user has: sms only; both in the order totp, sms (whatever the enrollment order)', async () => {
     const { users } = await freshOrg(app)
-    await enrollSmsViaLog(app, users.agent.auth, '+15005550006')
+    const codes = await enrollSmsViaLog(app, users.agent.auth, '+15005550006')
     expect((await challenge(app, users.agent.user.email)).mfa_methods).toEqual(['sms'])
-    await enrollTotp(app, users.agent.auth)
+    // Adding a second factor needs the step-up: here a recovery code of the first.
+    await enrollTotp(app, users.agent.auth, recoveryStepUp(codes[0]!))
     expect((await challenge(app, users.agent.user.email)).mfa_methods).toEqual(['totp', 'sms'])
     // A pending (unconfirmed) enrollment is not offered.
     await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, users.viewer.auth)

@@ -99,12 +99,23 @@ export function jwtPayload(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8')) as Record<string, unknown>
 }
 
+/** The step-up fields of a confirmation once MFA is on: the password and a current code. */
+export interface StepUp {
+  password: string
+  current_method: 'totp' | 'sms' | 'recovery'
+  current_code: string
+}
+
+/** A step-up with the current TOTP code (at the fake clock's time) of `secret`. */
+export const totpStepUp = (app: TestApp, secret: string): StepUp => ({ password: PASSWORD, current_method: 'totp', current_code: totpAt(secret, app.clock.now()) })
+export const recoveryStepUp = (code: string): StepUp => ({ password: PASSWORD, current_method: 'recovery', current_code: code })
+
 /** Enrolls TOTP through the API with a code computed by our generator at the fake clock's time. */
-export async function enrollTotp(app: TestApp, auth: Headers): Promise<{ secret: string; otpauthUri: string; recoveryCodes: string[] }> {
+export async function enrollTotp(app: TestApp, auth: Headers, stepUp?: StepUp): Promise<{ secret: string; otpauthUri: string; recoveryCodes: string[] }> {
   const start = await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, auth)
   expect(start.status).toBe(200)
   const { secret, otpauth_uri } = await json<{ secret: string; otpauth_uri: string }>(start)
-  const confirm = await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()) }, auth)
+  const confirm = await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()), ...stepUp }, auth)
   expect(confirm.status).toBe(200)
   const body = await json<EnrolledBody>(confirm)
   return { secret, otpauthUri: otpauth_uri, recoveryCodes: body.recovery_codes }
@@ -137,10 +148,10 @@ export function lastSmsCode(app: TestApp, phone: string): string {
 }
 
 /** Enrolls SMS through the API with the `log` provider, reading the code from the log. */
-export async function enrollSmsViaLog(app: TestApp, auth: Headers, phone: string): Promise<string[]> {
+export async function enrollSmsViaLog(app: TestApp, auth: Headers, phone: string, stepUp?: StepUp): Promise<string[]> {
   const start = await send(app, 'POST', '/api/v1/auth/mfa/sms', { phone }, auth)
   expect(start.status).toBe(202)
-  const confirm = await send(app, 'POST', '/api/v1/auth/mfa/sms/confirm', { code: lastSmsCode(app, phone) }, auth)
+  const confirm = await send(app, 'POST', '/api/v1/auth/mfa/sms/confirm', { code: lastSmsCode(app, phone), ...stepUp }, auth)
   expect(confirm.status).toBe(200)
   return (await json<EnrolledBody>(confirm)).recovery_codes
 }

@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { json, makeTestApp } from '../../helpers/app.ts'
 import { PASSWORD } from '../../helpers/seed.ts'
-import { challenge, enrollSmsViaLog, enrollTotp, expectError, freshOrg, jwtPayload, login, send, status, totpAt, verify, type TokenBody } from './helpers.ts'
+import { challenge, enrollSmsViaLog, enrollTotp, expectError, freshOrg, jwtPayload, login, recoveryStepUp, send, status, totpAt, totpStepUp, verify, type TokenBody } from './helpers.ts'
 
 const app = await makeTestApp()
 afterAll(() => app.close())
@@ -90,13 +90,14 @@ describe('recovery codes', () => {
   })
 
   test('a new confirm replaces the set: the old codes stop working, the new ones work', async () => {
-    const { user, auth, recoveryCodes: old } = await totpUser()
+    const { user, auth, secret, recoveryCodes: old } = await totpUser()
     // Spend one of the old set so the count shows the replacement.
     const first = await challenge(app, user.email)
     expect((await verify(app, first.mfa_token, old[0]!, 'recovery')).status).toBe(200)
     expect((await status(app, auth)).recovery_codes_remaining).toBe(9)
 
-    const fresh = await enrollSmsViaLog(app, auth, '+15005550006')
+    app.clock.advance(30_000)
+    const fresh = await enrollSmsViaLog(app, auth, '+15005550006', totpStepUp(app, secret))
     expect(fresh).toHaveLength(10)
     expect(fresh.filter((code) => old.includes(code))).toEqual([])
     expect((await status(app, auth)).recovery_codes_remaining).toBe(10)
@@ -122,8 +123,8 @@ describe('recovery codes', () => {
   test('removing one of two methods keeps the recovery codes', async () => {
     const { users } = await freshOrg(app)
     const auth = users.agent.auth
-    await enrollSmsViaLog(app, auth, '+15005550006')
-    const { secret, recoveryCodes } = await enrollTotp(app, auth)
+    const smsCodes = await enrollSmsViaLog(app, auth, '+15005550006')
+    const { secret, recoveryCodes } = await enrollTotp(app, auth, recoveryStepUp(smsCodes[0]!))
     app.clock.advance(30_000)
     expect((await send(app, 'DELETE', '/api/v1/auth/mfa/totp', { password: PASSWORD, code: totpAt(secret, app.clock.now()) }, auth)).status).toBe(204)
     expect((await status(app, auth)).recovery_codes_remaining).toBe(10)

@@ -157,10 +157,18 @@ describe('IPv4 server, client 127.0.0.1', () => {
       await expectDenied(await c.post('/api/v1/auth/logout', {}, { authorization: `Bearer ${tokens.access_token}` }))
       // The denied login opened no session.
       expect(s.app.deps.sqlite.query<{ n: number }, [string]>('SELECT count(*) AS n FROM sessions WHERE user_id = ?').get(s.acme.users.agent.user.id)!.n).toBe(sessionsBefore)
-      // Without the password the allowlist says nothing: same answer as for anyone else.
+      // A blocked address cannot tell a right password from a wrong one: the same 403, the same body.
+      const right = await c.login(s.acme.users.agent.user.email)
       const wrong = await c.login(s.acme.users.agent.user.email, 'wrong password')
-      expect(wrong.status).toBe(401)
-      expect(((await wrong.json()) as { code: string }).code).toBe('INVALID_CREDENTIALS')
+      expect([right.status, wrong.status]).toEqual([403, 403])
+      const withoutId = async (r: Response) => {
+        const { request_id, ...rest } = (await r.json()) as Record<string, unknown>
+        expect(request_id).toBeString()
+        return rest
+      }
+      const [rightBody, wrongBody] = [await withoutId(right), await withoutId(wrong)]
+      expect(wrongBody).toEqual(rightBody)
+      expect(rightBody.code).toBe('IP_NOT_ALLOWED')
       const unknown = await c.login('nobody@acme.test', 'wrong password')
       expect(unknown.status).toBe(401)
       // The other organization is unaffected.

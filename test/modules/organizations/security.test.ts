@@ -1,7 +1,7 @@
 // GET|PATCH /api/v1/organization/security: permissions, allowlist validation (one error per bad entry), normalization, the lock-out guard (409 unless force) and the security.updated audit record.
 import { afterAll, describe, expect, test } from 'bun:test'
 import { json, makeTestApp } from '../../helpers/app.ts'
-import { seedOrganization, type SeededOrg } from '../../helpers/seed.ts'
+import { seedOrganization, signIn, type SeededOrg } from '../../helpers/seed.ts'
 
 const app = await makeTestApp()
 const server = app.app.listen({ port: 0, hostname: '127.0.0.1' })
@@ -297,9 +297,12 @@ describe('security.updated', () => {
     // A duplicate that collapses to the same list is no change either.
     expect((await patchOverHttp(org, { allowed_ips: ['127.0.0.0/8', '10.1.0.0/16', '127.0.0.0/8'] })).status).toBe(200)
     expect(await securityRecords(org)).toHaveLength(1)
-    // mfa_required is a security setting too.
+    // mfa_required is a security setting too. Turning it on ends the sessions of users without MFA,
+    // the caller's included (mfa-required-enforcement.test.ts): the records are read with a new one.
     expect((await patchOverHttp(org, { mfa_required: true })).status).toBe(200)
-    const latest = (await securityRecords(org))[0]!
+    expect((await fetch(`${base}/api/v1/audit-logs`, { headers: org.users.super_admin.auth })).status).toBe(401)
+    const again = await signIn(app, org.users.super_admin.user)
+    const latest = (await securityRecords({ ...org, users: { ...org.users, super_admin: again } }))[0]!
     expect(latest.details).toEqual({ changed: ['mfa_required'], mfa_required: { from: false, to: true } })
   })
 })
