@@ -1,16 +1,29 @@
-// Request bodies: refuse oversized ones with 413 before reading them, and read the rest with a cap
-// (a chunked body has no Content-Length to check up front).
+// Request bodies: refuse oversized ones (413) and ones of a type we do not read (415) before reading
+// them, and read the rest with a cap (a chunked body has no Content-Length to check up front).
+// Every body a route can see goes through readBodyText, so none is ever held whole beyond the cap.
 import { AppError } from '../errors.ts'
+
+const URLENCODED = 'application/x-www-form-urlencoded'
 
 export function tooLarge(limit: number): AppError {
   return new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes`)
 }
 
-/** Throws 413 when the declared Content-Length exceeds the limit. */
-export function checkDeclaredLength(request: Request, limit: number): void {
+export function unsupportedMediaType(): AppError {
+  return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json')
+}
+
+/**
+ * Runs before routing and authentication: 413 when the declared Content-Length exceeds the limit,
+ * 415 when a body of a type parseBody does not read (multipart, octet-stream, none named, ...) is
+ * coming. Either way nothing of the body has been read.
+ */
+export function checkBodyUpFront(request: Request, limit: number): void {
   if (request.method === 'GET' || request.method === 'HEAD') return
   const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit)
+  const hasBody = declared !== null ? Number(declared) > 0 : request.body !== null
+  if (hasBody && !isReadable(mediaType(request.headers.get('content-type')))) throw unsupportedMediaType()
 }
 
 /** Reads the body as text, failing with 413 as soon as more than `limit` bytes have arrived. */
@@ -43,7 +56,15 @@ export function isJson(type: string): boolean {
   return type === 'application/json' || type.endsWith('+json')
 }
 
-/** Parses JSON, url-encoded and plain-text bodies; other types are left to the framework. */
+/** The media types parseBody reads; checkBodyUpFront refuses a body of any other before it is read. */
+export function isReadable(type: string): boolean {
+  return isJson(type) || type === URLENCODED || type === 'text/plain'
+}
+
+/**
+ * Parses JSON, url-encoded and plain-text bodies, each read with the cap. Any other body was refused
+ * up front; null (Elysia's "no body") keeps the framework from reading one whole itself.
+ */
 export async function parseBody(request: Request, contentType: string, limit: number): Promise<unknown> {
   const type = mediaType(contentType)
   if (isJson(type)) {
@@ -51,7 +72,7 @@ export async function parseBody(request: Request, contentType: string, limit: nu
     // null tells Elysia "no body" (undefined would make it parse again).
     return text.trim() === '' ? null : JSON.parse(text)
   }
-  if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(await readBodyText(request, limit)))
+  if (type === URLENCODED) return Object.fromEntries(new URLSearchParams(await readBodyText(request, limit)))
   if (type === 'text/plain') return readBodyText(request, limit)
-  return undefined
+  return null
 }

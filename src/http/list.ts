@@ -35,7 +35,7 @@ export function listRequest(query: { page_size?: number; page_token?: string; so
 export function listResponse<K extends string, S extends TSchema>(key: K, item: S) {
   const properties = {
     [key]: t.Array(item),
-    next_page_token: t.String({ description: 'Token of the next page; "" on the last page' }),
+    next_page_token: t.String({ description: 'Token of the next page; "" on the last page', examples: [''] }),
     total_count: t.Optional(Type.Integer({ description: 'Items the filters select (only with include_total=true)' })),
   } as Record<K, TArray<S>> & { next_page_token: TString; total_count: TOptional<TInteger> }
   return t.Object(properties)

@@ -3,7 +3,7 @@
 import { Elysia, StatusMap } from 'elysia'
 import type { AppDeps } from '../context.ts'
 import type { RouteTable } from '../lib/route-match.ts'
-import { checkDeclaredLength, parseBody } from './body.ts'
+import { checkBodyUpFront, parseBody } from './body.ts'
 import { chargeAnonymous, chargeFailedRequest, isUncounted, writeRateLimitHeaders } from './rate-limit.ts'
 import { renderError, toAppError } from './render-error.ts'
 import { beginRequest, pathOf, requestState } from './request-state.ts'
@@ -15,7 +15,7 @@ export function httpPlatform(deps: AppDeps, routes: () => RouteTable) {
     // onRequest hooks are always global and run before routing, so 404s get an id too.
     .onRequest((ctx) => {
       ctx.set.headers['x-request-id'] = beginRequest(ctx).id
-      checkDeclaredLength(ctx.request, limit)
+      checkBodyUpFront(ctx.request, limit)
     })
     .onParse({ as: 'global' }, ({ request, contentType }) => parseBody(request, contentType, limit))
     // Global hooks run before a route's own (the auth macros'): routes without a credential count

@@ -22,8 +22,13 @@ export const RateLimitedBody = t.Object(
     retry_after: t.Integer({ description: 'Seconds to wait, as in the Retry-After header' }),
     error: t.Literal('RATE_LIMITED'),
   },
-  { title: 'RateLimited', description: 'RATE_LIMITED' },
+  { title: 'RateLimited', description: 'RATE_LIMITED', examples: [{ code: 429, message: 'Too many requests', retry_after: 12, error: 'RATE_LIMITED' }] },
 )
+
+/** The document's example of an error body with this code. */
+function example(code: ErrorCode) {
+  return { code, message: ERROR_CODES[code].message, request_id: '0af7651916cd43dd8448eb211c80319c' }
+}
 
 /** Every route can fail unexpectedly; routes add the codes specific to them. */
 const COMMON: ErrorCode[] = ['INTERNAL']
@@ -36,6 +41,6 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
     byStatus.set(status, [...(byStatus.get(status) ?? []), code])
   }
   return Object.fromEntries(
-    [...byStatus].map(([status, list]) => [status, status === 429 ? RateLimitedBody : t.Object(ErrorBody.properties, { title: 'Error', description: list.join(', ') })]),
+    [...byStatus].map(([status, list]) => [status, status === 429 ? RateLimitedBody : t.Object(ErrorBody.properties, { title: 'Error', description: list.join(', '), examples: [example(list[0]!)] })]),
   )
 }

@@ -9,6 +9,6 @@ export function accessRoutes(deps: AppDeps) {
   return new Elysia({ prefix: '/api/v1' }).use(authMacros(deps)).get('/roles', () => ({ roles: ROLES.map((name) => ({ name, permissions: [...ROLE_GRANTS[name]] })) }), {
     permission: 'role:read',
     response: { 200: RolesBody, ...protectedErrors() },
-    detail: { tags: ['Users'], summary: 'List roles and their permissions' },
+    detail: { tags: ['Users'], operationId: 'listRoles', summary: 'List roles and their permissions' },
   })
 }

@@ -19,7 +19,7 @@ export function auditRoutes(deps: AppDeps) {
       response: { 200: AuditLogList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN') },
       detail: {
         tags: ['Audit'],
-        summary: 'List audit records',
+        operationId: 'listAuditLogs', summary: 'List audit records',
         description: 'Newest first. Append-only and hash-chained per organization: `switchboard audit verify` checks every chain.',
       },
     },

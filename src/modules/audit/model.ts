@@ -21,6 +21,9 @@ export const AuditLogItem = t.Object({
   details: t.Record(t.String(), t.Unknown()),
   prev_hash: t.String({ description: 'hash of the previous record of the chain (64 zeros for the first)' }),
   hash: t.String({ description: 'SHA-256 of prev_hash and the canonical record' }),
+}, {
+  title: 'AuditLog',
+  examples: [{ id: 'aud_01KAX3M6W9P8T2V5G7H4J3C1QZ', seq: 42, created_at: '2026-01-15T09:30:00.000Z', organization_id: 'org_01KAX3M6W9P8T2V5G7H4J3C1QA', actor: { type: 'user', id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ' }, credential_id: 'ses_01KAX3M6W9P8T2V5G7H4J3C1QZ', event: 'login.success', outcome: 'success', reason: null, ip: '203.0.113.7', user_agent: 'Mozilla/5.0', request_id: 'req_01KAX3M6W9P8T2V5G7H4J3C1QZ', target: { type: 'user', id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ' }, details: {}, prev_hash: '0000000000000000000000000000000000000000000000000000000000000000', hash: 'abababababababababababababababababababababababababababababababab' }],
 })
 
 export const AuditLogQuery = t.Object({

@@ -27,7 +27,7 @@ export function ticketsRoutes(deps: AppDeps) {
         set.status = 201
         return ticketJson(createTicket(deps.db, actor, body, now()))
       },
-      { permission: 'ticket:create', body: CreateTicketBody, response: { 201: TicketBody, ...protectedErrors('VALIDATION_FAILED') }, detail: { tags, summary: 'Create a ticket' } },
+      { permission: 'ticket:create', body: CreateTicketBody, response: { 201: TicketBody, ...protectedErrors('VALIDATION_FAILED') }, detail: { tags, operationId: 'createTicket', summary: 'Create a ticket' } },
     )
     .get(
       '',
@@ -39,14 +39,14 @@ export function ticketsRoutes(deps: AppDeps) {
         permission: 'ticket:read',
         query: TicketListQuery,
         response: { 200: t.NoValidate(TicketList), ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN') },
-        detail: { tags, summary: 'List tickets', description: 'Keyset-paginated; sorts created_at, updated_at, priority, number; default created_at:desc. Agents see their own and unassigned tickets.' },
+        detail: { tags, operationId: 'listTickets', summary: 'List tickets', description: 'Keyset-paginated; sorts created_at, updated_at, priority, number; default created_at:desc. Agents see their own and unassigned tickets.' },
       },
     )
     .get('/:id', ({ actor, params }) => ticketJson(getVisibleTicket(deps.db, actor, params.id)), {
       permission: 'ticket:read',
       params: TicketIdParams,
       response: { 200: TicketBody, ...protectedErrors('NOT_FOUND') },
-      detail: { tags, summary: 'Get a ticket' },
+      detail: { tags, operationId: 'getTicket', summary: 'Get a ticket' },
     })
     .patch('/:id', ({ actor, params, body }) => ticketJson(updateTicket(deps.db, actor, params.id, body, now())), {
       permission: 'ticket:update',
@@ -55,7 +55,7 @@ export function ticketsRoutes(deps: AppDeps) {
       response: { 200: TicketBody, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'INVALID_STATE_TRANSITION') },
       detail: {
         tags,
-        summary: 'Change a ticket',
+        operationId: 'updateTicket', summary: 'Change a ticket',
         description: 'Status follows the lifecycle: new/open/pending/on_hold move among themselves and to solved; solved reopens to open or closes; closed is final (409).',
       },
     })
@@ -65,14 +65,14 @@ export function ticketsRoutes(deps: AppDeps) {
         deleteTicket(deps.db, actor, params.id, deps.clock.now())
         set.status = 204
       },
-      { permission: 'ticket:delete', params: TicketIdParams, response: { 204: t.Void({ description: 'Deleted, with its comments' }), ...protectedErrors('NOT_FOUND') }, detail: { tags, summary: 'Delete a ticket' } },
+      { permission: 'ticket:delete', params: TicketIdParams, response: { 204: t.Void({ description: 'Deleted, with its comments' }), ...protectedErrors('NOT_FOUND') }, detail: { tags, operationId: 'deleteTicket', summary: 'Delete a ticket' } },
     )
     .post('/:id/assign', ({ actor, params, body }) => ticketJson(assignTicket(deps.db, actor, params.id, body.assignee_id, now())), {
       permission: 'ticket:assign',
       params: TicketIdParams,
       body: AssignBody,
       response: { 200: TicketBody, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'INVALID_STATE_TRANSITION') },
-      detail: { tags, summary: 'Assign a ticket', description: 'To an active user of the organization, or to nobody with null.' },
+      detail: { tags, operationId: 'assignTicket', summary: 'Assign a ticket', description: 'To an active user of the organization, or to nobody with null.' },
     })
     .post(
       '/:id/comments',
@@ -85,7 +85,7 @@ export function ticketsRoutes(deps: AppDeps) {
         params: TicketIdParams,
         body: CommentBody,
         response: { 201: CommentJson, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'INVALID_STATE_TRANSITION') },
-        detail: { tags, summary: 'Comment on a ticket' },
+        detail: { tags, operationId: 'addTicketComment', summary: 'Comment on a ticket' },
       },
     )
     .get('/:id/comments', ({ actor, params, query }) => listComments(deps, actor, params.id, listRequest(query)), {
@@ -93,6 +93,6 @@ export function ticketsRoutes(deps: AppDeps) {
       params: TicketIdParams,
       query: CommentListQuery,
       response: { 200: CommentList, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'INVALID_PAGE_TOKEN') },
-      detail: { tags, summary: 'List a ticket\'s comments' },
+      detail: { tags, operationId: 'listTicketComments', summary: 'List a ticket\'s comments' },
     })
 }

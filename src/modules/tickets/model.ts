@@ -18,6 +18,26 @@ const CustomFields = t.Record(t.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }), t
   description: 'Up to 50 scalar values (string, number, boolean), 8 KiB in all',
 })
 
+// One example ticket for the document (the Ticket component, webhook samples); every value is valid.
+const TICKET_EXAMPLE = {
+  id: 'tkt_01KAX3M6W9P8T2V5G7H4J3C1QZ',
+  number: 1042,
+  subject: 'Printer on the 3rd floor is out of toner',
+  description: 'It prints blank pages since this morning.',
+  status: 'open',
+  priority: 'high',
+  type: 'incident',
+  channel: 'email',
+  requester: { name: 'Grace Customer', email: 'grace@example.com' },
+  assignee_id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ',
+  tags: ['hardware'],
+  custom_fields: { floor: 3 },
+  created_at: '2026-01-15T09:30:00.000Z',
+  updated_at: '2026-01-15T09:42:00.000Z',
+  solved_at: null,
+  closed_at: null,
+}
+
 export const TicketBody = t.Object({
   id: t.String({ examples: ['tkt_01KAX3M6W9P8T2V5G7H4J3C1QZ'] }),
   number: Type.Integer({ description: 'Shown to people; a sequence per organization' }),
@@ -35,7 +55,7 @@ export const TicketBody = t.Object({
   updated_at: t.String({ format: 'date-time' }),
   solved_at: t.Nullable(t.String({ format: 'date-time' })),
   closed_at: t.Nullable(t.String({ format: 'date-time' })),
-})
+}, { title: 'Ticket', examples: [TICKET_EXAMPLE] })
 
 export const CreateTicketBody = t.Object({
   subject: Subject,
@@ -48,6 +68,8 @@ export const CreateTicketBody = t.Object({
   assignee_id: t.Optional(t.Nullable(t.String({ maxLength: 64, description: 'Needs ticket:assign' }))),
   tags: t.Optional(Tags),
   custom_fields: t.Optional(CustomFields),
+}, {
+  examples: [{ subject: 'Printer on the 3rd floor is out of toner', description: 'It prints blank pages since this morning.', priority: 'high', type: 'incident', channel: 'email', requester: { name: 'Grace Customer', email: 'grace@example.com' }, tags: ['hardware'], custom_fields: { floor: 3 } }],
 })
 
 export const UpdateTicketBody = t.Object(
@@ -62,21 +84,33 @@ export const UpdateTicketBody = t.Object(
     tags: t.Optional(Tags),
     custom_fields: t.Optional(CustomFields),
   },
-  { minProperties: 1 },
+  { minProperties: 1, examples: [{ status: 'pending', priority: 'urgent' }] },
 )
 
-export const AssignBody = t.Object({ assignee_id: t.Nullable(t.String({ maxLength: 64, description: 'A user of the organization, or null to unassign' })) })
+export const AssignBody = t.Object(
+  { assignee_id: t.Nullable(t.String({ maxLength: 64, description: 'A user of the organization, or null to unassign' })) },
+  { examples: [{ assignee_id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ' }] },
+)
 
-export const CommentBody = t.Object({ body: t.String({ minLength: 1, maxLength: 65_535, pattern: '\\S' }), public: t.Optional(t.Boolean({ description: 'Default true' })) })
+export const CommentBody = t.Object(
+  { body: t.String({ minLength: 1, maxLength: 65_535, pattern: '\\S' }), public: t.Optional(t.Boolean({ description: 'Default true' })) },
+  { examples: [{ body: 'A new cartridge is on its way.', public: true }] },
+)
 
-export const CommentJson = t.Object({
-  id: t.String(),
-  ticket_id: t.String(),
-  author_id: t.String(),
-  body: t.String(),
-  public: t.Boolean(),
-  created_at: t.String({ format: 'date-time' }),
-})
+export const CommentJson = t.Object(
+  {
+    id: t.String(),
+    ticket_id: t.String(),
+    author_id: t.String(),
+    body: t.String(),
+    public: t.Boolean(),
+    created_at: t.String({ format: 'date-time' }),
+  },
+  {
+    title: 'Comment',
+    examples: [{ id: 'cmt_01KAX3M6W9P8T2V5G7H4J3C1QZ', ticket_id: 'tkt_01KAX3M6W9P8T2V5G7H4J3C1QZ', author_id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ', body: 'A new cartridge is on its way.', public: true, created_at: '2026-01-15T09:45:00.000Z' }],
+  },
+)
 
 export const TicketIdParams = t.Object({ id: t.String({ maxLength: 64 }) })
 

@@ -26,7 +26,7 @@ export function usersRoutes(deps: AppDeps) {
         // What this credential may do: the role's grants, narrowed for a personal access token.
         return { ...userJson(user), permissions: [...actor.grants] }
       },
-      { auth: true, response: { 200: MeBody, ...protectedErrors() }, detail: { tags: ['Users'], summary: 'The calling user, with its permissions' } },
+      { auth: true, response: { 200: MeBody, ...protectedErrors() }, detail: { tags: ['Users'], operationId: 'getMe', summary: 'The calling user, with its permissions' } },
     )
     .post(
       '/users',
@@ -40,7 +40,7 @@ export function usersRoutes(deps: AppDeps) {
         permission: 'user:create',
         body: CreateUserBody,
         response: { 201: UserBody, ...protectedErrors('VALIDATION_FAILED', 'CONFLICT') },
-        detail: { tags: ['Users'], summary: 'Create a user', description: 'The role may not hold permissions the caller lacks (403). E-mails are unique across the installation (409).' },
+        detail: { tags: ['Users'], operationId: 'createUser', summary: 'Create a user', description: 'The role may not hold permissions the caller lacks (403). E-mails are unique across the installation (409).' },
       },
     )
     .get(
@@ -53,14 +53,14 @@ export function usersRoutes(deps: AppDeps) {
         permission: 'user:read',
         query: UserListQuery,
         response: { 200: UserList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN') },
-        detail: { tags: ['Users'], summary: 'List users', description: 'Keyset-paginated; sorts created_at, name, email; default created_at:desc.' },
+        detail: { tags: ['Users'], operationId: 'listUsers', summary: 'List users', description: 'Keyset-paginated; sorts created_at, name, email; default created_at:desc.' },
       },
     )
     .get('/users/:id', ({ actor, params }) => userJson(getUserInOrg(deps.db, actor.organizationId, params.id)), {
       permission: 'user:read',
       params: UserIdParams,
       response: { 200: UserBody, ...protectedErrors('NOT_FOUND') },
-      detail: { tags: ['Users'], summary: 'Get a user' },
+      detail: { tags: ['Users'], operationId: 'getUser', summary: 'Get a user' },
     })
     .patch(
       '/users/:id',
@@ -75,7 +75,7 @@ export function usersRoutes(deps: AppDeps) {
         response: { 200: UserBody, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'CONFLICT') },
         detail: {
           tags: ['Users'],
-          summary: 'Change a user\'s name, role or status',
+          operationId: 'updateUser', summary: 'Change a user\'s name, role or status',
           description: 'Changing the role also needs `role:assign`. Nobody manages a user whose role holds more than theirs, and the last active Super Admin cannot be demoted or disabled (409).',
         },
       },
@@ -90,7 +90,7 @@ export function usersRoutes(deps: AppDeps) {
         permission: 'user:delete',
         params: UserIdParams,
         response: { 204: t.Void({ description: 'Disabled' }), ...protectedErrors('NOT_FOUND', 'CONFLICT') },
-        detail: { tags: ['Users'], summary: 'Disable a user', description: 'The user is kept, with its history, and its sessions end. You cannot disable yourself or the last active Super Admin.' },
+        detail: { tags: ['Users'], operationId: 'disableUser', summary: 'Disable a user', description: 'The user is kept, with its history, and its sessions end. You cannot disable yourself or the last active Super Admin.' },
       },
     )
 }

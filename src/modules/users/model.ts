@@ -1,11 +1,17 @@
 // Request and response schemas of the users endpoints.
+import { FormatRegistry } from '@sinclair/typebox'
 import { t } from 'elysia'
+import { isEmailAddress } from '../../lib/email.ts'
 import { listResponse, pagingQuery } from '../../http/list.ts'
 import { oneOf } from '../../http/schema.ts'
 import { ROLES } from '../access/permissions.ts'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/password.ts'
 import { USER_SORTS } from './list-users.ts'
 import { USER_STATUSES } from './table.ts'
+
+// Every `format: 'email'` of the API (users, ticket requesters) checks the one e-mail rule of src/lib,
+// the same as ADMIN_EMAIL and `user create`. Elysia registers its own copy of it at import; this replaces it.
+FormatRegistry.Set('email', (value) => isEmailAddress(value))
 
 export const RoleName = oneOf(ROLES, { description: 'super_admin, admin, supervisor, agent or viewer' })
 export const UserStatusName = oneOf(USER_STATUSES)
@@ -21,6 +27,9 @@ export const UserBody = t.Object({
   status: UserStatusName,
   created_at: t.String({ format: 'date-time' }),
   updated_at: t.String({ format: 'date-time' }),
+}, {
+  title: 'User',
+  examples: [{ id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ', organization_id: 'org_01KAX3M6W9P8T2V5G7H4J3C1QA', email: 'ada@example.com', name: 'Ada Agent', role: 'agent', status: 'active', created_at: '2026-01-15T09:30:00.000Z', updated_at: '2026-01-15T09:30:00.000Z' }],
 })
 
 export const MeBody = t.Object({ ...UserBody.properties, permissions: t.Array(t.String(), { description: 'What this credential may do: the grants of the current role, narrowed for a personal access token' }) })
@@ -30,9 +39,9 @@ export const CreateUserBody = t.Object({
   name: Name,
   password: t.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH }),
   role: RoleName,
-})
+}, { examples: [{ email: 'ada@example.com', name: 'Ada Agent', password: 'correct horse battery staple', role: 'agent' }] })
 
-export const UpdateUserBody = t.Object({ name: t.Optional(Name), role: t.Optional(RoleName), status: t.Optional(UserStatusName) }, { minProperties: 1 })
+export const UpdateUserBody = t.Object({ name: t.Optional(Name), role: t.Optional(RoleName), status: t.Optional(UserStatusName) }, { minProperties: 1, examples: [{ role: 'supervisor' }] })
 
 export const UserIdParams = t.Object({ id: t.String({ maxLength: 64 }) })
 
