@@ -1,5 +1,7 @@
 # Switchboard container image: the single executable on a small glibc base, running as non-root.
 # Build:  docker build -t switchboard .
+#         (labels: --build-arg VERSION=$(jq -r .version package.json) --build-arg REVISION=$(git rev-parse HEAD)
+#          --build-arg CREATED=$(date -u +%FT%TZ) --build-arg SOURCE=<repository URL>)
 # Run:    docker run -p 8080:8080 -v switchboard-data:/data switchboard
 
 # Build stage: the official Bun image at the version pinned in package.json compiles dist/switchboard.
@@ -18,6 +20,19 @@ RUN bun run build && mkdir /empty-data
 # Runtime stage: glibc and CA certificates, no shell, no package manager; the binary needs nothing else
 # (it links only libc, libpthread, libdl and libm).
 FROM gcr.io/distroless/base-debian12:nonroot
+# OCI image annotations (https://github.com/opencontainers/image-spec/blob/main/annotations.md). No
+# licenses label: the project has not chosen a license yet.
+ARG VERSION=0.1.0
+ARG REVISION=""
+ARG CREATED=""
+ARG SOURCE=""
+LABEL org.opencontainers.image.title="Switchboard" \
+      org.opencontainers.image.description="Self-hosted customer-engagement platform API in one executable" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.created="${CREATED}" \
+      org.opencontainers.image.source="${SOURCE}" \
+      org.opencontainers.image.base.name="gcr.io/distroless/base-debian12:nonroot"
 COPY --from=build /src/dist/switchboard /switchboard
 # An empty /data owned by the non-root user (65532), so a fresh named volume is writable.
 COPY --from=build --chown=65532:65532 /empty-data /data
@@ -27,7 +42,8 @@ ENV DATA_DIR=/data \
 VOLUME /data
 EXPOSE 8080
 USER 65532:65532
-# The binary checks itself: GET /health on the local port, exit 0 or 1 (there is no curl here).
+# The binary checks itself: GET /health on the port the server really bound (from /data/serve.json, so
+# `serve --port 9000` is found too; PORT otherwise), exit 0 or 1 (there is no curl here).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 CMD ["/switchboard", "healthcheck"]
 ENTRYPOINT ["/switchboard"]
 CMD ["serve"]

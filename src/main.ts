@@ -1,6 +1,10 @@
 // Entry point of `bun src/main.ts` and of the compiled binary: runs the command line and exits with its code.
 import { runCli } from './cli/index.ts'
 
+// Everything this process creates (database, -wal and -shm, master key, lock and serve.json, backups)
+// is its owner's alone: files 0600, directories 0700.
+process.umask(0o077)
+
 try {
   const code = await runCli(process.argv.slice(2), {
     env: process.env,

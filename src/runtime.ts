@@ -1,7 +1,7 @@
 // openRuntime: everything `serve` needs before it listens (data directory, database, migrations,
 // master key and signing keys, revocations, cron tasks, app), shared with the tests so they run the
 // same boot path as production.
-import { mkdirSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs'
 import { createApp, type App } from './app.ts'
 import type { Config } from './config.ts'
 import type { AppDeps } from './context.ts'
@@ -37,6 +37,7 @@ export function openMigratedDatabase(config: Config, log: Logger, now: number) {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const opened = openDatabase(config.dbPath)
   try {
+    restrictDatabaseFiles(config.dbPath)
     const result = migrate(opened.sqlite, MIGRATIONS, VERSION, now)
     if (result.applied.length > 0) log.info('migrations applied', { applied: result.applied })
     if (result.changed.length > 0) log.warn('migrations changed after they were applied', { changed: result.changed })
@@ -44,6 +45,23 @@ export function openMigratedDatabase(config: Config, log: Logger, now: number) {
   } catch (error) {
     opened.sqlite.close()
     throw error
+  }
+}
+
+/**
+ * The database and its -wal and -shm files readable by their owner only. New ones are born 0600 (the
+ * process umask is 077, and SQLite gives the -wal and -shm the main file's mode); this tightens those
+ * an earlier version created 0644.
+ */
+function restrictDatabaseFiles(dbPath: string): void {
+  for (const path of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) {
+    if (!existsSync(path) || (statSync(path).mode & 0o077) === 0) continue
+    try {
+      chmodSync(path, 0o600)
+    } catch (error) {
+      // Owned by another user who let us write it: theirs to tighten, not a reason to refuse to start.
+      if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error
+    }
   }
 }
 

@@ -1,14 +1,16 @@
-// `switchboard healthcheck`: exits 0 when the server on the configured local port answers /health
-// with 200, else 1. Used by the container HEALTHCHECK, where no curl exists.
+// `switchboard healthcheck`: exits 0 when the local server answers /health with 200, else 1. Used by
+// the container HEALTHCHECK, where no curl exists. The address is the one the running server wrote
+// to DATA_DIR/serve.json (so `serve --port 9000` is found whatever PORT says), else HOST:PORT.
 import { EXIT, type Command } from './command.ts'
+import { readRunningServer } from './running-server.ts'
 
 export const healthcheckCommand: Command = {
   name: 'healthcheck',
   params: [],
-  summary: 'Exit 0 if the local server answers GET /health with 200, else 1',
+  summary: 'Exit 0 if the local server answers GET /health with 200, else 1 (finds its port in DATA_DIR/serve.json)',
   async run({ config, io }) {
-    const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : config.host.includes(':') ? `[${config.host}]` : config.host
-    const url = `http://${host}:${config.port}/health`
+    const running = readRunningServer(config.dataDir)
+    const url = `http://${loopbackFor(running?.host ?? config.host)}:${running?.port ?? config.port}/health`
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(5000) })
       if (response.status === 200) return EXIT.OK
@@ -18,4 +20,11 @@ export const healthcheckCommand: Command = {
     }
     return EXIT.FAILED
   },
+}
+
+/** A wildcard bind is reached on loopback; an IPv6 literal needs brackets in a URL. */
+function loopbackFor(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1'
+  if (host === '::') return '[::1]'
+  return host.includes(':') ? `[${host}]` : host
 }

@@ -1,7 +1,7 @@
 // The command line: parses argv (commands, configuration flags, command options), loads the
 // configuration, and runs one command. Unknown commands or flags print the usage and exit 2.
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
-import { ConfigError, flagName, loadConfig, SETTINGS, type SettingName } from '../config.ts'
+import { ConfigError, flagName, loadConfig, REPLACED_SETTINGS, SETTINGS, type SettingName } from '../config.ts'
 import { backupCommand } from './backup.ts'
 import { EXIT, type CliIo, type Command } from './command.ts'
 import { healthcheckCommand } from './healthcheck.ts'
@@ -9,10 +9,11 @@ import { keysRotateCommand } from './keys.ts'
 import { migrateCommand } from './migrate.ts'
 import { orgClearAllowlistCommand, orgCreateCommand } from './org.ts'
 import { orgSetLimitsCommand, orgSetPlanCommand } from './org-limits.ts'
+import { orgWebhookCidrsCommand } from './org-webhook-cidrs.ts'
 import { auditVerifyCommand } from './audit.ts'
 import { serveCommand } from './serve.ts'
 import { userCreateCommand } from './user.ts'
-import { versionCommand } from './version.ts'
+import { versionCommand, versionLine } from './version.ts'
 
 export const COMMANDS: Command[] = [
   serveCommand,
@@ -22,6 +23,7 @@ export const COMMANDS: Command[] = [
   orgClearAllowlistCommand,
   orgSetPlanCommand,
   orgSetLimitsCommand,
+  orgWebhookCidrsCommand,
   userCreateCommand,
   keysRotateCommand,
   auditVerifyCommand,
@@ -29,8 +31,9 @@ export const COMMANDS: Command[] = [
   versionCommand,
 ]
 
+// Replaced settings parse too, so that loadConfig can say what replaced them.
 const CONFIG_FLAGS: ParseArgsOptionsConfig = Object.fromEntries(
-  (Object.keys(SETTINGS) as SettingName[]).map((name) => [flagName(name), { type: 'string' as const }]),
+  [...Object.keys(SETTINGS), ...Object.keys(REPLACED_SETTINGS)].map((name) => [flagName(name as SettingName), { type: 'string' as const }]),
 )
 
 export function usage(): string {
@@ -53,9 +56,32 @@ export function usage(): string {
     ...settings,
     '',
     'Options:',
-    '  -h, --help                      Show this help',
+    '  -h, --help                      Show this help (after a command: that command\'s)',
+    '  --version                       Print the version (as `switchboard version`)',
     '',
   ].join('\n')
+}
+
+/** The usage of one command: `switchboard <command> --help`. */
+export function commandUsage(command: Command): string {
+  const options = Object.entries(command.options ?? {}).map(([name, option]) => `  --${name}${option.type === 'string' ? ' <value>' : ''}`)
+  return [
+    `Usage: switchboard ${[command.name, ...command.params].join(' ')} [options]`,
+    '',
+    command.summary,
+    '',
+    'Options:',
+    ...options,
+    '  -h, --help',
+    '',
+    'Every configuration flag (--data-dir, --port, ...) is accepted too: see switchboard --help.',
+    '',
+  ].join('\n')
+}
+
+/** The command the words select (the longest name that matches), if any. */
+function findCommand(words: string[]): Command | undefined {
+  return [...COMMANDS].sort((a, b) => b.name.split(' ').length - a.name.split(' ').length).find((c) => c.name.split(' ').every((word, i) => words[i] === word))
 }
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -68,7 +94,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     parsed = parseArgs({
       args: argv,
-      options: { ...commandOptions, ...CONFIG_FLAGS, help: { type: 'boolean', short: 'h' } },
+      options: { ...commandOptions, ...CONFIG_FLAGS, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } },
       allowPositionals: true,
       strict: true,
     })
@@ -76,15 +102,20 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return usageError((error as Error).message)
   }
   const { values, positionals } = parsed
+  if (values.version) {
+    io.stdout(versionLine())
+    return EXIT.OK
+  }
   if (values.help || positionals[0] === 'help') {
-    io.stdout(usage())
+    // `switchboard backup --help` and `switchboard help backup` show that command's usage.
+    const asked = positionals[0] === 'help' ? positionals.slice(1) : positionals
+    const command = asked.length > 0 ? findCommand(asked) : undefined
+    io.stdout(command ? commandUsage(command) : usage())
     return EXIT.OK
   }
 
   const words = positionals.length === 0 ? ['serve'] : positionals
-  const command = [...COMMANDS]
-    .sort((a, b) => b.name.split(' ').length - a.name.split(' ').length)
-    .find((c) => c.name.split(' ').every((word, i) => words[i] === word))
+  const command = findCommand(words)
   if (!command) return usageError(`unknown command "${positionals.join(' ')}"`)
   const args = words.slice(command.name.split(' ').length)
   if (args.length !== command.params.length) return usageError(`${command.name} takes ${command.params.join(' ') || 'no arguments'}`)

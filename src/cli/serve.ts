@@ -1,17 +1,25 @@
-// `switchboard serve` (the default): boot, listen, run the cron loop; on SIGTERM or SIGINT stop
-// accepting, let in-flight requests finish (up to 10 s), stop the cron loop, close the database, exit 0.
+// `switchboard serve` (the default): take DATA_DIR's instance lock, boot, listen, run the cron loop;
+// on SIGTERM or SIGINT stop accepting, let in-flight requests finish (up to 10 s), stop the cron loop,
+// close the database, exit 0.
+import { mkdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Server } from 'bun'
 import type { Config } from '../config.ts'
 import { announceBootstrap, bootstrap } from '../bootstrap.ts'
 import { MigrationError } from '../db/migrate.ts'
+import { acquireInstanceLock, type InstanceLock } from '../lib/instance-lock.ts'
 import { createLogger, fileSink, type Logger } from '../lib/log.ts'
 import { MasterKeyError } from '../modules/keys/master-key.ts'
 import { openRuntime, type Runtime } from '../runtime.ts'
 import { EXIT, type Command } from './command.ts'
+import { readRunningServer, removeRunningServer, writeRunningServer } from './running-server.ts'
+
+export const INSTANCE_LOCK_FILE = 'serve.lock'
 
 export const DRAIN_TIMEOUT_MS = 10_000
-// Bun's own cap stays a backstop above ours, so oversized bodies get our JSON 413 rather than Bun's bare one.
-const BUN_BODY_BACKSTOP = 128 * 1024 * 1024
+// Bun's own cap is a backstop a margin above MAX_BODY_BYTES: a declared length a little over ours still
+// gets our JSON 413 (Bun's is bare), and no code path can make Bun hold more than this of one body.
+export const BUN_BODY_MARGIN = 4 * 1024 * 1024
 
 /** Binds HOST:PORT and starts the cron loop. Throws when the address cannot be bound. */
 export function startServer(runtime: Runtime, config: Config): Server<undefined> {
@@ -21,7 +29,7 @@ export function startServer(runtime: Runtime, config: Config): Server<undefined>
     // Elysia defaults to reusePort, which would let a second server share the port silently.
     reusePort: false,
     development: false,
-    maxRequestBodySize: Math.max(config.maxBodyBytes, BUN_BODY_BACKSTOP),
+    maxRequestBodySize: config.maxBodyBytes + BUN_BODY_MARGIN,
   })
   runtime.deps.scheduler.start()
   runtime.deps.webhooks.start()
@@ -56,10 +64,28 @@ export const serveCommand: Command = {
       return EXIT.FAILED
     }
 
+    let lock: InstanceLock | undefined
+    try {
+      mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
+      warnIfShared(config.dataDir, log)
+      // Two servers on one DATA_DIR would both run the cron loop (double sends, double closes): one only.
+      lock = acquireInstanceLock(join(config.dataDir, INSTANCE_LOCK_FILE))
+    } catch (error) {
+      return fail(`cannot use DATA_DIR ${config.dataDir}: ${(error as Error).message}`)
+    }
+    if (!lock) {
+      const holder = readRunningServer(config.dataDir)
+      const who = holder ? ` (pid ${holder.pid}, listening on ${holder.host}:${holder.port})` : ''
+      return fail(`another switchboard server is already running on DATA_DIR ${config.dataDir}${who}; stop it first, or give this one its own DATA_DIR`)
+    }
+    // The process exiting releases the lock too; this is for the paths that return.
+    const release = lock.release
+
     let runtime: Runtime
     try {
       runtime = await openRuntime(config, { log })
     } catch (error) {
+      release()
       if (error instanceof MigrationError || error instanceof MasterKeyError) return fail(error.message)
       return fail(`cannot open the database at ${config.dbPath}: ${(error as Error).message}`)
     }
@@ -72,8 +98,11 @@ export const serveCommand: Command = {
       server = startServer(runtime, config)
     } catch (error) {
       await runtime.close()
+      release()
       return fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`)
     }
+    // For `healthcheck`: the address really bound, whatever PORT its own environment says.
+    writeRunningServer(config.dataDir, { pid: process.pid, host: config.host, port: server.port!, started_at: new Date().toISOString() })
     // A bug that escapes every handler still ends as one JSON line in the log, then exit 1:
     // the process state can no longer be trusted, and a supervisor restarts it.
     const crash = (kind: string) => (error: unknown) => {
@@ -95,10 +124,19 @@ export const serveCommand: Command = {
     }
     process.once('SIGTERM', force).once('SIGINT', force)
     await shutdown(server, runtime, log)
+    removeRunningServer(config.dataDir)
+    release()
     log.info('stopped', { signal })
     log.flush()
     return EXIT.OK
   },
+}
+
+/** DATA_DIR holds the database and the master key: a group- or world-accessible one is worth a warning at every start. */
+function warnIfShared(dataDir: string, log: Logger): void {
+  const mode = statSync(dataDir).mode & 0o777
+  if ((mode & 0o077) === 0) return
+  log.warn('DATA_DIR is accessible to other users; it holds the database and the master key: chmod 700 it', { data_dir: dataDir, mode: mode.toString(8).padStart(4, '0') })
 }
 
 function nextSignal(): Promise<NodeJS.Signals> {

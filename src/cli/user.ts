@@ -1,5 +1,6 @@
 // `switchboard user create --org ORG_ID --email E --password P --role ROLE [--name N]`: a new user,
 // printed as JSON.
+import { isEmailAddress } from '../lib/email.ts'
 import { createLogger, fileSink } from '../lib/log.ts'
 import { isRole, ROLES } from '../modules/access/permissions.ts'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../modules/auth/password.ts'
@@ -10,8 +11,6 @@ import { openMigratedDatabase } from '../runtime.ts'
 import { EXIT, type Command } from './command.ts'
 import { usage } from './org.ts'
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
 export const userCreateCommand: Command = {
   name: 'user create',
   params: [],
@@ -20,7 +19,7 @@ export const userCreateCommand: Command = {
   async run({ config, options, io }) {
     const { org, email, password, role } = options as Record<string, string | undefined>
     if (!org || !email || !password || !role) return usage(io, 'user create needs --org, --email, --password and --role')
-    if (!EMAIL.test(email) || email.length > 254) return usage(io, `--email is not an e-mail address: ${email}`)
+    if (!isEmailAddress(email)) return usage(io, `--email is not an e-mail address: ${email}`)
     if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) return usage(io, `--password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`)
     if (!isRole(role)) return usage(io, `--role must be one of: ${ROLES.join(', ')}`)
     const name = (typeof options.name === 'string' && options.name.trim()) || email.split('@')[0]!

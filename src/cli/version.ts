@@ -1,13 +1,18 @@
-// `switchboard version`: prints the version.
+// `switchboard version` (and `switchboard --version`): prints the version.
 import { VERSION } from '../version.ts'
 import { EXIT, type Command } from './command.ts'
+
+/** What `switchboard version` and `switchboard --version` print. */
+export function versionLine(): string {
+  return `switchboard ${VERSION} (bun ${Bun.version})\n`
+}
 
 export const versionCommand: Command = {
   name: 'version',
   params: [],
   summary: 'Print the version and exit',
   async run({ io }) {
-    io.stdout(`switchboard ${VERSION} (bun ${Bun.version})\n`)
+    io.stdout(versionLine())
     return EXIT.OK
   },
 }

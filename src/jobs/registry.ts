@@ -16,7 +16,10 @@ export function registerTasks(
   scheduler: Scheduler,
   deps: { sqlite: Database; db: AppDatabase; revocations: Revocations; rateLimits: RateLimiter; webhooks: WebhookDispatcher; config: Config },
 ): Scheduler {
-  scheduler.register(dbMaintenanceTask(deps.sqlite)).register(authCleanupTask(deps)).register(ticketAutoCloseTask(deps))
+  scheduler
+    .register(dbMaintenanceTask(deps.sqlite))
+    .register(authCleanupTask(deps, deps.config.authCleanupIntervalMs))
+    .register(ticketAutoCloseTask(deps, deps.config.ticketAutoCloseIntervalMs))
   if (deps.rateLimits.enabled) scheduler.register(rateLimitSaveTask(deps))
   scheduler.register(webhookDispatchTask(deps.webhooks)).register(webhookPruneTask(deps))
   return scheduler

@@ -1,5 +1,6 @@
 // The cron loop: named tasks on fixed intervals, driven by an injectable clock; each run is recorded
-// for /health and logged; a failing task is retried next time; a slow task never overlaps itself.
+// for /health and logged (at debug when it found nothing to do); a failing task is retried next time;
+// a slow task never overlaps itself.
 import type { Clock } from '../lib/clock.ts'
 import { isoTime } from '../lib/clock.ts'
 import type { Logger } from '../lib/log.ts'
@@ -12,8 +13,15 @@ export interface TaskContext {
   signal: AbortSignal
 }
 
-/** What a run reports; its fields go into the run's log line. */
-export type TaskReport = Record<string, unknown> | void
+/**
+ * What a run reports; its fields go into the run's log line. `worked: false` says the run found
+ * nothing to do: its line is written at debug, so an idle server's log stays quiet (a task that
+ * runs every second would otherwise write 86,400 lines a day). Without it, the line is info.
+ */
+export type TaskReport = ({ worked?: boolean } & Record<string, unknown>) | void
+
+/** A run that found nothing to do but took at least this long is still logged at info: slowness is news. */
+export const SLOW_RUN_MS = 1000
 
 export interface TaskDefinition {
   name: string
@@ -27,6 +35,8 @@ export interface TaskStatus {
   last_run_at: string | null
   last_duration_ms: number | null
   last_error: string | null
+  /** Start of the most recent failed run, even when later runs succeeded. */
+  last_failure_at: string | null
   runs: number
   failures: number
   next_run_at: string
@@ -39,6 +49,7 @@ interface TaskState {
   lastRunAt: number | null
   lastDurationMs: number | null
   lastError: string | null
+  lastFailureAt: number | null
   runs: number
   failures: number
 }
@@ -61,6 +72,7 @@ export class Scheduler {
       lastRunAt: null,
       lastDurationMs: null,
       lastError: null,
+      lastFailureAt: null,
       runs: 0,
       failures: 0,
     })
@@ -103,6 +115,7 @@ export class Scheduler {
         last_run_at: s.lastRunAt === null ? null : isoTime(s.lastRunAt),
         last_duration_ms: s.lastDurationMs,
         last_error: s.lastError,
+        last_failure_at: s.lastFailureAt === null ? null : isoTime(s.lastFailureAt),
         runs: s.runs,
         failures: s.failures,
         next_run_at: isoTime(s.nextRunAt),
@@ -128,9 +141,12 @@ export class Scheduler {
     state.runs++
     if (failure === undefined) {
       state.lastError = null
-      taskLog.info('cron', { outcome: 'ok', duration_ms: duration, ...report })
+      const { worked, ...fields } = report ?? {}
+      const idle = worked === false && duration < SLOW_RUN_MS
+      taskLog[idle ? 'debug' : 'info']('cron', { outcome: 'ok', duration_ms: duration, ...fields })
     } else {
       state.failures++
+      state.lastFailureAt = now
       state.lastError = failure instanceof Error ? failure.message : String(failure)
       taskLog.error('cron', { outcome: 'error', duration_ms: duration, error: failure })
     }

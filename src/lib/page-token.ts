@@ -1,5 +1,6 @@
 // Page tokens: opaque, HMAC-signed cursors that carry where a list stopped and what it was bound to
 // (organization, filters and sort), with an expiry. Pure: the caller supplies the key and the time.
+import { constantTimeEqual, hmacSha256 } from './hmac.ts'
 
 export interface PagePosition {
   /** Sort value and id of the last item of the page. */
@@ -23,14 +24,7 @@ interface Payload {
 export type PageTokenError = 'malformed' | 'forged' | 'expired' | 'other_organization' | 'other_query'
 
 function mac(key: Uint8Array, text: string): string {
-  return new Bun.CryptoHasher('sha256', key).update(text).digest('base64url')
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false
-  let diff = 0
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i)
-  return diff === 0
+  return hmacSha256(key, text, 'base64url')
 }
 
 export function encodePageToken(key: Uint8Array, binding: PageBinding, position: PagePosition, expiresAtS: number): string {

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import { statSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { runCli } from '../../src/cli/index.ts'
+import { commandUsage, COMMANDS, runCli } from '../../src/cli/index.ts'
 import { VERSION } from '../../src/version.ts'
 import { tempDirs } from '../helpers/app.ts'
 import { freePort, run, sourceCommand, startServer } from '../helpers/process.ts'
@@ -18,7 +18,7 @@ async function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('usage', () => {
-  for (const args of [['--help'], ['-h'], ['help'], ['backup', '--help']]) {
+  for (const args of [['--help'], ['-h'], ['help'], ['help', 'nonsense']]) {
     test(`${args.join(' ')} prints the usage to stdout and exits 0`, async () => {
       const result = await cli(args)
       expect(result.code).toBe(0)
@@ -33,6 +33,32 @@ describe('usage', () => {
   test('version prints the version and exits 0', async () => {
     const result = await cli(['version'])
     expect(result).toEqual({ code: 0, stdout: `switchboard ${VERSION} (bun ${Bun.version})\n`, stderr: '' })
+  })
+
+  test('--version prints exactly what version prints, and exits 0', async () => {
+    expect(await cli(['--version'])).toEqual({ code: 0, stdout: `switchboard ${VERSION} (bun ${Bun.version})\n`, stderr: '' })
+    expect(await cli(['--version'])).toEqual(await cli(['version']))
+  })
+
+  for (const command of COMMANDS) {
+    test(`${command.name} --help prints that command's usage, not the whole list, and exits 0`, async () => {
+      const words = command.name.split(' ')
+      for (const args of [[...words, '--help'], [...words, '-h'], ['help', ...words]]) {
+        const result = await cli(args)
+        expect(result).toEqual({ code: 0, stdout: commandUsage(command), stderr: '' })
+        expect(result.stdout).toStartWith(`Usage: switchboard ${[command.name, ...command.params].join(' ')} [options]\n\n${command.summary}\n`)
+        for (const option of Object.keys(command.options ?? {})) expect(result.stdout).toContain(`  --${option}`)
+        // The whole list is not repeated.
+        expect(result.stdout).not.toContain('Commands:')
+      }
+    })
+  }
+
+  test('a command\'s --help does not run it, nor need its arguments', async () => {
+    const dir = dataDir()
+    expect((await cli(['backup', '--help'], { DATA_DIR: dir })).code).toBe(0)
+    expect((await cli(['migrate', '--help'], { DATA_DIR: dir })).stdout).toStartWith('Usage: switchboard migrate [options]')
+    expect(existsSync(join(dir, 'switchboard.db'))).toBe(false)
   })
 
   const refusals: [string, string[], Record<string, string>, string][] = [

@@ -83,19 +83,49 @@ describe('X-Forwarded-For from a trusted peer is honoured', () => {
     // every hop trusted: the leftmost one is the client
     ['10.0.0.1', '10.0.0.5, 10.0.0.6', PRIVATE, '10.0.0.5'],
     ['10.0.0.1', '192.168.9.9', PRIVATE, '192.168.9.9'],
-    // a garbled hop ends the chain we can believe: the last trusted address is the answer
-    ['10.0.0.1', 'garbage', PRIVATE, '10.0.0.1'],
-    ['10.0.0.1', 'unknown', PRIVATE, '10.0.0.1'],
-    ['10.0.0.1', '198.51.100.9, garbage', PRIVATE, '10.0.0.1'],
-    ['10.0.0.1', '198.51.100.9, garbage, 10.0.0.2', PRIVATE, '10.0.0.2'],
-    ['10.0.0.1', '198.51.100.9, 999.1.1.1, 10.0.0.2', PRIVATE, '10.0.0.2'],
-    ['10.0.0.1', '198.51.100.9, 10.0.0.2:8080', PRIVATE, '10.0.0.1'],
-    ['10.0.0.1', '198.51.100.9, fe80::1%eth0', PRIVATE, '10.0.0.1'],
     // an empty header or empty entries add nothing
     ['10.0.0.1', '', PRIVATE, '10.0.0.1'],
     ['10.0.0.1', ' , ', PRIVATE, '10.0.0.1'],
     ['10.0.0.1', ' 198.51.100.9 , ,', PRIVATE, '198.51.100.9'],
   ] as [string, string, Trust, string][])('peer %p, X-Forwarded-For %p, trusting %s -> %p', (peer, xff, trusted, expected) => {
+    expect(clientIp(peer, xff, TRUST[trusted])).toBe(expected)
+  })
+})
+
+describe('hops with a port, and hops that do not parse', () => {
+  test.each([
+    // ip:port and [v6]:port, as some proxies and load balancers write them: the port is dropped
+    ['10.0.0.1', '1.2.3.4:5678', PRIVATE, '1.2.3.4'],
+    ['10.0.0.1', '[2001:db8::1]:443', PRIVATE, '2001:db8::1'],
+    ['10.0.0.1', '[2001:db8::1]', PRIVATE, '2001:db8::1'],
+    ['10.0.0.1', '[2001:DB8:0::1]:443', PRIVATE, '2001:db8::1'],
+    ['10.0.0.1', '[::ffff:198.51.100.9]:80', PRIVATE, '198.51.100.9'],
+    ['10.0.0.1', '6.6.6.6, 198.51.100.9:1234', PRIVATE, '198.51.100.9'],
+    ['10.0.0.1', '1.2.3.4:0', PRIVATE, '1.2.3.4'],
+    ['10.0.0.1', '1.2.3.4:65535', PRIVATE, '1.2.3.4'],
+    // a trusted hop with a port is still trusted, and skipped
+    ['10.0.0.1', '198.51.100.9, 10.0.0.2:8080', PRIVATE, '198.51.100.9'],
+    ['fd00::1', '2001:db8::42, [fd00::2]:8443', V6, '2001:db8::42'],
+    // an unbracketed IPv6 address is the address, not an address and a port
+    ['10.0.0.1', '2001:db8::1:443', PRIVATE, '2001:db8::1:443'],
+    // a hop written by a trusted proxy that does not parse: the client is unknown (null), never the proxy
+    ['10.0.0.1', 'garbage', PRIVATE, null],
+    ['10.0.0.1', 'unknown', PRIVATE, null],
+    ['10.0.0.1', '198.51.100.9, garbage', PRIVATE, null],
+    ['10.0.0.1', '198.51.100.9, garbage, 10.0.0.2', PRIVATE, null],
+    ['10.0.0.1', '198.51.100.9, 999.1.1.1, 10.0.0.2', PRIVATE, null],
+    ['10.0.0.1', '198.51.100.9, fe80::1%eth0', PRIVATE, null],
+    ['10.0.0.1', '1.2.3.4:99999', PRIVATE, null],
+    ['10.0.0.1', '1.2.3.4:', PRIVATE, null],
+    ['10.0.0.1', '1.2.3.4:port', PRIVATE, null],
+    ['10.0.0.1', '[1.2.3.4', PRIVATE, null],
+    ['10.0.0.1', '[2001:db8::1]:443:1', PRIVATE, null],
+    ['10.0.0.1', '[garbage]:80', PRIVATE, null],
+    ['10.0.0.1', '::ffff:10.0.0.5:80', PRIVATE, null],
+    // garbage to the left of the client's hop is never reached
+    ['10.0.0.1', 'garbage, 198.51.100.9', PRIVATE, '198.51.100.9'],
+    ['10.0.0.1', 'garbage, 198.51.100.9:4000, 10.0.0.2', PRIVATE, '198.51.100.9'],
+  ] as [string, string, Trust, string | null][])('peer %p, X-Forwarded-For %p, trusting %s -> %p', (peer, xff, trusted, expected) => {
     expect(clientIp(peer, xff, TRUST[trusted])).toBe(expected)
   })
 })

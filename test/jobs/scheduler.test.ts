@@ -1,6 +1,6 @@
 // The cron loop on a fake clock: intervals, error isolation, no overlap, clean stop, a log line per run.
 import { describe, expect, test } from 'bun:test'
-import { Scheduler } from '../../src/jobs/scheduler.ts'
+import { Scheduler, SLOW_RUN_MS } from '../../src/jobs/scheduler.ts'
 import { systemClock } from '../../src/lib/clock.ts'
 import { createLogger, memorySink } from '../../src/lib/log.ts'
 import { FakeClock } from '../helpers/clock.ts'
@@ -159,6 +159,55 @@ describe('logging', () => {
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatchObject({ level: 'info', msg: 'cron', outcome: 'ok', pruned: 7 })
     expect(lines[0]!.duration_ms).toBeGreaterThanOrEqual(0)
+  })
+
+  test('a run that found nothing to do is logged at debug, without the worked flag; one that did work at info', async () => {
+    const { clock, logs, scheduler } = setup()
+    let claimed = 0
+    scheduler.register({ name: 'poller', intervalMs: 1000, run: () => ({ worked: claimed > 0, claimed }) })
+    clock.advance(1000)
+    await scheduler.tick()
+    claimed = 2
+    clock.advance(1000)
+    await scheduler.tick()
+    const lines = logs.records().filter((r) => r.task === 'poller')
+    expect(lines.map((l) => [l.level, l.claimed])).toEqual([
+      ['debug', 0],
+      ['info', 2],
+    ])
+    expect(lines.every((l) => !('worked' in l))).toBe(true)
+    // /health still shows both runs.
+    expect(scheduler.status().poller).toMatchObject({ runs: 2, failures: 0, last_error: null })
+  })
+
+  test('an idle run that took SLOW_RUN_MS or longer stays at info; a failing one is an error whatever it would have said', async () => {
+    const { clock, logs, scheduler } = setup()
+    scheduler.register({
+      name: 'slow-idle',
+      intervalMs: 1000,
+      run: async () => {
+        await Bun.sleep(SLOW_RUN_MS + 20)
+        return { worked: false }
+      },
+    })
+    scheduler.register({ name: 'broken-idle', intervalMs: 1000, run: () => Promise.reject(new Error('disk full')) })
+    clock.advance(1000)
+    await scheduler.tick()
+    expect(logs.records().find((r) => r.task === 'slow-idle')).toMatchObject({ level: 'info', outcome: 'ok' })
+    expect(logs.records().find((r) => r.task === 'broken-idle')).toMatchObject({ level: 'error', outcome: 'error' })
+  })
+
+  test('at LOG_LEVEL=info an idle run writes nothing', async () => {
+    const logs = memorySink()
+    const clock = new FakeClock()
+    const scheduler = new Scheduler({ clock, log: createLogger({ level: 'info', sink: logs }), tickMs: 1000 })
+    scheduler.register({ name: 'quiet', intervalMs: 1000, run: () => ({ worked: false, claimed: 0 }) })
+    for (let i = 0; i < 5; i++) {
+      clock.advance(1000)
+      await scheduler.tick()
+    }
+    expect(logs.lines).toEqual([])
+    expect(scheduler.status().quiet!.runs).toBe(5)
   })
 })
 

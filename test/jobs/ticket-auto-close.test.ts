@@ -235,9 +235,9 @@ describe('with TICKET_AUTO_CLOSE_DAYS=1', async () => {
   })
 
   test('1 ms short of a day: not closed; a day after solving: closed at the run time', async () => {
-    expect(await runDirectly(app, T0 + DAY - 1)).toEqual({ closed: 0 })
+    expect(await runDirectly(app, T0 + DAY - 1)).toEqual({ worked: false, closed: 0 })
     expect(await get(app, org, id)).toMatchObject({ status: 'solved', closed_at: null })
-    expect(await runDirectly(app, T0 + DAY)).toEqual({ closed: 1 })
+    expect(await runDirectly(app, T0 + DAY)).toEqual({ worked: true, closed: 1 })
     expect(await get(app, org, id)).toMatchObject({ status: 'closed', solved_at: iso(T0), closed_at: iso(T0 + DAY) })
   })
 
@@ -267,7 +267,7 @@ describe('batches', async () => {
 
   test('more than 500 due tickets are all closed in one run, each with its event', async () => {
     const now = T0 + 4 * DAY
-    expect(await runDirectly(app, now)).toEqual({ closed: 1001 })
+    expect(await runDirectly(app, now)).toEqual({ worked: true, closed: 1001 })
     expect(statusCounts(app)).toEqual({ closed: 1001, solved: 3 })
     const closedEvents = app.deps.db
       .select()
@@ -285,15 +285,15 @@ describe('batches', async () => {
   test('exactly one batch (500): all closed, and the next run finds nothing', async () => {
     const more = make(500, T0 + DAY)
     for (const id of more) solvedAt(id, T0 + DAY)
-    expect(await runDirectly(app, T0 + 5 * DAY)).toEqual({ closed: 503 })
-    expect(await runDirectly(app, T0 + 5 * DAY + 1)).toEqual({ closed: 0 })
+    expect(await runDirectly(app, T0 + 5 * DAY)).toEqual({ worked: true, closed: 503 })
+    expect(await runDirectly(app, T0 + 5 * DAY + 1)).toEqual({ worked: false, closed: 0 })
     expect(statusCounts(app)).toEqual({ closed: 1504 })
   })
 
   test('exactly 500 due: closed, in one run', async () => {
     const more = make(500, T0 + 2 * DAY)
     for (const id of more) solvedAt(id, T0 + 2 * DAY)
-    expect(await runDirectly(app, T0 + 6 * DAY)).toEqual({ closed: 500 })
+    expect(await runDirectly(app, T0 + 6 * DAY)).toEqual({ worked: true, closed: 500 })
     expect(statusCounts(app)).toEqual({ closed: 2004 })
   })
 
@@ -302,8 +302,8 @@ describe('batches', async () => {
     solvedAt(id!, T0 + 3 * DAY)
     const stopping = new AbortController()
     stopping.abort()
-    expect(await runDirectly(app, T0 + 10 * DAY, stopping.signal)).toEqual({ closed: 0 })
+    expect(await runDirectly(app, T0 + 10 * DAY, stopping.signal)).toEqual({ worked: false, closed: 0 })
     expect(statusCounts(app)).toEqual({ closed: 2004, solved: 1 })
-    expect(await runDirectly(app, T0 + 10 * DAY)).toEqual({ closed: 1 })
+    expect(await runDirectly(app, T0 + 10 * DAY)).toEqual({ worked: true, closed: 1 })
   })
 })

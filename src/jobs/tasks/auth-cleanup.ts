@@ -31,12 +31,14 @@ export function authCleanupTask(deps: { db: AppDatabase; revocations: Revocation
         .where(lte(smsMessages.sentAt, now - 24 * 60 * 60 * 1000))
         .returning({ id: smsMessages.id })
         .all()
+      const forgotten = deps.revocations.prune(now)
       return {
+        worked: revoked.length + refresh.length + challenges.length + sms.length + forgotten > 0,
         revoked_tokens_deleted: revoked.length,
         refresh_tokens_deleted: refresh.length,
         mfa_challenges_deleted: challenges.length,
         sms_records_deleted: sms.length,
-        revocations_forgotten: deps.revocations.prune(now),
+        revocations_forgotten: forgotten,
       }
     },
   }

@@ -13,7 +13,9 @@ export function dbMaintenanceTask(sqlite: Database, intervalMs = DB_MAINTENANCE_
       sqlite.run('PRAGMA optimize')
       // PASSIVE: checkpoint what it can without waiting on readers; returns [busy, wal frames, checkpointed].
       const row = sqlite.query<{ busy: number; log: number; checkpointed: number }, []>('PRAGMA wal_checkpoint(PASSIVE)').get()
-      return { wal_frames: row?.log ?? 0, checkpointed_frames: row?.checkpointed ?? 0, busy: row?.busy === 1 }
+      const walFrames = row?.log ?? 0
+      // An empty WAL means nothing was written since the last checkpoint: nothing to report.
+      return { worked: walFrames > 0, wal_frames: walFrames, checkpointed_frames: row?.checkpointed ?? 0, busy: row?.busy === 1 }
     },
   }
 }

@@ -13,7 +13,8 @@ export function rateLimitSaveTask(deps: { sqlite: Database; rateLimits: RateLimi
     intervalMs,
     run({ now }) {
       const { saved, deleted } = saveRateCounters(deps.sqlite, deps.rateLimits, now)
-      return { counters_saved: saved, counters_deleted: deleted, counters_dropped: deps.rateLimits.windows.sweep(now), counters_in_memory: deps.rateLimits.windows.size }
+      const dropped = deps.rateLimits.windows.sweep(now)
+      return { worked: saved + deleted + dropped > 0, counters_saved: saved, counters_deleted: deleted, counters_dropped: dropped, counters_in_memory: deps.rateLimits.windows.size }
     },
   }
 }

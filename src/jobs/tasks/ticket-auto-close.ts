@@ -18,7 +18,7 @@ export function ticketAutoCloseTask(deps: { db: AppDatabase; config: { ticketAut
         batch = closeSolvedTickets(deps.db, solvedBefore, now, BATCH)
         closed += batch
       }
-      return { closed }
+      return { worked: closed > 0, closed }
     },
   }
 }

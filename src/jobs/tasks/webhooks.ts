@@ -10,7 +10,8 @@ export function webhookDispatchTask(dispatcher: WebhookDispatcher, intervalMs = 
     name: 'webhook_dispatch',
     intervalMs,
     run() {
-      return { claimed: dispatcher.pump(), in_flight: dispatcher.inFlightCount }
+      const claimed = dispatcher.pump()
+      return { worked: claimed > 0, claimed, in_flight: dispatcher.inFlightCount }
     },
   }
 }
@@ -22,7 +23,7 @@ export function webhookPruneTask(deps: { sqlite: Database; config: { webhooks: {
     run({ now }) {
       const before = now - deps.config.webhooks.retentionDays * 86_400_000
       const deleted = deps.sqlite.run("DELETE FROM webhook_deliveries WHERE created_at < ? AND status <> 'pending'", [before]).changes
-      return { deliveries_deleted: deleted }
+      return { worked: deleted > 0, deliveries_deleted: deleted }
     },
   }
 }

@@ -1,10 +1,14 @@
 // GET /health (liveness + cron state) and GET /ready (database takes a write), both public.
 import { afterAll, describe, expect, test } from 'bun:test'
+import { HIDDEN_ERROR, READY_WRITE_INTERVAL_MS } from '../../../src/modules/system/service.ts'
+import { READY_PER_MINUTE } from '../../../src/modules/system/index.ts'
 import { VERSION } from '../../../src/version.ts'
 import { json, makeTestApp } from '../../helpers/app.ts'
+import { seedOrganization, signIn } from '../../helpers/seed.ts'
 
 const app = await makeTestApp()
 afterAll(() => app.close())
+const { users } = await seedOrganization(app)
 
 describe('GET /health', () => {
   test('reports status, version, uptime and every cron task, without authentication', async () => {
@@ -19,6 +23,7 @@ describe('GET /health', () => {
           last_run_at: null,
           last_duration_ms: null,
           last_error: null,
+          last_failure_at: null,
           runs: 0,
           failures: 0,
           next_run_at: new Date(app.deps.startedAt + 3_600_000).toISOString(),
@@ -27,6 +32,7 @@ describe('GET /health', () => {
           last_run_at: null,
           last_duration_ms: null,
           last_error: null,
+          last_failure_at: null,
           runs: 0,
           failures: 0,
           next_run_at: new Date(app.deps.startedAt + 300_000).toISOString(),
@@ -35,6 +41,7 @@ describe('GET /health', () => {
           last_run_at: null,
           last_duration_ms: null,
           last_error: null,
+          last_failure_at: null,
           runs: 0,
           failures: 0,
           next_run_at: new Date(app.deps.startedAt + 600_000).toISOString(),
@@ -43,6 +50,7 @@ describe('GET /health', () => {
           last_run_at: null,
           last_duration_ms: null,
           last_error: null,
+          last_failure_at: null,
           runs: 0,
           failures: 0,
           next_run_at: new Date(app.deps.startedAt + 1000).toISOString(),
@@ -51,6 +59,7 @@ describe('GET /health', () => {
           last_run_at: null,
           last_duration_ms: null,
           last_error: null,
+          last_failure_at: null,
           runs: 0,
           failures: 0,
           next_run_at: new Date(app.deps.startedAt + 3_600_000).toISOString(),
@@ -68,26 +77,53 @@ describe('GET /health', () => {
     expect(body.cron.db_maintenance!.last_duration_ms).toBeGreaterThanOrEqual(0)
   })
 
-  test('is "degraded" while a task\'s last run failed, and says why', async () => {
+  test('is "degraded" while a task\'s last run failed: everyone sees that and when, only a Super Admin sees why', async () => {
     let fail = true
     app.deps.scheduler.register({
       name: 'flaky',
       intervalMs: 1000,
       run() {
-        if (fail) throw new Error('upstream unreachable')
+        if (fail) throw new Error('SQLITE_IOERR at /srv/secret/path/switchboard.db')
       },
     })
     app.clock.advance(1000)
     await app.deps.scheduler.tick()
-    let body = await json<{ status: string; cron: Record<string, Record<string, unknown>> }>(await app.request('/health'))
-    expect(body.status).toBe('degraded')
-    expect(body.cron.flaky).toMatchObject({ last_error: 'upstream unreachable', runs: 1, failures: 1 })
+    const failedAt = new Date(app.clock.now()).toISOString()
+    type Health = { status: string; cron: Record<string, Record<string, unknown>> }
+    const health = async (headers: Record<string, string> = {}) => {
+      const response = await app.request('/health', { headers })
+      expect(response.status).toBe(200)
+      return json<Health>(response)
+    }
+
+    const hidden = { last_error: HIDDEN_ERROR, last_failure_at: failedAt, last_run_at: failedAt, runs: 1, failures: 1 }
+    // No credential, a wrong or expired one, and users who are not Super Admins: the fact, not the text.
+    const anonymous = await health()
+    expect(anonymous.status).toBe('degraded')
+    expect(anonymous.cron.flaky).toEqual({ ...hidden, last_duration_ms: anonymous.cron.flaky!.last_duration_ms, next_run_at: anonymous.cron.flaky!.next_run_at })
+    expect(JSON.stringify(anonymous)).not.toContain('SQLITE_IOERR')
+    // Signed in now: the seeded tokens have expired on this clock.
+    const [superAdmin, admin, agent, viewer] = await Promise.all([users.super_admin, users.admin, users.agent, users.viewer].map((u) => signIn(app, u.user)))
+    for (const headers of [{ authorization: 'Bearer not-a-token' }, { 'x-api-key': 'pat_live_nope' }, users.super_admin.auth, admin!.auth, agent!.auth, viewer!.auth]) {
+      const body = await health(headers)
+      expect(body.status).toBe('degraded')
+      expect(body.cron.flaky).toMatchObject(hidden)
+    }
+    // A Super Admin, by access token and by personal access token, sees the message.
+    expect((await health(superAdmin!.auth)).cron.flaky).toMatchObject({ ...hidden, last_error: 'SQLITE_IOERR at /srv/secret/path/switchboard.db' })
+    const created = await app.request('/api/v1/api-keys', { method: 'POST', headers: { ...superAdmin!.auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'monitoring', expires_at: new Date(app.clock.now() + 30 * 86_400_000).toISOString() }) })
+    expect(created.status).toBe(201)
+    const pat = (await json<{ token: string }>(created)).token
+    expect((await health({ 'x-api-key': pat })).cron.flaky!.last_error).toBe('SQLITE_IOERR at /srv/secret/path/switchboard.db')
+    expect((await health({ authorization: `Bearer ${pat}` })).cron.flaky!.last_error).toBe('SQLITE_IOERR at /srv/secret/path/switchboard.db')
+
     fail = false
     app.clock.advance(1000)
     await app.deps.scheduler.tick()
-    body = await json(await app.request('/health'))
+    const body = await health()
     expect(body.status).toBe('ok')
-    expect(body.cron.flaky).toMatchObject({ last_error: null, runs: 2, failures: 1 })
+    // The last failure is still dated after a success.
+    expect(body.cron.flaky).toMatchObject({ last_error: null, last_failure_at: failedAt, runs: 2, failures: 1 })
   })
 
   test('answers HEAD with headers only', async () => {
@@ -106,7 +142,23 @@ describe('GET /ready', () => {
     expect(row).toEqual({ value: String(app.clock.now()), updated_at: app.clock.now() })
   })
 
+  test('at most one write a second, however many calls: a success answers for the calls of the next second', async () => {
+    app.clock.advance(READY_WRITE_INTERVAL_MS)
+    const wroteAt = app.clock.now()
+    expect((await app.request('/ready')).status).toBe(200)
+    const written = () => app.deps.sqlite.query<{ updated_at: number }, []>("SELECT updated_at FROM system_kv WHERE key = 'ready_probe'").get()!.updated_at
+    expect(written()).toBe(wroteAt)
+    app.clock.advance(READY_WRITE_INTERVAL_MS - 1)
+    for (let i = 0; i < 5; i++) expect((await app.request('/ready')).status).toBe(200)
+    expect(written()).toBe(wroteAt)
+    app.clock.advance(1)
+    expect((await app.request('/ready')).status).toBe(200)
+    expect(written()).toBe(app.clock.now())
+  })
+
   test('503 while the database refuses writes, 200 again once it accepts them', async () => {
+    // Past the second in which the last write answers for /ready.
+    app.clock.advance(READY_WRITE_INTERVAL_MS)
     app.deps.sqlite.run('PRAGMA query_only = ON')
     try {
       const response = await app.request('/ready')
@@ -125,5 +177,53 @@ describe('GET /ready', () => {
       app.deps.sqlite.run('PRAGMA query_only = OFF')
     }
     expect((await app.request('/ready')).status).toBe(200)
+  })
+})
+
+describe('GET /ready, rate-limited per address', () => {
+  test(`${READY_PER_MINUTE} calls a minute from one address, then 429 in the spec's shape with Retry-After; no X-RateLimit-* headers, and other budgets untouched`, async () => {
+    const limited = await makeTestApp({ RATE_LIMITS_ENABLED: 'true' })
+    try {
+      const before = await limited.request('/openapi.json')
+      const remainingBefore = Number(before.headers.get('x-ratelimit-remaining'))
+      for (let i = 0; i < READY_PER_MINUTE; i++) {
+        const response = await limited.request('/ready')
+        expect(response.status).toBe(200)
+        expect(response.headers.get('x-ratelimit-limit')).toBeNull()
+      }
+      const refused = await limited.request('/ready')
+      expect(refused.status).toBe(429)
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+      expect(refused.headers.get('x-ratelimit-limit')).toBeNull()
+      const body = await json<Record<string, unknown>>(refused)
+      expect(body).toEqual({ code: 429, message: `Rate limit reached: ${READY_PER_MINUTE} readiness checks per minute from this address`, retry_after: Number(refused.headers.get('retry-after')), error: 'RATE_LIMITED' })
+      // /health still answers, and the address's ordinary budget was not spent by /ready.
+      expect((await limited.request('/health')).status).toBe(200)
+      const after = await limited.request('/openapi.json')
+      expect(Number(after.headers.get('x-ratelimit-remaining'))).toBe(remainingBefore - 1)
+      // The budget comes back as the window slides.
+      limited.clock.advance(2 * 60_000)
+      expect((await limited.request('/ready')).status).toBe(200)
+    } finally {
+      await limited.close()
+    }
+  })
+
+  test('each client address has its own budget (a real server behind a trusted proxy)', async () => {
+    const limited = await makeTestApp({ RATE_LIMITS_ENABLED: 'true', TRUSTED_PROXIES: '127.0.0.1' })
+    limited.app.listen({ hostname: '127.0.0.1', port: 0 })
+    try {
+      const port = limited.app.server!.port
+      const ready = (client: string) => fetch(`http://127.0.0.1:${port}/ready`, { headers: { 'x-forwarded-for': client } }).then((r) => r.status)
+      for (let i = 0; i < READY_PER_MINUTE; i++) expect(await ready('198.51.100.7')).toBe(200)
+      expect(await ready('198.51.100.7')).toBe(429)
+      expect(await ready('198.51.100.8')).toBe(200)
+      // An IPv6 client is one /64.
+      for (let i = 0; i < READY_PER_MINUTE; i++) expect(await ready('2001:db8:1:2::1')).toBe(200)
+      expect(await ready('2001:db8:1:2::ffff')).toBe(429)
+    } finally {
+      await limited.app.stop(true)
+      await limited.close()
+    }
   })
 })
