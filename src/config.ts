@@ -2,7 +2,8 @@
 import { resolve, join } from 'node:path'
 import { Type, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import { cidrContains, parseCidr, type Cidr } from './lib/cidr.ts'
+import { parseCidr, type Cidr } from './lib/cidr.ts'
+import { isEmailAddress } from './lib/email.ts'
 import { LOG_LEVELS, type LogLevel } from './lib/log.ts'
 
 const MiB = 1024 * 1024
@@ -35,9 +36,13 @@ export const SETTINGS = {
   API_AUDIENCE: Type.String({ minLength: 1, 'x-default': 'PUBLIC_URL', description: 'The `aud` of access tokens.' }),
   ACCESS_TOKEN_TTL: Type.Integer({ minimum: 60, maximum: 86_400, default: 3600, description: 'Access token lifetime, in seconds.' }),
   REFRESH_TOKEN_TTL: Type.Integer({ minimum: 300, maximum: 31_536_000, default: 2_592_000, description: 'Refresh token lifetime, in seconds.' }),
+  SESSION_MAX_AGE: Type.Integer({ minimum: 60, maximum: 31_536_000, default: 2_592_000, description: 'Absolute lifetime of a session from sign-in, in seconds; refreshing never extends it.' }),
+  MFA_TOKEN_TTL: Type.Integer({ minimum: 60, maximum: 900, default: 300, description: 'Lifetime of the `mfa_token` a login returns when the user has MFA on, in seconds.' }),
+  AUTH_CLEANUP_INTERVAL: Type.Integer({ minimum: 1, maximum: 86_400, default: 300, description: 'Seconds between runs of the cron task that deletes expired revocations, refresh tokens and MFA challenges.' }),
   KEY_ACTIVATION_DELAY: Type.Integer({ minimum: 0, maximum: 2_592_000, default: 600, description: 'Seconds between publishing a rotated signing key and signing with it.' }),
   PAGE_TOKEN_TTL: Type.Integer({ minimum: 60, maximum: 86_400, default: 3600, description: 'Lifetime of list page tokens, in seconds.' }),
   TICKET_AUTO_CLOSE_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 4, description: 'Days after which a solved ticket is closed.' }),
+  TICKET_AUTO_CLOSE_INTERVAL: Type.Integer({ minimum: 1, maximum: 86_400, default: 600, description: 'Seconds between runs of the cron task that closes solved tickets.' }),
   SMS_PROVIDER: Type.Union(SMS_PROVIDERS.map((p) => Type.Literal(p)), {
     default: 'log',
     description: 'How MFA text messages are sent: `log` (written to the server log, for development), `webhook` or `twilio`.',
@@ -55,11 +60,19 @@ export const SETTINGS = {
   WEBHOOK_RETRY_SCHEDULE: Type.String({ default: '0,60,300,1800,7200,28800', description: 'Seconds before each delivery attempt, comma-separated: the spec\'s six attempts by default.' }),
   WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1024, default: 32, description: 'Webhook deliveries in flight at once, all webhooks together.' }),
   WEBHOOK_CONCURRENCY_PER_WEBHOOK: Type.Integer({ minimum: 1, maximum: 1024, default: 4, description: 'Webhook deliveries in flight at once to one webhook.' }),
-  WEBHOOK_ALLOWED_CIDRS: Type.String({ default: '', description: 'Comma-separated CIDR ranges webhooks may reach although they are not public (internal receivers).' }),
   WEBHOOK_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'Days a webhook delivery record is kept.' }),
 } satisfies Record<string, TSchema>
 
 export type SettingName = keyof typeof SETTINGS
+
+/**
+ * Settings that no longer exist and would silently change what the server does if ignored: given at
+ * start, they stop it with this line. WEBHOOK_ALLOWED_CIDRS opened internal ranges to every tenant,
+ * who sees 16 KB of each answer; the operator now allows ranges per organization.
+ */
+export const REPLACED_SETTINGS: Readonly<Record<string, string>> = {
+  WEBHOOK_ALLOWED_CIDRS: 'WEBHOOK_ALLOWED_CIDRS was replaced by the per-organization command `switchboard org webhook-cidrs <org_id> --set <cidrs>`; unset it',
+}
 
 export interface Config {
   readonly port: number
@@ -81,9 +94,14 @@ export interface Config {
   readonly apiAudience: string
   readonly accessTokenTtlS: number
   readonly refreshTokenTtlS: number
+  /** No token of a session outlives its sign-in by more than this (refresh tokens and access tokens alike). */
+  readonly sessionMaxAgeS: number
+  readonly mfaTokenTtlS: number
+  readonly authCleanupIntervalMs: number
   readonly keyActivationDelayS: number
   readonly pageTokenTtlS: number
   readonly ticketAutoCloseDays: number
+  readonly ticketAutoCloseIntervalMs: number
   readonly sms: SmsConfig
   readonly rateLimits: { readonly enabled: boolean; readonly orgLimitFactor: number; readonly unauthPerMinute: number }
   readonly webhooks: {
@@ -92,7 +110,6 @@ export interface Config {
     readonly retryScheduleMs: readonly number[]
     readonly concurrency: number
     readonly perWebhookConcurrency: number
-    readonly allowedCidrs: readonly Cidr[]
     readonly retentionDays: number
   }
 }
@@ -114,6 +131,8 @@ export type Env = Record<string, string | undefined>
  * Empty values count as unset. Throws ConfigError on the first invalid setting.
  */
 export function loadConfig(env: Env, flags: Record<string, string | undefined> = {}, cwd = process.cwd()): Config {
+  const replaced = Object.keys(REPLACED_SETTINGS).find((name) => (flags[flagName(name as SettingName)] ?? env[name] ?? '') !== '')
+  if (replaced) throw new ConfigError(REPLACED_SETTINGS[replaced]!)
   const raw: Record<string, unknown> = {}
   for (const name of Object.keys(SETTINGS) as SettingName[]) {
     const value = flags[flagName(name)] ?? env[name]
@@ -154,9 +173,13 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
     apiAudience: (values.API_AUDIENCE as string | undefined) ?? publicUrl,
     accessTokenTtlS: values.ACCESS_TOKEN_TTL as number,
     refreshTokenTtlS: values.REFRESH_TOKEN_TTL as number,
+    sessionMaxAgeS: values.SESSION_MAX_AGE as number,
+    mfaTokenTtlS: values.MFA_TOKEN_TTL as number,
+    authCleanupIntervalMs: (values.AUTH_CLEANUP_INTERVAL as number) * 1000,
     keyActivationDelayS: values.KEY_ACTIVATION_DELAY as number,
     pageTokenTtlS: values.PAGE_TOKEN_TTL as number,
     ticketAutoCloseDays: values.TICKET_AUTO_CLOSE_DAYS as number,
+    ticketAutoCloseIntervalMs: (values.TICKET_AUTO_CLOSE_INTERVAL as number) * 1000,
     sms: Object.freeze(parseSms(values)),
     rateLimits: Object.freeze({
       enabled: values.RATE_LIMITS_ENABLED as boolean,
@@ -168,7 +191,6 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
       retryScheduleMs: Object.freeze(parseRetrySchedule(values.WEBHOOK_RETRY_SCHEDULE as string)),
       concurrency: values.WEBHOOK_CONCURRENCY as number,
       perWebhookConcurrency: values.WEBHOOK_CONCURRENCY_PER_WEBHOOK as number,
-      allowedCidrs: Object.freeze(parseAllowedCidrs(values.WEBHOOK_ALLOWED_CIDRS as string)),
       retentionDays: values.WEBHOOK_RETENTION_DAYS as number,
     }),
   })
@@ -210,10 +232,8 @@ function parseRetrySchedule(text: string): number[] {
   return delays
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
 function parseEmail(name: SettingName, text: string): string {
-  if (!EMAIL.test(text) || text.length > 254) throw new ConfigError(`${name} must be an e-mail address (got ${JSON.stringify(text)})`)
+  if (!isEmailAddress(text)) throw new ConfigError(`${name} must be an e-mail address (got ${JSON.stringify(text)})`)
   return text.toLowerCase()
 }
 
@@ -259,17 +279,6 @@ function parseEndpointUrl(name: SettingName, text: string): string {
     throw new ConfigError(`${name} must be an absolute http(s) URL without credentials or fragment (got ${JSON.stringify(text)})`)
   }
   return url.href
-}
-
-/**
- * WEBHOOK_ALLOWED_CIDRS, refusing an IPv6 range that contains ::ffff:0:0/96: `::ffff:10.0.0.0/8` reads
- * as 8 bits of 128 and would let webhooks reach every IPv4 address, loopback included.
- */
-function parseAllowedCidrs(text: string): Cidr[] {
-  const ranges = parseCidrList('WEBHOOK_ALLOWED_CIDRS', text)
-  const tooWide = ranges.filter((r) => r.text.includes(':') && r.prefix <= 96 && cidrContains(r, '::ffff:0.0.0.0'))
-  if (tooWide.length > 0) throw new ConfigError(`WEBHOOK_ALLOWED_CIDRS: ${tooWide.map((r) => r.text).join(', ')} would cover every IPv4 address; write IPv4 ranges as a.b.c.d/n`)
-  return ranges
 }
 
 function parseCidrList(name: SettingName, text: string): Cidr[] {

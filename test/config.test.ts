@@ -23,13 +23,17 @@ describe('loadConfig', () => {
       apiAudience: 'http://localhost:8080',
       accessTokenTtlS: 3600,
       refreshTokenTtlS: 2592000,
+      sessionMaxAgeS: 2592000,
+      mfaTokenTtlS: 300,
+      authCleanupIntervalMs: 300_000,
       keyActivationDelayS: 600,
       pageTokenTtlS: 3600,
       ticketAutoCloseDays: 4,
+      ticketAutoCloseIntervalMs: 600_000,
       sms: { provider: 'log' },
       rateLimits: { enabled: true, orgLimitFactor: 5, unauthPerMinute: 60 },
       webhooks: { timeoutMs: 30_000, retryScheduleMs: [0, 60_000, 300_000, 1_800_000, 7_200_000, 28_800_000], concurrency: 32,
-        perWebhookConcurrency: 4, allowedCidrs: [], retentionDays: 30 },
+        perWebhookConcurrency: 4, retentionDays: 30 },
     })
   })
 
@@ -138,9 +142,13 @@ describe('loadConfig', () => {
       'api-audience',
       'access-token-ttl',
       'refresh-token-ttl',
+      'session-max-age',
+      'mfa-token-ttl',
+      'auth-cleanup-interval',
       'key-activation-delay',
       'page-token-ttl',
       'ticket-auto-close-days',
+      'ticket-auto-close-interval',
       'sms-provider',
       'sms-webhook-url',
       'sms-webhook-secret',
@@ -155,7 +163,6 @@ describe('loadConfig', () => {
       'webhook-retry-schedule',
       'webhook-concurrency',
       'webhook-concurrency-per-webhook',
-      'webhook-allowed-cidrs',
       'webhook-retention-days',
     ])
   })
@@ -187,6 +194,12 @@ describe('refusals name the variable and what is wrong, in one line', () => {
     ['master key wrong length, not echoed', { MASTER_KEY: 'abcd' }, 'MASTER_KEY must be 32 bytes written as 64 hex digits or 44 base64 characters'],
     ['access token ttl too short', { ACCESS_TOKEN_TTL: '59' }, 'ACCESS_TOKEN_TTL must be an integer from 60 to 86400 (got 59)'],
     ['refresh token ttl too long', { REFRESH_TOKEN_TTL: '31536001' }, 'REFRESH_TOKEN_TTL must be an integer from 300 to 31536000 (got 31536001)'],
+    ['session max age too short', { SESSION_MAX_AGE: '59' }, 'SESSION_MAX_AGE must be an integer from 60 to 31536000 (got 59)'],
+    ['session max age too long', { SESSION_MAX_AGE: '31536001' }, 'SESSION_MAX_AGE must be an integer from 60 to 31536000 (got 31536001)'],
+    ['mfa token ttl too short', { MFA_TOKEN_TTL: '59' }, 'MFA_TOKEN_TTL must be an integer from 60 to 900 (got 59)'],
+    ['mfa token ttl too long', { MFA_TOKEN_TTL: '901' }, 'MFA_TOKEN_TTL must be an integer from 60 to 900 (got 901)'],
+    ['auth cleanup interval zero', { AUTH_CLEANUP_INTERVAL: '0' }, 'AUTH_CLEANUP_INTERVAL must be an integer from 1 to 86400 (got 0)'],
+    ['ticket auto-close interval too long', { TICKET_AUTO_CLOSE_INTERVAL: '86401' }, 'TICKET_AUTO_CLOSE_INTERVAL must be an integer from 1 to 86400 (got 86401)'],
     ['activation delay negative', { KEY_ACTIVATION_DELAY: '-5' }, 'KEY_ACTIVATION_DELAY must be an integer from 0 to 2592000 (got -5)'],
     ['refresh tokens shorter-lived than access tokens', { ACCESS_TOKEN_TTL: '3600', REFRESH_TOKEN_TTL: '600' }, 'REFRESH_TOKEN_TTL (600) must be at least ACCESS_TOKEN_TTL (3600)'],
     ['sms webhook without its url and secret', { SMS_PROVIDER: 'webhook' }, 'SMS_WEBHOOK_URL and SMS_WEBHOOK_SECRET must be set when SMS_PROVIDER is webhook'],
@@ -199,8 +212,8 @@ describe('refusals name the variable and what is wrong, in one line', () => {
     ['retry schedule not starting at once', { WEBHOOK_RETRY_SCHEDULE: '60,300' }, 'WEBHOOK_RETRY_SCHEDULE must start with 0: the first attempt goes at once (got "60,300")'],
     ['retry schedule with a fraction', { WEBHOOK_RETRY_SCHEDULE: '0,1.5' }, 'WEBHOOK_RETRY_SCHEDULE must be comma-separated whole seconds, each at most 604800 (got "0,1.5")'],
     ['retry schedule too long', { WEBHOOK_RETRY_SCHEDULE: Array(21).fill('0').join(',') }, `WEBHOOK_RETRY_SCHEDULE must list at most 20 attempts (got "${Array(21).fill('0').join(',')}")`],
-    ['allowed cidrs not ranges', { WEBHOOK_ALLOWED_CIDRS: '10.0.0.0/8, intranet' }, 'WEBHOOK_ALLOWED_CIDRS has invalid IP addresses or CIDR ranges: intranet'],
-    ['an IPv6 range covering all of IPv4', { WEBHOOK_ALLOWED_CIDRS: '::ffff:10.0.0.0/8,fd00::/8' }, 'WEBHOOK_ALLOWED_CIDRS: ::ffff:10.0.0.0/8 would cover every IPv4 address; write IPv4 ranges as a.b.c.d/n'],
+    // Replaced by `switchboard org webhook-cidrs`: ignoring it would quietly close receivers an operator opened.
+    ['the replaced WEBHOOK_ALLOWED_CIDRS', { WEBHOOK_ALLOWED_CIDRS: '10.0.0.0/8' }, 'WEBHOOK_ALLOWED_CIDRS was replaced by the per-organization command `switchboard org webhook-cidrs <org_id> --set <cidrs>`; unset it'],
   ]
   for (const [name, env, message] of cases) {
     test(name, () => {
@@ -216,10 +229,14 @@ describe('refusals name the variable and what is wrong, in one line', () => {
     })
   }
 
-  test('a retry schedule of whole seconds becomes milliseconds; an IPv4-mapped /104 is a plain IPv4 range', () => {
-    const config = loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0, 1,2', WEBHOOK_ALLOWED_CIDRS: '::ffff:10.0.0.0/104' })
+  test('a retry schedule of whole seconds becomes milliseconds', () => {
+    const config = loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0, 1,2' })
     expect(config.webhooks.retryScheduleMs).toEqual([0, 1000, 2000])
-    expect(config.webhooks.allowedCidrs.map((c) => c.text)).toEqual(['::ffff:10.0.0.0/104'])
+  })
+
+  test('the replaced WEBHOOK_ALLOWED_CIDRS is refused as a flag too; empty counts as unset', () => {
+    expect(() => loadConfig({}, { 'webhook-allowed-cidrs': '10.0.0.0/8' })).toThrow('WEBHOOK_ALLOWED_CIDRS was replaced by the per-organization command')
+    expect(() => loadConfig({ WEBHOOK_ALLOWED_CIDRS: '' })).not.toThrow()
   })
 
   test('a bad flag is refused like a bad variable', () => {
