@@ -9,6 +9,7 @@ import m6 from '../../drizzle/0006_rate_limits.sql' with { type: 'text' }
 import m7 from '../../drizzle/0007_webhooks.sql' with { type: 'text' }
 import m8 from '../../drizzle/0008_webhook_due_per_webhook.sql' with { type: 'text' }
 import m9 from '../../drizzle/0009_webhook_allowed_cidrs.sql' with { type: 'text' }
+import m10 from '../../drizzle/0010_audit_no_overwrite_indexed.sql' with { type: 'text' }
 
 export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: '0000_init', sql: m0 },
@@ -21,4 +22,5 @@ export const MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: '0007_webhooks', sql: m7 },
   { tag: '0008_webhook_due_per_webhook', sql: m8 },
   { tag: '0009_webhook_allowed_cidrs', sql: m9 },
+  { tag: '0010_audit_no_overwrite_indexed', sql: m10 },
 ]

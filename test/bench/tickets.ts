@@ -4,7 +4,7 @@
 // Bun.serve), D (a bare Bun.serve returning A's bytes) and E (A on a second server of the same file
 // with RATE_LIMITS_ENABLED=false), all measured in this one run. The organization's limits are raised
 // with `org set-limits` so that nothing is refused.
-import { rmSync } from 'node:fs'
+import { cpSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
 import { buildBinary } from '../../scripts/build.ts'
@@ -52,8 +52,13 @@ export async function benchTickets(): Promise<TicketsBench> {
     const raised = Bun.spawnSync([binary, 'org', 'set-limits', orgId, '--per-minute', '1000000', '--per-day', '100000000'], { env, stdout: 'ignore', stderr: 'inherit' })
     if (raised.exitCode !== 0) throw new Error('org set-limits failed')
 
+    // E runs on a copy of the seeded DATA_DIR: one server per DATA_DIR (serve holds its lock), and the
+    // copy's signing keys and master key are A's, so A's token is E's too.
+    const unlimitedDataDir = join(dir, 'data-unlimited')
+    cpSync(dataDir, unlimitedDataDir, { recursive: true })
+
     const port = freePort()
-    // One issuer and audience for both servers of the file (A and E), so A's token is E's too.
+    // One issuer and audience for both servers (A and E), so A's token is E's too.
     env.PUBLIC_URL = `http://127.0.0.1:${port}`
     // The access log goes to a file, as under a process manager: draining a pipe here would slow the load generator for A and B only.
     const app = Bun.spawn([binary, 'serve'], { env: { ...env, PORT: String(port) }, stdout: Bun.file(join(dir, 'server.log')), stderr: 'inherit' })
@@ -78,7 +83,7 @@ export async function benchTickets(): Promise<TicketsBench> {
     if (deep.tickets.length !== 20 || deep.tickets[0]!.number > TICKETS - DEPTH) throw new Error('the deep page token did not land deep in the list')
 
     const unlimitedPort = freePort()
-    children.push(Bun.spawn([binary, 'serve'], { env: { ...env, PORT: String(unlimitedPort), RATE_LIMITS_ENABLED: 'false' }, stdout: Bun.file(join(dir, 'server-unlimited.log')), stderr: 'inherit' }))
+    children.push(Bun.spawn([binary, 'serve'], { env: { ...env, DATA_DIR: unlimitedDataDir, PORT: String(unlimitedPort), RATE_LIMITS_ENABLED: 'false' }, stdout: Bun.file(join(dir, 'server-unlimited.log')), stderr: 'inherit' }))
     await waitFor(`http://127.0.0.1:${unlimitedPort}/health`)
     const unlimitedUrl = `http://127.0.0.1:${unlimitedPort}/api/v1/tickets?page_size=20`
     const check = await fetch(listUrl, { headers })

@@ -50,9 +50,10 @@ export interface DispatcherDeps {
   version: string
 }
 
-const SKIP = `UPDATE webhook_deliveries SET status = 'skipped', lease_until = NULL, next_attempt_at = NULL
+// INDEXED BY in both: rows by primary key, whatever statistics taken on a tiny table would prefer.
+export const SKIP = `UPDATE webhook_deliveries INDEXED BY sqlite_autoindex_webhook_deliveries_1 SET status = 'skipped', lease_until = NULL, next_attempt_at = NULL
   WHERE id IN (SELECT value FROM json_each(?)) AND status = 'pending'`
-const RELEASE = 'UPDATE webhook_deliveries SET lease_until = NULL WHERE id IN (SELECT value FROM json_each(?))'
+export const RELEASE = 'UPDATE webhook_deliveries INDEXED BY sqlite_autoindex_webhook_deliveries_1 SET lease_until = NULL WHERE id IN (SELECT value FROM json_each(?))'
 
 /** Records claimed deliveries of a disabled webhook as skipped: not sent, kept for POST /webhooks/{id}/recover. */
 function skipDeliveries(sqlite: Database, ids: readonly string[]): void {
