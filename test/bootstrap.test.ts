@@ -10,7 +10,7 @@ import { createOrganization } from '../src/modules/organizations/service.ts'
 import { organizations } from '../src/modules/organizations/table.ts'
 import { users } from '../src/modules/users/table.ts'
 import { makeTestApp, tempDirs, type TestApp } from './helpers/app.ts'
-import { freePort, run, sourceCommand, startServer, type RunningServer } from './helpers/process.ts'
+import { freePort, run, sourceCommand, startServer, type Finished, type RunningServer } from './helpers/process.ts'
 
 const dataDir = tempDirs()
 
@@ -51,7 +51,7 @@ describe('first start of serve', () => {
     expect(logLines(first.stdout)).toContainEqual(expect.objectContaining({ msg: 'first start: created the organization "Default" and its Super Admin', organization_id: organizationId, email: 'admin@switchboard.local' }))
 
     const second = await startServer(sourceCommand(), { DATA_DIR: dir })
-    let finished
+    let finished: Finished
     try {
       const response = await login(second.url, 'admin@switchboard.local', password)
       expect(response.status).toBe(200)
@@ -81,7 +81,7 @@ describe('first start of serve', () => {
     const dir = dataDir()
     const password = 'owner-chosen-pw-456'
     const server = await startServer(sourceCommand(), { DATA_DIR: dir, ADMIN_EMAIL: 'owner@corp.example', ADMIN_PASSWORD: password })
-    let finished
+    let finished: Finished
     try {
       const response = await loginAfterFirstStart(server, 'owner@corp.example', password)
       expect(response.status).toBe(200)

@@ -1,7 +1,7 @@
 // The command line: parses argv (commands, configuration flags, command options), loads the
 // configuration, and runs one command. Unknown commands or flags print the usage and exit 2.
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
-import { ConfigError, flagName, loadConfig, REPLACED_SETTINGS, SETTINGS, type SettingName } from '../config.ts'
+import { type Config, ConfigError, flagName, loadConfig, REPLACED_SETTINGS, SETTINGS, type SettingName } from '../config.ts'
 import { backupCommand } from './backup.ts'
 import { EXIT, type CliIo, type Command } from './command.ts'
 import { healthcheckCommand } from './healthcheck.ts'
@@ -122,7 +122,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const foreign = Object.keys(values).filter((key) => key !== 'help' && !(key in CONFIG_FLAGS) && !(key in (command.options ?? {})))
   if (foreign.length > 0) return usageError(`${command.name} does not accept --${foreign.join(', --')}`)
 
-  let config
+  let config: Config
   try {
     config = loadConfig(io.env, values as Record<string, string | undefined>, io.cwd)
   } catch (error) {

@@ -16,7 +16,9 @@ export function tempDir(prefix = 'switchboard-test-'): string {
 /** Returns a maker of temporary directories that are all removed after the file's tests. */
 export function tempDirs(prefix?: string): () => string {
   const made: string[] = []
-  afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true })
+  })
   return () => {
     const dir = tempDir(prefix)
     made.push(dir)

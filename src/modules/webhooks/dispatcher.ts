@@ -186,7 +186,7 @@ export class WebhookDispatcher {
       for (const f of finished) f.reject(error)
       return 0
     }
-    finished.forEach((f, i) => f.resolve(results[i]!))
+    for (const [i, f] of finished.entries()) f.resolve(results[i]!)
     for (const due of claimed) this.ready.push({ delivery: due, target: due, leaseUntil })
     this.startReady()
     return claimed.length
