@@ -2,32 +2,12 @@
 // (or `--clear`): an organization's plan and request rates. Both print the result as JSON; a running
 // server applies them on the organization's next request.
 import { write } from '../db/tx.ts'
-import { createLogger, fileSink } from '../lib/log.ts'
 import { PLANS, type Plan } from '../modules/organizations/table.ts'
 import { MAX_PER_DAY, MAX_PER_MINUTE } from '../modules/rate-limits/plans.ts'
 import { setPlan, setRates } from '../modules/rate-limits/set-rates.ts'
-import type { Config } from '../config.ts'
-import { openMigratedDatabase } from '../runtime.ts'
-import { EXIT, type Command, type CliIo } from './command.ts'
+import { EXIT, type Command } from './command.ts'
 import { usage } from './org.ts'
-
-const CLI_ACTOR = { type: 'system', id: 'cli' } as const
-
-function withDatabase(config: Config, block: (db: ReturnType<typeof openMigratedDatabase>['db']) => number): number {
-  const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
-  const { sqlite, db } = openMigratedDatabase(config, log, Date.now())
-  try {
-    return block(db)
-  } finally {
-    sqlite.close()
-    log.flush()
-  }
-}
-
-function noSuchOrganization(io: CliIo, id: string): number {
-  io.stderr(`switchboard: no organization ${id}\n`)
-  return EXIT.FAILED
-}
+import { CLI_ACTOR, noSuchOrganization, withDatabase } from './with-database.ts'
 
 export const orgSetPlanCommand: Command = {
   name: 'org set-plan',

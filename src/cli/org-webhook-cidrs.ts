@@ -2,14 +2,11 @@
 // webhooks may reach although they are not public. Prints the list in force as JSON; a running server
 // applies a change at its next registration and its next claim of deliveries.
 import { write } from '../db/tx.ts'
-import { createLogger, fileSink } from '../lib/log.ts'
 import { findOrganization } from '../modules/organizations/service.ts'
 import { findAllowedCidrs, parseAllowedCidrs, setAllowedCidrs } from '../modules/webhooks/allowed-cidrs.ts'
-import { openMigratedDatabase } from '../runtime.ts'
 import { EXIT, type Command } from './command.ts'
 import { usage } from './org.ts'
-
-const CLI_ACTOR = { type: 'system', id: 'cli' } as const
+import { CLI_ACTOR, noSuchOrganization, withDatabase } from './with-database.ts'
 
 export const orgWebhookCidrsCommand: Command = {
   name: 'org webhook-cidrs',
@@ -26,20 +23,12 @@ export const orgWebhookCidrsCommand: Command = {
       parsed = parseAllowedCidrs(set)
       if ('problem' in parsed) return usage(io, `--set ${parsed.problem}`)
     }
-    const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
-    const { sqlite, db } = openMigratedDatabase(config, log, Date.now())
-    try {
-      if (!findOrganization(db, id)) {
-        io.stderr(`switchboard: no organization ${id}\n`)
-        return EXIT.FAILED
-      }
+    return withDatabase(config, (db) => {
+      if (!findOrganization(db, id)) return noSuchOrganization(io, id)
       const cidrs = parsed && 'cidrs' in parsed ? parsed.cidrs : clear ? [] : undefined
       const list = cidrs === undefined ? findAllowedCidrs(db, id) : write(db, (tx) => setAllowedCidrs(tx, id, cidrs, CLI_ACTOR, Date.now()))
       io.stdout(JSON.stringify({ organization_id: id, webhook_allowed_cidrs: list }) + '\n')
       return EXIT.OK
-    } finally {
-      sqlite.close()
-      log.flush()
-    }
+    })
   },
 }

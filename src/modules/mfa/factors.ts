@@ -2,6 +2,7 @@
 import { and, eq, isNotNull } from 'drizzle-orm'
 import type { Db } from '../../db/tx.ts'
 import { MFA_METHODS, mfaFactors, type MfaMethod } from './table.ts'
+import { acceptTotp, unsealSecret } from './totp.ts'
 
 export type FactorRow = typeof mfaFactors.$inferSelect
 
@@ -24,4 +25,17 @@ export function ensureFactor(db: Db, user: { id: string; organizationId: string 
   const existing = findFactor(db, user.id, method)
   if (existing) return existing
   return db.insert(mfaFactors).values({ userId: user.id, method, organizationId: user.organizationId, createdAt: now, updatedAt: now }).returning().get()
+}
+
+/**
+ * Whether `code` is a current code of the user's confirmed authenticator; a match is spent (its time
+ * step recorded), so the same code is refused the next time. Used at sign-in and for step-up.
+ */
+export function useTotpCode(tx: Db, masterKey: Uint8Array, userId: string, code: string, now: number): boolean {
+  const factor = findFactor(tx, userId, 'totp')
+  if (!factor?.secretEncrypted || factor.confirmedAt === null) return false
+  const step = acceptTotp(unsealSecret(masterKey, factor.secretEncrypted, userId), code.trim(), now, factor.lastStep)
+  if (step === undefined) return false
+  tx.update(mfaFactors).set({ lastStep: step }).where(and(eq(mfaFactors.userId, userId), eq(mfaFactors.method, 'totp'))).run()
+  return true
 }

@@ -15,11 +15,10 @@ import type { UserRow } from '../users/get-user.ts'
 import { getUserInOrg } from '../users/get-user.ts'
 import { lockedForSeconds } from './challenge.ts'
 import { deliverSms } from './deliver.ts'
-import { confirmedMethods, findFactor } from './factors.ts'
+import { confirmedMethods, findFactor, useTotpCode } from './factors.ts'
 import { useRecoveryCode } from './recovery-codes.ts'
 import { hashSmsCode, maskPhone, newSmsCode, recordSmsSend, SMS_CODE_TTL_MS } from './sms-codes.ts'
-import { mfaChallenges, mfaFactors, type MfaMethod } from './table.ts'
-import { acceptTotp, unsealSecret } from './totp.ts'
+import { mfaChallenges, type MfaMethod } from './table.ts'
 
 export const STEP_UP_METHODS = ['totp', 'sms', 'recovery'] as const
 export type StepUpMethod = (typeof STEP_UP_METHODS)[number]
@@ -86,14 +85,7 @@ export function checkStepUp(tx: Tx, deps: Pick<AppDeps, 'masterKey'>, user: { id
 
 function currentCodeMatches(tx: Tx, deps: Pick<AppDeps, 'masterKey'>, userId: string, method: StepUpMethod, code: string, now: number): boolean {
   if (method === 'recovery') return useRecoveryCode(tx, userId, code, now)
-  if (method === 'totp') {
-    const factor = findFactor(tx, userId, 'totp')
-    if (!factor?.secretEncrypted || factor.confirmedAt === null) return false
-    const step = acceptTotp(unsealSecret(deps.masterKey, factor.secretEncrypted, userId), code.trim(), now, factor.lastStep)
-    if (step === undefined) return false
-    tx.update(mfaFactors).set({ lastStep: step }).where(and(eq(mfaFactors.userId, userId), eq(mfaFactors.method, 'totp'))).run()
-    return true
-  }
+  if (method === 'totp') return useTotpCode(tx, deps.masterKey, userId, code, now)
   const live = liveStepUpCodes(tx, userId, now)
   const match = live.find((row) => row.smsCodeHash === hashSmsCode(bindStepUp(row.id), code.trim()))
   if (!match) return false

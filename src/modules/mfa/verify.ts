@@ -1,7 +1,7 @@
 // The second step of a login: an `mfa_token` and a code (TOTP, SMS or recovery) -> the login response.
 // One transaction checks and uses up the code, counts a wrong one (the fifth ends the challenge),
 // and opens the session, so a code can never be used twice, not even by two requests at once.
-import { and, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { AppDeps, RequestMeta } from '../../context.ts'
 import { write, type Tx } from '../../db/tx.ts'
 import { AppError, rateLimited, validationError } from '../../errors.ts'
@@ -11,11 +11,10 @@ import { finishSignIn, openSignInSession, type SignInOutcome } from '../auth/sig
 import { findOrganization } from '../organizations/service.ts'
 import { findUserInOrg, type UserRow } from '../users/get-user.ts'
 import { findLiveChallenge, lockedForSeconds, MAX_CHALLENGE_ATTEMPTS, type ChallengeRow } from './challenge.ts'
-import { findFactor } from './factors.ts'
+import { useTotpCode } from './factors.ts'
 import { useRecoveryCode } from './recovery-codes.ts'
 import { hashSmsCode } from './sms-codes.ts'
-import { mfaChallenges, mfaFactors } from './table.ts'
-import { acceptTotp, unsealSecret } from './totp.ts'
+import { mfaChallenges } from './table.ts'
 
 export const VERIFY_METHODS = ['totp', 'sms', 'recovery'] as const
 export type VerifyMethod = (typeof VERIFY_METHODS)[number]
@@ -32,12 +31,7 @@ function codeMatches(tx: Tx, deps: Pick<AppDeps, 'masterKey'>, challenge: Challe
     if (valid) tx.update(mfaChallenges).set({ smsCodeHash: null }).where(eq(mfaChallenges.id, challenge.id)).run()
     return valid
   }
-  const factor = findFactor(tx, challenge.userId, 'totp')
-  if (!factor?.secretEncrypted || factor.confirmedAt === null) return false
-  const step = acceptTotp(unsealSecret(deps.masterKey, factor.secretEncrypted, challenge.userId), code.trim(), now, factor.lastStep)
-  if (step === undefined) return false
-  tx.update(mfaFactors).set({ lastStep: step }).where(and(eq(mfaFactors.userId, challenge.userId), eq(mfaFactors.method, 'totp'))).run()
-  return true
+  return useTotpCode(tx, deps.masterKey, challenge.userId, code, now)
 }
 
 export async function verifyMfa(deps: AppDeps, input: { mfa_token: string; code: string; method: VerifyMethod }, request: RequestMeta) {
