@@ -1,33 +1,79 @@
-// AppDeps: everything a module needs, built once at boot (or per test) and passed in explicitly;
-// Actor: who is making an authenticated request.
-import type { Database } from 'bun:sqlite'
+// The service context: AppContext is built once at boot (or per test) and passed in explicitly; Ctx is
+// that plus who is asking, the first parameter of every verb. Names interfaces only (ports.ts), never a
+// module's concrete class.
+import type { Database as SqliteConnection } from 'bun:sqlite'
 import type { Config } from './config.ts'
+import type { Database } from './db/database.ts'
 import type { AppDatabase } from './db/open.ts'
+import type { PageTokens } from './db/page-tokens.ts'
 import type { Scheduler } from './jobs/scheduler.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import type { Grant, Role } from './modules/access/permissions.ts'
-import type { PageTokens } from './db/page-tokens.ts'
-import type { Revocations } from './modules/auth/revocations.ts'
-import type { VerifiedTokens } from './modules/auth/verified-tokens.ts'
+import type { Rates } from './modules/rate-limits/plans.ts'
+import type { EventSubscriber, LastSeen, Ports, SigningKeys, TextMessages, VerifiedTokenCache } from './ports.ts'
 import type { Keyring } from './modules/keys/keyring.ts'
+import type { Revocations } from './modules/auth/revocations.ts'
 import type { Activity } from './modules/auth/activity.ts'
 import type { SmsSender } from './modules/mfa/sms-sender.ts'
 import type { Allowlists } from './modules/organizations/allowlist.ts'
 import type { RateLimiter } from './modules/rate-limits/limiter.ts'
-import type { Rates } from './modules/rate-limits/plans.ts'
 import type { WebhookDispatcher } from './modules/webhooks/dispatcher.ts'
 
+export interface AppContext {
+  readonly config: Config
+  readonly db: Database
+  readonly clock: Clock
+  readonly log: Logger
+  /** State shared with the other instances (in memory for one process). */
+  readonly ports: Ports
+  readonly scheduler: Scheduler
+  readonly pageTokens: PageTokens
+  /** Seals secrets at rest (TOTP secrets, webhook secrets); the signing keys have their own copy. */
+  readonly masterKey: Uint8Array
+  readonly keys: SigningKeys
+  readonly sms: TextMessages
+  readonly lastSeen: LastSeen
+  /** Told of every event recordChange writes, in its transaction (webhooks queue deliveries). */
+  readonly eventSubscribers: readonly EventSubscriber[]
+  readonly version: string
+  /** Clock time at which this process started. */
+  readonly startedAt: number
+}
+
+/** The system itself acting: the cron loop, an operator's CLI command, the first start. */
+export interface SystemActor {
+  readonly kind: 'system'
+  readonly id: 'cron' | 'cli' | 'first_start'
+}
+
+/** The first parameter of every verb: the app's context plus who is asking. */
+export interface Ctx<A extends Actor = Actor> extends AppContext {
+  readonly actor: A
+}
+
+/** The context of `actor` (a request's, or the system's). */
+export function contextFor<A extends Actor>(app: AppContext, actor: A): Ctx<A> {
+  return { ...app, actor }
+}
+
+/**
+ * TRANSITIONAL (issue 13): what modules not yet on the new data layer receive — the app context with
+ * drizzle as `db` and the new layer as `database`. Removed once every module is ported.
+ */
 export interface AppDeps {
   readonly config: Config
-  readonly sqlite: Database
+  readonly sqlite: SqliteConnection
   readonly db: AppDatabase
+  readonly database: Database
+  readonly ports: Ports
+  readonly app: AppContext
   readonly clock: Clock
   readonly log: Logger
   readonly scheduler: Scheduler
   readonly keyring: Keyring
   readonly revocations: Revocations
-  readonly verifiedTokens: VerifiedTokens
+  readonly verifiedTokens: VerifiedTokenCache
   readonly pageTokens: PageTokens
   /** Seals secrets at rest (TOTP secrets); the signing keys have their own copy in the keyring. */
   readonly masterKey: Uint8Array
@@ -86,7 +132,7 @@ export interface UserActor {
   readonly rates: Rates
 }
 
-export type Actor = UserActor
+export type Actor = UserActor | SystemActor
 
 /** An actor signed in with an access token (not a personal access token). */
 export type SessionActor = UserActor & { readonly credential: SessionCredential }

@@ -17,7 +17,7 @@ export const auditVerifyCommand: Command = {
       return EXIT.FAILED
     }
     const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
-    const { sqlite } = openMigratedDatabase(config, log, Date.now())
+    const { sqlite, database } = await openMigratedDatabase(config, log, Date.now())
     try {
       const reports = verifyChains(sqlite)
       for (const report of reports) {
@@ -30,7 +30,7 @@ export const auditVerifyCommand: Command = {
       io.stdout(broken === 0 ? `${reports.length} chains, ${records} records: all intact\n` : `${broken} of ${reports.length} chains broken\n`)
       return broken === 0 ? EXIT.OK : EXIT.FAILED
     } finally {
-      sqlite.close()
+      await database.close()
       log.flush()
     }
   },

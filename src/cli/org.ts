@@ -19,13 +19,13 @@ export const orgCreateCommand: Command = {
     if (name === '' || name.length > 200) return usage(io, 'org create needs --name NAME (1 to 200 characters)')
     if (!(PLANS as readonly string[]).includes(plan)) return usage(io, `--plan must be one of: ${PLANS.join(', ')}`)
     const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
-    const { sqlite, db } = openMigratedDatabase(config, log, Date.now())
+    const { sqlite, database, db } = await openMigratedDatabase(config, log, Date.now())
     try {
       const org = write(db, (tx) => createOrganization(tx, { name, plan: plan as Plan }, Date.now()))
       io.stdout(JSON.stringify(organizationJson(org)) + '\n')
       return EXIT.OK
     } finally {
-      sqlite.close()
+      await database.close()
       log.flush()
     }
   },
@@ -44,7 +44,7 @@ export const orgClearAllowlistCommand: Command = {
   summary: 'Empty an organization\'s IP allowlist (when it locked everyone out); prints its security settings',
   async run({ config, args, io }) {
     const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
-    const { sqlite, db } = openMigratedDatabase(config, log, Date.now())
+    const { sqlite, database, db } = await openMigratedDatabase(config, log, Date.now())
     try {
       const id = args[0]!
       if (!findOrganization(db, id)) {
@@ -55,7 +55,7 @@ export const orgClearAllowlistCommand: Command = {
       io.stdout(JSON.stringify({ organization_id: id, ...securityJson(org) }) + '\n')
       return EXIT.OK
     } finally {
-      sqlite.close()
+      await database.close()
       log.flush()
     }
   },

@@ -24,7 +24,7 @@ export const userCreateCommand: Command = {
     if (!isRole(role)) return usage(io, `--role must be one of: ${ROLES.join(', ')}`)
     const name = (typeof options.name === 'string' && options.name.trim()) || email.split('@')[0]!
     const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
-    const { sqlite, db } = openMigratedDatabase(config, log, Date.now())
+    const { sqlite, database, db } = await openMigratedDatabase(config, log, Date.now())
     try {
       if (!findOrganization(db, org)) {
         io.stderr(`switchboard: no organization ${org}\n`)
@@ -34,7 +34,7 @@ export const userCreateCommand: Command = {
       io.stdout(JSON.stringify(userJson(user)) + '\n')
       return EXIT.OK
     } finally {
-      sqlite.close()
+      await database.close()
       log.flush()
     }
   },

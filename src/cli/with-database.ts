@@ -8,13 +8,13 @@ import { EXIT, type CliIo } from './command.ts'
 export const CLI_ACTOR = { type: 'system', id: 'cli' } as const
 
 /** Runs `block` on the migrated database, closed afterwards; errors go to stderr as log lines. */
-export function withDatabase(config: Config, block: (db: ReturnType<typeof openMigratedDatabase>['db']) => number): number {
+export async function withDatabase(config: Config, block: (db: Awaited<ReturnType<typeof openMigratedDatabase>>['db']) => number): Promise<number> {
   const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
-  const { sqlite, db } = openMigratedDatabase(config, log, Date.now())
+  const { database, db } = await openMigratedDatabase(config, log, Date.now())
   try {
     return block(db)
   } finally {
-    sqlite.close()
+    await database.close()
     log.flush()
   }
 }

@@ -1,15 +1,17 @@
-// Applies the embedded SQL migrations in order, each once and in its own transaction, and refuses
+// Applies the embedded migrations in order, each once and in its own write transaction, and refuses
 // a database that a newer Switchboard has migrated (no silent downgrade).
-import type { Database } from 'bun:sqlite'
+import type { Database, Tx } from './database.ts'
 
 export interface Migration {
   tag: string
-  sql: string
+  /** What the checksum covers: the SQL text, or the source of `up`. */
+  source: string
+  up(tx: Tx): Promise<void>
 }
 
 export interface MigrationResult {
   applied: string[]
-  /** Tags whose recorded checksum differs from the embedded SQL (edited after landing). */
+  /** Tags whose recorded checksum differs from the embedded migration (edited after landing). */
   changed: string[]
 }
 
@@ -20,21 +22,40 @@ export class MigrationError extends Error {
 
 const STATEMENT_BREAKPOINT = '--> statement-breakpoint'
 
-export function checksum(sql: string): string {
-  return new Bun.CryptoHasher('sha256').update(sql).digest('hex')
+export function checksum(source: string): string {
+  return new Bun.CryptoHasher('sha256').update(source).digest('hex')
 }
 
-export function migrate(sqlite: Database, migrations: readonly Migration[], appVersion: string, now = Date.now()): MigrationResult {
-  sqlite.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
+/** A migration written as SQL statements separated by `--> statement-breakpoint`. */
+export function sqlMigration(tag: string, text: string): Migration {
+  return {
+    tag,
+    source: text,
+    async up(tx) {
+      for (const statement of text.split(STATEMENT_BREAKPOINT)) if (statement.trim() !== '') await tx.raw.run(statement)
+    },
+  }
+}
+
+interface Recorded {
+  tag: string
+  checksum: string
+  app_version: string
+}
+
+export async function migrate(db: Database, migrations: readonly Migration[], appVersion: string, now = Date.now()): Promise<MigrationResult> {
+  await db.write('create schema_migrations', async (tx) => {
+    await tx.raw.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
     tag TEXT PRIMARY KEY NOT NULL,
     checksum TEXT NOT NULL,
     applied_at INTEGER NOT NULL,
     app_version TEXT NOT NULL
   )`)
+  })
   const known = new Map(migrations.map((m) => [m.tag, m]))
-  const recorded = () => sqlite.query<{ tag: string; checksum: string; app_version: string }, []>('SELECT tag, checksum, app_version FROM schema_migrations').all()
+  const recorded = await db.raw.all<Recorded>('SELECT tag, checksum, app_version FROM schema_migrations')
 
-  const unknown = recorded().filter((row) => !known.has(row.tag))
+  const unknown = recorded.filter((row) => !known.has(row.tag))
   if (unknown.length > 0) {
     const newest = unknown.map((r) => r.tag).sort().at(-1)
     throw new MigrationError(
@@ -44,18 +65,18 @@ export function migrate(sqlite: Database, migrations: readonly Migration[], appV
   }
 
   const result: MigrationResult = { applied: [], changed: [] }
-  for (const row of recorded()) if (checksum(known.get(row.tag)!.sql) !== row.checksum) result.changed.push(row.tag)
+  for (const row of recorded) if (checksum(known.get(row.tag)!.source) !== row.checksum) result.changed.push(row.tag)
 
   for (const migration of migrations) {
-    const apply = sqlite.transaction(() => {
-      // Checked again inside the write lock: another process may have applied it meanwhile.
-      if (sqlite.query('SELECT 1 FROM schema_migrations WHERE tag = ?').get(migration.tag)) return false
-      for (const statement of migration.sql.split(STATEMENT_BREAKPOINT)) if (statement.trim() !== '') sqlite.run(statement)
-      sqlite.query('INSERT INTO schema_migrations (tag, checksum, applied_at, app_version) VALUES (?, ?, ?, ?)').run(migration.tag, checksum(migration.sql), now, appVersion)
-      return true
-    })
     try {
-      if (apply.immediate()) result.applied.push(migration.tag)
+      const applied = await db.write(`migration ${migration.tag}`, async (tx) => {
+        // Checked again inside the write transaction: another process may have applied it meanwhile.
+        if (await tx.raw.get('SELECT 1 AS x FROM schema_migrations WHERE tag = ?', [migration.tag])) return false
+        await migration.up(tx)
+        await tx.raw.run('INSERT INTO schema_migrations (tag, checksum, applied_at, app_version) VALUES (?, ?, ?, ?)', [migration.tag, checksum(migration.source), now, appVersion])
+        return true
+      })
+      if (applied) result.applied.push(migration.tag)
     } catch (error) {
       throw new MigrationError(`migration ${migration.tag} failed and was rolled back: ${(error as Error).message}`)
     }

@@ -10,6 +10,11 @@ export interface OpenedDatabase {
   db: AppDatabase
 }
 
+/** TRANSITIONAL (issue 13): drizzle over the new layer's writer connection. */
+export function drizzleOver(sqlite: Database): AppDatabase {
+  return drizzle({ client: withStatementCache(sqlite), schema })
+}
+
 /** Opens (creating if asked) the database file; `:memory:` works for throwaway databases. */
 export function openDatabase(path: string, options: { create?: boolean; readonly?: boolean } = {}): OpenedDatabase {
   const sqlite = options.readonly

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'bun:test'
 import { readdirSync, statSync, writeFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
-import { MIGRATIONS } from '../../src/db/migrations.gen.ts'
+import { MIGRATIONS } from '../../src/db/migrations/index.ts'
 import { tempDirs } from '../helpers/app.ts'
 import { run, sourceCommand, startServer } from '../helpers/process.ts'
 

@@ -1,4 +1,5 @@
-// GET /api/v1/audit-logs: the caller's organization's audit log.
+// The audit module's public entry: GET /api/v1/audit-logs (the caller's organization's audit log), and
+// appending to a chain inside a transaction.
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../context.ts'
 import { authMacros, protectedErrors } from '../../http/auth.ts'
@@ -25,3 +26,6 @@ export function auditRoutes(deps: AppDeps) {
     },
   )
 }
+
+export { appendAudit, auditActorOf } from './append.ts'
+export { actorOf, audit, type AuditActor, type AuditInput, SYSTEM_ACTOR } from './record.ts'

@@ -3,6 +3,7 @@
 // attempt with an unknown e-mail.
 import { sql } from 'drizzle-orm'
 import { sqliteTable, text, integer, index, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import type { ChainedFields } from './chain.ts'
 
 export const auditLogs = sqliteTable(
   'audit_logs',
@@ -34,3 +35,15 @@ export const auditLogs = sqliteTable(
     index('audit_logs_org_created').on(t.organizationId, t.createdAt, t.id),
   ],
 )
+
+/** A row of audit_logs (Kysely). */
+export interface AuditLogsTable extends ChainedFields {
+  prev_hash: string
+  hash: string
+}
+
+declare module '../../db/database.ts' {
+  interface Tables {
+    audit_logs: AuditLogsTable
+  }
+}

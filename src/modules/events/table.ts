@@ -16,3 +16,18 @@ export const events = sqliteTable(
   },
   (t) => [index('events_org_created').on(t.organizationId, t.createdAt, t.id)],
 )
+
+/** A row of events (Kysely). */
+export interface EventsTable {
+  id: string
+  organization_id: string
+  type: string
+  body: string
+  created_at: number
+}
+
+declare module '../../db/database.ts' {
+  interface Tables {
+    events: EventsTable
+  }
+}

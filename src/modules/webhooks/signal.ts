@@ -20,3 +20,6 @@ export function deliveriesQueued(): void {
     for (const listener of listeners) listener()
   })
 }
+
+/** The in-process wake-ups as the context's port. */
+export const processWakeups = { onDeliveriesQueued, deliveriesQueued }

@@ -1,0 +1,62 @@
+// The data layer every module sees: Kysely over the engine's dialect, a raw-SQL helper for the hottest
+// statements, and write transactions. Engine-specific code lives only in the dialect files.
+import type { Kysely } from 'kysely'
+
+/**
+ * Every table, as its rows look in the database (snake_case column names). Empty here: each module's
+ * `table.ts` adds its tables by declaration merging, so this file imports no module.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging from the modules
+export interface Tables {}
+
+export type Engine = 'sqlite' | 'postgres'
+
+/** A bound value: SQL text and its values stay apart, always. */
+export type SqlValue = string | number | bigint | boolean | null | Uint8Array
+
+/**
+ * Portable SQL text with `?` placeholders, run as a prepared statement (SQLite) or an extended-protocol
+ * query (PostgreSQL). For the hot paths where building the query with Kysely costs more than running it.
+ */
+export interface RawSql {
+  all<Row>(text: string, params?: readonly SqlValue[]): Promise<Row[]>
+  get<Row>(text: string, params?: readonly SqlValue[]): Promise<Row | undefined>
+  /** The number of rows the statement changed. */
+  run(text: string, params?: readonly SqlValue[]): Promise<number>
+}
+
+/** Where queries run: the database (reads on the read connection) or an open write transaction. */
+export interface Queries {
+  readonly kysely: Kysely<Tables>
+  readonly raw: RawSql
+  readonly engine: Engine
+}
+
+/** An open write transaction: it holds the writer until its block settles. */
+export interface Tx extends Queries {
+  /** What the transaction does, for the slow-lock warning and errors. */
+  readonly name: string
+  /** Runs `effect` after a successful commit (never after a rollback); for wake-ups, not for I/O the write needs. */
+  afterCommit(effect: () => void): void
+}
+
+export interface Database extends Queries {
+  /**
+   * Runs `block` in one write transaction (SQLite: `BEGIN IMMEDIATE` under the one writer's lock). It
+   * commits when the block resolves and rolls back when it throws. No network I/O and no password
+   * hashing inside: every other write waits for this one.
+   */
+  write<T>(name: string, block: (tx: Tx) => Promise<T>): Promise<T>
+  /** Engine maintenance and files; what the engine cannot do, it says so. */
+  readonly admin: DatabaseAdmin
+  close(): Promise<void>
+}
+
+export interface DatabaseAdmin {
+  /** Lets the engine refresh its planner statistics (SQLite `PRAGMA optimize`). */
+  optimize(): Promise<void>
+  /** Folds the write-ahead log into the main file (SQLite); nothing to do elsewhere. */
+  checkpoint(): Promise<void>
+  /** A consistent online copy in one file (SQLite `VACUUM INTO`). */
+  backupTo(path: string): Promise<void>
+}

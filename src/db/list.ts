@@ -1,0 +1,108 @@
+// defineList: the one list mechanism. A list is declared by its table and sortable columns; it selects
+// the table's own columns, adds the organization condition itself, applies the filters before a keyset
+// (seek) on (sort column, id) — page 5,000 costs what page 1 costs — and signs the next page token,
+// which binds the organization, the filters and the sort. Runs as raw SQL: this is the hottest read path.
+import { queryDigest } from '../lib/page-token.ts'
+import type { Queries, SqlValue, Tables } from './database.ts'
+import type { PageTokens } from './page-tokens.ts'
+
+export type Direction = 'asc' | 'desc'
+
+/** A piece of a WHERE clause with its bound values; written with `?` placeholders (portable). */
+export interface Condition {
+  sql: string
+  params: SqlValue[]
+}
+
+export interface ListRequest {
+  pageSize: number
+  pageToken?: string
+  /** `field:direction`, already validated against the list's sorts. */
+  sort: string
+  includeTotal: boolean
+}
+
+export interface ListScope {
+  organizationId: string
+  /** The filters as the client gave them (bound into the token). */
+  filters: Record<string, unknown>
+  /** Their SQL and any visibility rules; the organization condition is added by the list. */
+  where?: Condition[]
+}
+
+export interface Page<Row> {
+  rows: Row[]
+  nextPageToken: string
+  totalCount?: number
+}
+
+type TableName = keyof Tables & string
+type RowOf<T extends TableName> = Tables[T]
+type ColumnOf<T extends TableName> = keyof RowOf<T> & string
+
+export interface ListSpec<T extends TableName> {
+  /** Binds tokens to this list (a token of another list is "other query"); default: the table name. */
+  resource?: string
+  /** Columns a client may sort by; each needs an index on (organization_id, column, id). */
+  sorts: readonly ColumnOf<T>[]
+}
+
+export interface List<T extends TableName> {
+  readonly resource: string
+  readonly sorts: readonly ColumnOf<T>[]
+  page(db: Queries, tokens: PageTokens, request: ListRequest, scope: ListScope): Promise<Page<RowOf<T>>>
+}
+
+// Each condition in brackets: one written as `a OR b` must not escape the organization scope.
+function whereClause(conditions: readonly Condition[]): Condition {
+  return { sql: conditions.length === 0 ? '' : ` WHERE ${conditions.map((c) => `(${c.sql})`).join(' AND ')}`, params: conditions.flatMap((c) => c.params) }
+}
+
+export function defineList<T extends TableName>(table: T, spec: ListSpec<T>): List<T> {
+  const resource = spec.resource ?? table
+  const orgCondition = `${table}.organization_id = ?`
+  return {
+    resource,
+    sorts: spec.sorts,
+    async page(db, tokens, request, scope) {
+      const [field, direction] = request.sort.split(':') as [ColumnOf<T>, Direction]
+      if (!spec.sorts.includes(field)) throw new Error(`${resource} cannot be sorted by ${field}`)
+      const binding = { organizationId: scope.organizationId, query: queryDigest(resource, scope.filters, request.sort) }
+      const after = request.pageToken ? tokens.decode(request.pageToken, binding).after : undefined
+
+      const sortExpr = `${table}.${field}`
+      const conditions: Condition[] = [{ sql: orgCondition, params: [scope.organizationId] }, ...(scope.where ?? [])]
+      const filtered = whereClause(conditions)
+      const op = direction === 'desc' ? '<' : '>'
+      const seek = after ? [...conditions, { sql: `(${sortExpr}, ${table}.id) ${op} (?, ?)`, params: [after[0], after[1]] }] : conditions
+      const where = after ? whereClause(seek) : filtered
+      // One row more than asked tells whether another page follows.
+      const text = `SELECT ${table}.* FROM ${table}${where.sql} ORDER BY ${sortExpr} ${direction}, ${table}.id ${direction} LIMIT ?`
+      const rows = await db.raw.all<RowOf<T>>(text, [...where.params, request.pageSize + 1])
+      const more = rows.length > request.pageSize
+      if (more) rows.pop()
+      const last = rows.at(-1) as Record<string, unknown> | undefined
+      const page: Page<RowOf<T>> = {
+        rows,
+        nextPageToken: more && last ? tokens.encode(binding, { after: [last[field] as string | number, last.id as string] }) : '',
+      }
+      if (request.includeTotal) {
+        const count = await db.raw.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}${filtered.sql}`, filtered.params)
+        page.totalCount = Number(count?.n ?? 0)
+      }
+      return page
+    },
+  }
+}
+
+/** The body of a list response: `{ <key>: items, next_page_token, total_count? }`. */
+export function listBody<K extends string, Row, Item>(key: K, page: Page<Row>, toItem: (row: Row) => Item) {
+  const body = { [key]: page.rows.map(toItem), next_page_token: page.nextPageToken } as Record<K, Item[]> & { next_page_token: string; total_count?: number }
+  if (page.totalCount !== undefined) body.total_count = page.totalCount
+  return body
+}
+
+/** Escapes a user-given prefix for `LIKE ? ESCAPE '\'`. */
+export function likePrefix(prefix: string): string {
+  return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}

@@ -1,0 +1,34 @@
+// Every migration, in order, embedded in the binary. 0000-0010 are the SQLite schema as drizzle-kit wrote it
+// (kept byte for byte: their checksums are recorded in existing databases); new migrations are portable:
+// `NNNN_what.ts` exporting an `up(tx)` that both engines run. Never edit one that has landed.
+import { type Migration, sqlMigration } from '../migrate.ts'
+import * as m11 from './0011_audit_chain_index.ts'
+// A portable migration's checksum covers its file's text (a function's own source changes when bundled).
+// @ts-expect-error TypeScript types a .ts module, not its text
+import s11 from './0011_audit_chain_index.ts' with { type: 'text' }
+import m0 from './0000_init.sql' with { type: 'text' }
+import m1 from './0001_identity.sql' with { type: 'text' }
+import m2 from './0002_tickets.sql' with { type: 'text' }
+import m3 from './0003_user_name_key.sql' with { type: 'text' }
+import m4 from './0004_auth_complete.sql' with { type: 'text' }
+import m5 from './0005_audit_no_overwrite.sql' with { type: 'text' }
+import m6 from './0006_rate_limits.sql' with { type: 'text' }
+import m7 from './0007_webhooks.sql' with { type: 'text' }
+import m8 from './0008_webhook_due_per_webhook.sql' with { type: 'text' }
+import m9 from './0009_webhook_allowed_cidrs.sql' with { type: 'text' }
+import m10 from './0010_audit_no_overwrite_indexed.sql' with { type: 'text' }
+
+export const MIGRATIONS: readonly Migration[] = [
+  sqlMigration('0000_init', m0),
+  sqlMigration('0001_identity', m1),
+  sqlMigration('0002_tickets', m2),
+  sqlMigration('0003_user_name_key', m3),
+  sqlMigration('0004_auth_complete', m4),
+  sqlMigration('0005_audit_no_overwrite', m5),
+  sqlMigration('0006_rate_limits', m6),
+  sqlMigration('0007_webhooks', m7),
+  sqlMigration('0008_webhook_due_per_webhook', m8),
+  sqlMigration('0009_webhook_allowed_cidrs', m9),
+  sqlMigration('0010_audit_no_overwrite_indexed', m10),
+  { tag: '0011_audit_chain_index', source: s11, up: m11.up },
+]

@@ -1,0 +1,224 @@
+// The embedded engine: bun:sqlite behind Kysely. One writer connection behind a first-come-first-served
+// lock (transactions are async, so two must never interleave on one connection), one read connection
+// for everything read outside a transaction, statements from bun:sqlite's cache. The only file that
+// touches bun:sqlite besides the raw-SQL helper below.
+import { Database as SqliteConnection, type SQLQueryBindings } from 'bun:sqlite'
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  Kysely,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from 'kysely'
+import type { Database, RawSql, SqlValue, Tables, Tx } from './database.ts'
+import { WriterLock } from './writer-lock.ts'
+
+/** Statements kept prepared per connection (bun:sqlite keeps 20, fewer than one request can use). */
+export const STATEMENT_CACHE_SIZE = 500
+
+export interface SqliteOptions {
+  create?: boolean
+  /** Reports a write transaction that held the writer longer than `slowMs`. */
+  onSlowWrite?(name: string, heldMs: number): void
+  slowMs?: number
+}
+
+type Params = readonly SqlValue[]
+
+function bindings(params: Params | readonly unknown[]): SQLQueryBindings[] {
+  return params as SQLQueryBindings[]
+}
+
+function runStatement<R>(connection: SqliteConnection, text: string, params: readonly unknown[]): QueryResult<R> {
+  const statement = connection.query<R, SQLQueryBindings[]>(text)
+  if (statement.columnNames.length > 0) return { rows: statement.all(...bindings(params)) }
+  const result = statement.run(...bindings(params))
+  return { rows: [], numAffectedRows: BigInt(result.changes), insertId: BigInt(result.lastInsertRowid) }
+}
+
+/** A Kysely connection: reads on `reader`; anything else on the writer, under its lock unless `inTx`. */
+class Connection implements DatabaseConnection {
+  constructor(
+    private readonly writer: SqliteConnection,
+    private readonly reader: SqliteConnection,
+    private readonly lock: WriterLock | undefined,
+  ) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (!this.lock) return runStatement(this.writer, compiled.sql, compiled.parameters)
+    if (compiled.query.kind === 'SelectQueryNode') return runStatement(this.reader, compiled.sql, compiled.parameters)
+    const wait = this.lock.acquire('statement outside a transaction')
+    if (wait) await wait
+    try {
+      return runStatement(this.writer, compiled.sql, compiled.parameters)
+    } finally {
+      this.lock.release()
+    }
+  }
+
+  // biome-ignore lint/correctness/useYield: streaming is not offered on this engine
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming queries are not supported on SQLite; page with a keyset instead')
+  }
+}
+
+class SqliteDriver implements Driver {
+  private readonly connection: Connection
+  constructor(writer: SqliteConnection, reader: SqliteConnection, lock: WriterLock | undefined) {
+    this.connection = new Connection(writer, reader, lock)
+  }
+  async init() {}
+  async acquireConnection() {
+    return this.connection
+  }
+  async beginTransaction(): Promise<void> {
+    throw new Error('use Database.write(name, block) for transactions: it holds the writer lock')
+  }
+  async commitTransaction() {}
+  async rollbackTransaction() {}
+  async releaseConnection() {}
+  async destroy() {}
+}
+
+function kyselyOver(writer: SqliteConnection, reader: SqliteConnection, lock: WriterLock | undefined): Kysely<Tables> {
+  const dialect: Dialect = {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new SqliteDriver(writer, reader, lock),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+  }
+  return new Kysely<Tables>({ dialect })
+}
+
+/** The raw-SQL helper on SQLite: reads on `reader`; `run` on the writer (under the lock unless in a transaction). */
+class SqliteRaw implements RawSql {
+  constructor(
+    private readonly writer: SqliteConnection,
+    private readonly reader: SqliteConnection,
+    private readonly lock: WriterLock | undefined,
+  ) {}
+  async all<Row>(text: string, params: Params = []): Promise<Row[]> {
+    return this.reader.query<Row, SQLQueryBindings[]>(text).all(...bindings(params))
+  }
+  async get<Row>(text: string, params: Params = []): Promise<Row | undefined> {
+    return this.reader.query<Row, SQLQueryBindings[]>(text).get(...bindings(params)) ?? undefined
+  }
+  async run(text: string, params: Params = []): Promise<number> {
+    if (this.lock) {
+      const wait = this.lock.acquire('statement outside a transaction')
+      if (wait) await wait
+    }
+    try {
+      return this.writer.query(text).run(...bindings(params)).changes
+    } finally {
+      this.lock?.release()
+    }
+  }
+}
+
+function applyPragmas(connection: SqliteConnection, writer: boolean): void {
+  // busy_timeout comes first: switching to WAL itself needs the lock and must wait for it, not fail.
+  connection.run('PRAGMA busy_timeout = 5000')
+  if (!writer) return
+  // An in-memory database answers "memory" and stays so; harmless.
+  connection.run('PRAGMA journal_mode = WAL')
+  connection.run('PRAGMA synchronous = NORMAL')
+  connection.run('PRAGMA foreign_keys = ON')
+  // Recommended for long-lived connections: analyse what needs it now, cheaply (0x10002 caps the work).
+  connection.run('PRAGMA optimize = 0x10002')
+}
+
+/** Opens (creating unless told not to) the database file; `:memory:` has no separate read connection. */
+export function openSqlite(path: string, options: SqliteOptions = {}): Database & { readonly legacyWriter: SqliteConnection } {
+  SqliteConnection.MAX_QUERY_CACHE_SIZE = Math.max(SqliteConnection.MAX_QUERY_CACHE_SIZE, STATEMENT_CACHE_SIZE)
+  const writer = new SqliteConnection(path, { create: options.create ?? true, readwrite: true, strict: true })
+  applyPragmas(writer, true)
+  const memory = path === ':memory:' || path === ''
+  const reader = memory ? writer : new SqliteConnection(path, { readonly: true, strict: true })
+  if (!memory) applyPragmas(reader, false)
+  const lock = new WriterLock({ slowMs: options.slowMs, onSlow: options.onSlowWrite })
+  const txKysely = kyselyOver(writer, writer, undefined)
+  const txRaw = new SqliteRaw(writer, writer, undefined)
+
+  async function write<T>(name: string, block: (tx: Tx) => Promise<T>): Promise<T> {
+    const wait = lock.acquire(name)
+    if (wait) await wait
+    let effects: (() => void)[] | undefined
+    const tx: Tx = {
+      kysely: txKysely,
+      raw: txRaw,
+      engine: 'sqlite',
+      name,
+      afterCommit(effect) {
+        ;(effects ??= []).push(effect)
+      },
+    }
+    try {
+      writer.run('BEGIN IMMEDIATE')
+      try {
+        const result = await block(tx)
+        writer.run('COMMIT')
+        return result
+      } catch (error) {
+        if (writer.inTransaction) writer.run('ROLLBACK')
+        throw error
+      }
+    } finally {
+      lock.release()
+      if (effects) for (const effect of effects) effect()
+    }
+  }
+
+  async function withWriter(name: string, work: () => void): Promise<void> {
+    const wait = lock.acquire(name)
+    if (wait) await wait
+    try {
+      work()
+    } finally {
+      lock.release()
+    }
+  }
+
+  return {
+    engine: 'sqlite',
+    // TRANSITIONAL (issue 13): drizzle runs on the same writer until every module is ported.
+    legacyWriter: writer,
+    kysely: kyselyOver(writer, reader, lock),
+    raw: new SqliteRaw(writer, reader, lock),
+    write,
+    admin: {
+      async optimize() {
+        await withWriter('optimize', () => writer.run('PRAGMA optimize'))
+      },
+      async checkpoint() {
+        await withWriter('checkpoint', () => writer.run('PRAGMA wal_checkpoint(TRUNCATE)'))
+      },
+      async backupTo(file: string) {
+        // On the read connection, in a read transaction of its own: writers go on while the copy is made.
+        reader.query('VACUUM INTO ?').run(file)
+      },
+    },
+    async close() {
+      try {
+        await withWriter('close', () => writer.run('PRAGMA wal_checkpoint(TRUNCATE)'))
+      } finally {
+        if (reader !== writer) reader.close()
+        writer.close()
+      }
+    },
+  }
+}
+
+/** Whether a database file passes SQLite's quick integrity check (backups check their copy). */
+export function quickCheckSqliteFile(path: string): string {
+  const connection = new SqliteConnection(path, { readonly: true })
+  try {
+    return connection.query<{ quick_check: string }, []>('PRAGMA quick_check').get()?.quick_check ?? 'no answer'
+  } finally {
+    connection.close()
+  }
+}

@@ -1,0 +1,72 @@
+// The one writer's lock: first come, first served. A write transaction holds it from BEGIN to COMMIT;
+// holding it long stalls every other write, so a hold past `slowMs` is reported with its name.
+
+export interface WriterLockOptions {
+  /** A hold longer than this is reported (default 50 ms). */
+  slowMs?: number
+  /** A waiter gives up after this long (default 5 s, as SQLite's busy_timeout). */
+  waitTimeoutMs?: number
+  onSlow?(name: string, heldMs: number): void
+}
+
+/** Waited too long for the writer: most likely a write outside the transaction that holds it. */
+export class WriterLockTimeout extends Error {
+  override name = 'WriterLockTimeout'
+}
+
+interface Waiter {
+  name: string
+  grant(): void
+  timer?: ReturnType<typeof setTimeout>
+}
+
+export class WriterLock {
+  private holder: string | undefined
+  private since = 0
+  private readonly queue: Waiter[] = []
+  private readonly slowMs: number
+  private readonly waitTimeoutMs: number
+
+  constructor(private readonly options: WriterLockOptions = {}) {
+    this.slowMs = options.slowMs ?? 50
+    this.waitTimeoutMs = options.waitTimeoutMs ?? 5_000
+  }
+
+  /** Who holds it now (a transaction's name), if anyone. */
+  get heldBy(): string | undefined {
+    return this.holder
+  }
+
+  /** Resolves once the caller holds the lock; call `release` exactly once afterwards. */
+  acquire(name: string): Promise<void> | undefined {
+    if (this.holder === undefined) {
+      this.take(name)
+      return undefined
+    }
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { name, grant: resolve }
+      waiter.timer = setTimeout(() => {
+        const at = this.queue.indexOf(waiter)
+        if (at >= 0) this.queue.splice(at, 1)
+        reject(new WriterLockTimeout(`"${name}" waited ${this.waitTimeoutMs} ms for the database writer, held by "${this.holder}"`))
+      }, this.waitTimeoutMs)
+      this.queue.push(waiter)
+    })
+  }
+
+  release(): void {
+    const heldMs = performance.now() - this.since
+    if (heldMs > this.slowMs && this.holder !== undefined) this.options.onSlow?.(this.holder, Math.round(heldMs))
+    this.holder = undefined
+    const next = this.queue.shift()
+    if (!next) return
+    clearTimeout(next.timer)
+    this.take(next.name)
+    next.grant()
+  }
+
+  private take(name: string): void {
+    this.holder = name
+    this.since = performance.now()
+  }
+}

@@ -1,0 +1,114 @@
+// The state an instance shares with its peers, behind small interfaces: one process keeps it in memory
+// (the implementations beside the modules that use it); several instances will keep it in Redis. The
+// context carries these, never a module's concrete class.
+import type { Verdict, WindowCheck, WindowCount } from './lib/sliding-window.ts'
+
+/** Revoked access tokens (by `jti`) and ended sessions, kept until the tokens they stop would expire. */
+export interface RevocationList {
+  isTokenRevoked(jti: string): boolean
+  isSessionRevoked(sessionId: string): boolean
+  rememberToken(jti: string, expiresAt: number): void
+  rememberSession(sessionId: string, accessExpiresAt: number): void
+  /** Forgets entries whose tokens have expired; returns how many. */
+  prune(now: number): number
+}
+
+/** What an access token says, once its signature, issuer, audience and times were checked. */
+export interface VerifiedClaims {
+  sub: string
+  jti: string
+  sid: string
+  organizationId: string
+  /** Unix seconds. */
+  exp: number
+  /** Issued to a user who must enroll in MFA first: good for the enrollment routes only. */
+  mfaEnrollmentOnly: boolean
+}
+
+/** Access tokens already verified, so a known token skips the RSA check. */
+export interface VerifiedTokenCache {
+  get(token: string, nowS: number): VerifiedClaims | 'expired' | undefined
+  remember(token: string, claims: VerifiedClaims): void
+  readonly size: number
+}
+
+/** Request counters of the rate limits: sliding windows, checked and counted in one step. */
+export interface RateCounters {
+  readonly size: number
+  hit(checks: readonly WindowCheck[], now: number): Verdict
+  restore(key: string, saved: Omit<WindowCount, 'dirty'>): void
+  takeDirty(): Array<[string, WindowCount]>
+  sweep(now: number): number
+}
+
+/** Wake-ups after a commit: "deliveries were queued" reaches every dispatcher. */
+export interface Wakeups {
+  onDeliveriesQueued(listener: () => void): () => void
+  deliveriesQueued(): void
+}
+
+/**
+ * Claimed webhook deliveries waiting for a free sender, fair between webhooks. Local to an instance:
+ * which instance sends a delivery is decided by its claim in the database, not here.
+ */
+export interface ReadyQueue<Job> {
+  readonly size: number
+  countFor(webhookId: string): number
+  push(job: Job): void
+  take(canStart: (job: Job) => boolean): Job[]
+  takeFor(webhookId: string): Job[]
+  drain(): Job[]
+}
+
+export interface Ports {
+  readonly revocations: RevocationList
+  readonly verifiedTokens: VerifiedTokenCache
+  readonly rateCounters: RateCounters
+  readonly wakeups: Wakeups
+}
+
+// Services one module offers the others, as the context carries them. Their implementations live in
+// the modules (keys, mfa, auth, organizations, webhooks); the composition root wires them.
+
+/** The signing keys of access and ID tokens (RS256). */
+export interface SigningKeys {
+  /** The key that signs now: `kid` and when it stops being the signer. */
+  signer(now: number): Promise<{ kid: string }>
+  sign(kid: string, payload: Record<string, unknown>): Promise<string>
+  /** Remembers that `kid` signed a token valid until `expiresAt`, in the caller's transaction. */
+  recordUse(tx: import('./db/database.ts').Tx, kid: string, expiresAt: number): Promise<void>
+  /** The public key of `kid` for the hot-path check, if it is known and may verify. */
+  verificationKey(kid: string): import('node:crypto').KeyObject | undefined
+}
+
+/** Where MFA text messages go. */
+export interface TextMessages {
+  readonly provider: string
+  send(to: string, text: string): Promise<void>
+}
+
+/** Throttled last-seen writes of sessions and API keys. */
+export interface LastSeen {
+  session(sessionId: string, now: number): void
+  apiKey(keyId: string, ip: string | null, now: number): void
+}
+
+/** Sends queued webhook deliveries; started by `serve` (tests start it when they need it). */
+export interface DeliveryService {
+  start(): unknown
+  stop(): Promise<void>
+  settled(): Promise<void>
+}
+
+/** An event just written in a transaction, as its subscribers (webhooks) see it. */
+export interface RecordedEvent {
+  id: string
+  organizationId: string
+  type: string
+  /** The envelope, serialized once; deliveries send these bytes unchanged. */
+  body: string
+  createdAt: number
+}
+
+/** Called inside the transaction that recorded the event: what it writes commits with the change (the outbox). */
+export type EventSubscriber = (tx: import('./db/database.ts').Tx, event: RecordedEvent) => Promise<void>
