@@ -51,6 +51,8 @@ export interface List<T extends TableName> {
   readonly resource: string
   readonly sorts: readonly ColumnOf<T>[]
   page(db: Queries, tokens: PageTokens, request: ListRequest, scope: ListScope): Promise<Page<RowOf<T>>>
+  /** The statement of one page (for plan checks): rows after `after` in `sort` order. */
+  statement(sort: string, organizationId: string, where: Condition[], after: readonly [string | number, string] | undefined, limit: number): Condition
 }
 
 // Each condition in brackets: one written as `a OR b` must not escape the organization scope.
@@ -61,24 +63,32 @@ function whereClause(conditions: readonly Condition[]): Condition {
 export function defineList<T extends TableName>(table: T, spec: ListSpec<T>): List<T> {
   const resource = spec.resource ?? table
   const orgCondition = `${table}.organization_id = ?`
+  function statement(sort: string, organizationId: string, where: Condition[], after: readonly [string | number, string] | undefined, limit: number): Condition {
+    const [field, direction] = sort.split(':') as [ColumnOf<T>, Direction]
+    if (!spec.sorts.includes(field)) throw new Error(`${resource} cannot be sorted by ${field}`)
+    const sortExpr = `${table}.${field}`
+    const op = direction === 'desc' ? '<' : '>'
+    const conditions: Condition[] = [{ sql: orgCondition, params: [organizationId] }, ...where]
+    if (after) conditions.push({ sql: `(${sortExpr}, ${table}.id) ${op} (?, ?)`, params: [after[0], after[1]] })
+    const clause = whereClause(conditions)
+    return {
+      sql: `SELECT ${table}.* FROM ${table}${clause.sql} ORDER BY ${sortExpr} ${direction}, ${table}.id ${direction} LIMIT ?`,
+      params: [...clause.params, limit],
+    }
+  }
+
   return {
     resource,
     sorts: spec.sorts,
+    statement,
     async page(db, tokens, request, scope) {
-      const [field, direction] = request.sort.split(':') as [ColumnOf<T>, Direction]
-      if (!spec.sorts.includes(field)) throw new Error(`${resource} cannot be sorted by ${field}`)
+      const field = request.sort.split(':')[0] as ColumnOf<T>
       const binding = { organizationId: scope.organizationId, query: queryDigest(resource, scope.filters, request.sort) }
       const after = request.pageToken ? tokens.decode(request.pageToken, binding).after : undefined
-
-      const sortExpr = `${table}.${field}`
-      const conditions: Condition[] = [{ sql: orgCondition, params: [scope.organizationId] }, ...(scope.where ?? [])]
-      const filtered = whereClause(conditions)
-      const op = direction === 'desc' ? '<' : '>'
-      const seek = after ? [...conditions, { sql: `(${sortExpr}, ${table}.id) ${op} (?, ?)`, params: [after[0], after[1]] }] : conditions
-      const where = after ? whereClause(seek) : filtered
+      const where = scope.where ?? []
       // One row more than asked tells whether another page follows.
-      const text = `SELECT ${table}.* FROM ${table}${where.sql} ORDER BY ${sortExpr} ${direction}, ${table}.id ${direction} LIMIT ?`
-      const rows = await db.raw.all<RowOf<T>>(text, [...where.params, request.pageSize + 1])
+      const query = statement(request.sort, scope.organizationId, where, after, request.pageSize + 1)
+      const rows = await db.raw.all<RowOf<T>>(query.sql, query.params)
       const more = rows.length > request.pageSize
       if (more) rows.pop()
       const last = rows.at(-1) as Record<string, unknown> | undefined
@@ -87,6 +97,7 @@ export function defineList<T extends TableName>(table: T, spec: ListSpec<T>): Li
         nextPageToken: more && last ? tokens.encode(binding, { after: [last[field] as string | number, last.id as string] }) : '',
       }
       if (request.includeTotal) {
+        const filtered = whereClause([{ sql: orgCondition, params: [scope.organizationId] }, ...where])
         const count = await db.raw.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}${filtered.sql}`, filtered.params)
         page.totalCount = Number(count?.n ?? 0)
       }

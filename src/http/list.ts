@@ -2,7 +2,7 @@
 // and `{ <resource>: [...], next_page_token, total_count? }`.
 import { Type, type TArray, type TInteger, type TOptional, type TString } from '@sinclair/typebox'
 import { t, type TSchema } from 'elysia'
-import type { ListRequest } from '../db/paginate.ts'
+import type { ListRequest } from '../db/list.ts'
 import { oneOfStrings } from './schema.ts'
 
 export const PAGE_SIZE_DEFAULT = 20

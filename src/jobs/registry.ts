@@ -10,16 +10,17 @@ import { rateLimitSaveTask } from './tasks/rate-limit-save.ts'
 import { webhookDispatchTask, webhookPruneTask } from './tasks/webhooks.ts'
 import type { WebhookDispatcher } from '../modules/webhooks/dispatcher.ts'
 import type { Config } from '../config.ts'
-import { ticketAutoCloseTask } from './tasks/ticket-auto-close.ts'
+import type { AppContext } from '../context.ts'
+import { ticketAutoCloseTask } from '../modules/tickets/index.ts'
 
 export function registerTasks(
   scheduler: Scheduler,
-  deps: { sqlite: Database; db: AppDatabase; revocations: Revocations; rateLimits: RateLimiter; webhooks: WebhookDispatcher; config: Config },
+  deps: { app: AppContext; sqlite: Database; db: AppDatabase; revocations: Revocations; rateLimits: RateLimiter; webhooks: WebhookDispatcher; config: Config },
 ): Scheduler {
   scheduler
     .register(dbMaintenanceTask(deps.sqlite))
     .register(authCleanupTask(deps, deps.config.authCleanupIntervalMs))
-    .register(ticketAutoCloseTask(deps, deps.config.ticketAutoCloseIntervalMs))
+    .register(ticketAutoCloseTask(deps.app, deps.config.ticketAutoCloseIntervalMs))
   if (deps.rateLimits.enabled) scheduler.register(rateLimitSaveTask(deps))
   scheduler.register(webhookDispatchTask(deps.webhooks)).register(webhookPruneTask(deps))
   return scheduler

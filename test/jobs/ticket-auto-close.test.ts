@@ -1,14 +1,11 @@
 // The ticket_auto_close cron task (src/jobs/tasks/ticket-auto-close.ts): solved tickets close TICKET_AUTO_CLOSE_DAYS after solving, in batches, each with its ticket.updated event.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { asc, eq } from 'drizzle-orm'
-import type { UserActor } from '../../src/context.ts'
-import { ticketAutoCloseTask } from '../../src/jobs/tasks/ticket-auto-close.ts'
+import { contextFor, type UserActor } from '../../src/context.ts'
+import { ticketAutoCloseTask } from '../../src/modules/tickets/index.ts'
 import { PLAN_RATES } from '../../src/modules/rate-limits/plans.ts'
 import { createLogger, memorySink } from '../../src/lib/log.ts'
 import { roleGrants } from '../../src/modules/access/match.ts'
-import { events } from '../../src/modules/events/table.ts'
 import { createTicket } from '../../src/modules/tickets/create-ticket.ts'
-import { tickets } from '../../src/modules/tickets/table.ts'
 import { updateTicket } from '../../src/modules/tickets/update-ticket.ts'
 import { json, makeTestApp, type TestApp } from '../helpers/app.ts'
 import { seedOrganization, signIn, type SeededOrg } from '../helpers/seed.ts'
@@ -60,12 +57,8 @@ async function get(app: TestApp, org: SeededOrg, id: string): Promise<Ticket> {
 }
 
 /** The ticket's events, oldest first. */
-function eventsOf(app: TestApp, ticketId: string): EventBody[] {
-  return app.deps.db
-    .select()
-    .from(events)
-    .orderBy(asc(events.createdAt), asc(events.id))
-    .all()
+async function eventsOf(app: TestApp, ticketId: string): Promise<EventBody[]> {
+  return (await app.deps.app.db.raw.all<{ body: string }>('SELECT body FROM events ORDER BY created_at, id'))
     .map((e) => JSON.parse(e.body) as EventBody)
     .filter((e) => e.data.ticket?.id === ticketId)
 }
@@ -76,7 +69,7 @@ function lastReport(app: TestApp): Record<string, unknown> | undefined {
 }
 
 function runDirectly(app: TestApp, now: number, signal = new AbortController().signal) {
-  return ticketAutoCloseTask(app.deps).run({ now, log: createLogger({ level: 'error', sink: memorySink() }), signal })
+  return ticketAutoCloseTask(app.deps.app).run({ now, log: createLogger({ level: 'error', sink: memorySink() }), signal })
 }
 
 /** A user actor as the auth layer builds it, for calling the ticket functions without HTTP. */
@@ -94,9 +87,9 @@ function actorOf(org: SeededOrg): UserActor {
   }
 }
 
-function statusCounts(app: TestApp): Record<string, number> {
+async function statusCounts(app: TestApp): Promise<Record<string, number>> {
   const counts: Record<string, number> = {}
-  for (const row of app.deps.db.select({ status: tickets.status }).from(tickets).all()) counts[row.status] = (counts[row.status] ?? 0) + 1
+  for (const row of await app.deps.app.db.raw.all<{ status: string }>('SELECT status FROM tickets')) counts[row.status] = (counts[row.status] ?? 0) + 1
   return counts
 }
 
@@ -160,8 +153,8 @@ describe('with the default TICKET_AUTO_CLOSE_DAYS (4), through the scheduler', a
     expect(await get(app, acme, untouched)).toMatchObject({ status: 'new', solved_at: null, closed_at: null })
   })
 
-  test('closing writes ticket.updated with changed ["status"], and no ticket.resolved', () => {
-    const all = eventsOf(app, exact)
+  test('closing writes ticket.updated with changed ["status"], and no ticket.resolved', async () => {
+    const all = await eventsOf(app, exact)
     expect(all.map((e) => [e.type, e.data.changed])).toEqual([
       ['ticket.created', undefined],
       ['ticket.updated', ['status']],
@@ -172,12 +165,12 @@ describe('with the default TICKET_AUTO_CLOSE_DAYS (4), through the scheduler', a
     expect(Object.keys(closing)).toEqual(['id', 'type', 'created_at', 'organization_id', 'data'])
     expect(closing).toMatchObject({ type: 'ticket.updated', created_at: iso(firstRun), organization_id: acme.org.id })
     expect(closing.data.ticket).toMatchObject({ id: exact, status: 'closed', solved_at: iso(T0), closed_at: iso(firstRun), updated_at: iso(firstRun) })
-    expect(eventsOf(app, foreign).at(-1)).toMatchObject({ type: 'ticket.updated', organization_id: globex.org.id, data: { changed: ['status'], ticket: { status: 'closed' } } })
+    expect((await eventsOf(app, foreign)).at(-1)).toMatchObject({ type: 'ticket.updated', organization_id: globex.org.id, data: { changed: ['status'], ticket: { status: 'closed' } } })
   })
 
-  test('tickets left open get no event from the run', () => {
+  test('tickets left open get no event from the run', async () => {
     for (const id of [oneMsLater, hourLater, reopened, untouched]) {
-      expect(eventsOf(app, id).filter((e) => e.created_at === iso(firstRun))).toEqual([])
+      expect((await eventsOf(app, id)).filter((e) => e.created_at === iso(firstRun))).toEqual([])
     }
   })
 
@@ -206,7 +199,7 @@ describe('with the default TICKET_AUTO_CLOSE_DAYS (4), through the scheduler', a
     app.clock.advance(30 * DAY)
     await app.deps.scheduler.tick()
     expect(lastReport(app)).toMatchObject({ closed: 0 })
-    expect(eventsOf(app, exact).filter((e) => e.data.ticket.status === 'closed').length).toBe(1)
+    expect((await eventsOf(app, exact)).filter((e) => e.data.ticket.status === 'closed').length).toBe(1)
     expect(await get(app, acme, reopened)).toMatchObject({ status: 'open' })
     expect(await get(app, acme, untouched)).toMatchObject({ status: 'new' })
     expect(app.deps.scheduler.status().ticket_auto_close!.runs).toBe(4)
@@ -256,54 +249,54 @@ describe('batches', async () => {
   afterAll(() => app.close())
   const org = await seedOrganization(app, 'bulk')
   const actor = actorOf(org)
-  const solvedAt = (id: string, now: number) => updateTicket(app.deps.db, actor, id, { status: 'solved' }, now)
-  const make = (count: number, now: number) => Array.from({ length: count }, (_, i) => createTicket(app.deps.db, actor, { subject: `Bulk ${i}` }, now).id)
+  const at = (now: number) => contextFor({ ...app.deps.app, clock: { now: () => now } }, actor)
+  const solvedAt = (id: string, now: number) => updateTicket(at(now), { id, changes: { status: 'solved' } })
+  const make = async (count: number, now: number) => {
+    const ids: string[] = []
+    for (let i = 0; i < count; i++) ids.push((await createTicket(at(now), { subject: `Bulk ${i}` })).id)
+    return ids
+  }
 
   // 1,001 tickets solved at T0 (more than two batches of 500), 3 solved a day later.
-  const due = make(1001, T0)
-  for (const id of due) solvedAt(id, T0)
-  const notDue = make(3, T0 + DAY)
-  for (const id of notDue) solvedAt(id, T0 + DAY)
+  const due = await make(1001, T0)
+  for (const id of due) await solvedAt(id, T0)
+  const notDue = await make(3, T0 + DAY)
+  for (const id of notDue) await solvedAt(id, T0 + DAY)
 
   test('more than 500 due tickets are all closed in one run, each with its event', async () => {
     const now = T0 + 4 * DAY
     expect(await runDirectly(app, now)).toEqual({ worked: true, closed: 1001 })
-    expect(statusCounts(app)).toEqual({ closed: 1001, solved: 3 })
-    const closedEvents = app.deps.db
-      .select()
-      .from(events)
-      .where(eq(events.createdAt, now))
-      .all()
-      .map((e) => JSON.parse(e.body) as EventBody)
+    expect(await statusCounts(app)).toEqual({ closed: 1001, solved: 3 })
+    const closedEvents = (await app.deps.app.db.raw.all<{ body: string }>('SELECT body FROM events WHERE created_at = ?', [now])).map((e) => JSON.parse(e.body) as EventBody)
     expect(closedEvents.length).toBe(1001)
     expect(closedEvents.every((e) => e.type === 'ticket.updated' && e.data.ticket.status === 'closed' && JSON.stringify(e.data.changed) === '["status"]')).toBe(true)
     expect(new Set(closedEvents.map((e) => e.data.ticket.id))).toEqual(new Set(due))
-    const rows = app.deps.db.select({ closed_at: tickets.closed_at, solved_at: tickets.solved_at }).from(tickets).where(eq(tickets.status, 'closed')).all()
+    const rows = await app.deps.app.db.raw.all<{ closed_at: number; solved_at: number }>("SELECT closed_at, solved_at FROM tickets WHERE status = 'closed'")
     expect(rows.every((r) => r.closed_at === now && r.solved_at === T0)).toBe(true)
   })
 
   test('exactly one batch (500): all closed, and the next run finds nothing', async () => {
-    const more = make(500, T0 + DAY)
-    for (const id of more) solvedAt(id, T0 + DAY)
+    const more = await make(500, T0 + DAY)
+    for (const id of more) await solvedAt(id, T0 + DAY)
     expect(await runDirectly(app, T0 + 5 * DAY)).toEqual({ worked: true, closed: 503 })
     expect(await runDirectly(app, T0 + 5 * DAY + 1)).toEqual({ worked: false, closed: 0 })
-    expect(statusCounts(app)).toEqual({ closed: 1504 })
+    expect(await statusCounts(app)).toEqual({ closed: 1504 })
   })
 
   test('exactly 500 due: closed, in one run', async () => {
-    const more = make(500, T0 + 2 * DAY)
-    for (const id of more) solvedAt(id, T0 + 2 * DAY)
+    const more = await make(500, T0 + 2 * DAY)
+    for (const id of more) await solvedAt(id, T0 + 2 * DAY)
     expect(await runDirectly(app, T0 + 6 * DAY)).toEqual({ worked: true, closed: 500 })
-    expect(statusCounts(app)).toEqual({ closed: 2004 })
+    expect(await statusCounts(app)).toEqual({ closed: 2004 })
   })
 
   test('a loop that is stopping closes nothing more', async () => {
-    const [id] = make(1, T0 + 3 * DAY)
-    solvedAt(id!, T0 + 3 * DAY)
+    const [id] = await make(1, T0 + 3 * DAY)
+    await solvedAt(id!, T0 + 3 * DAY)
     const stopping = new AbortController()
     stopping.abort()
     expect(await runDirectly(app, T0 + 10 * DAY, stopping.signal)).toEqual({ worked: false, closed: 0 })
-    expect(statusCounts(app)).toEqual({ closed: 2004, solved: 1 })
+    expect(await statusCounts(app)).toEqual({ closed: 2004, solved: 1 })
     expect(await runDirectly(app, T0 + 10 * DAY)).toEqual({ worked: true, closed: 1 })
   })
 })

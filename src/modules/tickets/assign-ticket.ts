@@ -1,24 +1,22 @@
 // assignTicket: gives a ticket to an active user of the organization, or to nobody (null);
 // ticket.assigned records the previous assignee.
-import { eq } from 'drizzle-orm'
-import type { UserActor } from '../../context.ts'
-import type { AppDatabase } from '../../db/open.ts'
-import { write } from '../../db/tx.ts'
+import type { Ctx, UserActor } from '../../context.ts'
 import { assertNotClosed } from './lifecycle.ts'
 import { assertAssignable, recordTicketEvent } from './shared.ts'
-import { tickets } from './table.ts'
-import type { TicketRow } from './ticket-json.ts'
+import { saveTicket, type TicketRow } from './store.ts'
 import { getVisibleTicket } from './visibility.ts'
 
-export function assignTicket(db: AppDatabase, actor: UserActor, id: string, assigneeId: string | null, now: number): TicketRow {
-  return write(db, (tx) => {
-    const before = getVisibleTicket(tx, actor, id)
+export async function assignTicket(ctx: Ctx<UserActor>, input: { id: string; assigneeId: string | null }): Promise<TicketRow> {
+  const { actor } = ctx
+  const now = ctx.clock.now()
+  return ctx.db.write('ticket.assign', async (tx) => {
+    const before = await getVisibleTicket(tx, actor, input.id)
     assertNotClosed(before.status)
-    if (assigneeId !== null) assertAssignable(tx, actor.organizationId, assigneeId)
-    if (assigneeId === before.assignee_id) return before
-    const after: TicketRow = { ...before, assignee_id: assigneeId, updated_at: now }
-    tx.update(tickets).set({ assignee_id: assigneeId, updated_at: now }).where(eq(tickets.id, id)).run()
-    recordTicketEvent(tx, actor, 'ticket.assigned', after, now, { previous_assignee_id: before.assignee_id })
+    if (input.assigneeId !== null) await assertAssignable(tx, actor.organizationId, input.assigneeId)
+    if (input.assigneeId === before.assignee_id) return before
+    const after: TicketRow = { ...before, assignee_id: input.assigneeId, updated_at: now }
+    await saveTicket(tx, after)
+    await recordTicketEvent(tx, ctx, 'ticket.assigned', after, now, { previous_assignee_id: before.assignee_id })
     return after
   })
 }

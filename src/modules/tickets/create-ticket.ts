@@ -1,14 +1,10 @@
 // createTicket: a new ticket with the organization's next number; ticket.created (and ticket.assigned
 // when it starts with an assignee) in the same transaction.
-import { sql } from 'drizzle-orm'
-import type { UserActor } from '../../context.ts'
-import type { AppDatabase } from '../../db/open.ts'
-import { write } from '../../db/tx.ts'
+import type { Ctx, UserActor } from '../../context.ts'
 import { prefixedId } from '../../lib/ids.ts'
 import { priorityRank, type TicketPriority } from './lifecycle.ts'
-import { assertAssignable, checkCustomFields, normalizeTags, recordTicketEvent, replaceTags } from './shared.ts'
-import { ticketCounters, tickets } from './table.ts'
-import type { TicketRow } from './ticket-json.ts'
+import { assertAssignable, checkCustomFields, normalizeTags, recordTicketEvent } from './shared.ts'
+import { insertTicket, replaceTags, takeTicketNumber, type TicketRow } from './store.ts'
 
 export interface NewTicket {
   subject: string
@@ -23,21 +19,17 @@ export interface NewTicket {
   custom_fields?: Record<string, string | number | boolean>
 }
 
-export function createTicket(db: AppDatabase, actor: UserActor, input: NewTicket, now: number): TicketRow {
+export async function createTicket(ctx: Ctx<UserActor>, input: NewTicket): Promise<TicketRow> {
+  const { actor } = ctx
+  const now = ctx.clock.now()
   const customFields = checkCustomFields(input.custom_fields ?? {})
   const tags = normalizeTags(input.tags ?? [])
-  return write(db, (tx) => {
-    if (input.assignee_id) assertAssignable(tx, actor.organizationId, input.assignee_id)
-    const { number } = tx
-      .insert(ticketCounters)
-      .values({ organization_id: actor.organizationId, last_number: 1 })
-      .onConflictDoUpdate({ target: ticketCounters.organization_id, set: { last_number: sql`${ticketCounters.last_number} + 1` } })
-      .returning({ number: ticketCounters.last_number })
-      .get()!
+  return ctx.db.write('ticket.create', async (tx) => {
+    if (input.assignee_id) await assertAssignable(tx, actor.organizationId, input.assignee_id)
     const row: TicketRow = {
       id: prefixedId('tkt'),
       organization_id: actor.organizationId,
-      number,
+      number: await takeTicketNumber(tx, actor.organizationId),
       subject: input.subject.trim(),
       description: input.description ?? '',
       status: input.status ?? 'new',
@@ -54,10 +46,10 @@ export function createTicket(db: AppDatabase, actor: UserActor, input: NewTicket
       solved_at: null,
       closed_at: null,
     }
-    tx.insert(tickets).values(row).run()
-    replaceTags(tx, row, tags)
-    recordTicketEvent(tx, actor, 'ticket.created', row, now)
-    if (row.assignee_id) recordTicketEvent(tx, actor, 'ticket.assigned', row, now, { previous_assignee_id: null })
+    await insertTicket(tx, row)
+    await replaceTags(tx, row, tags)
+    await recordTicketEvent(tx, ctx, 'ticket.created', row, now)
+    if (row.assignee_id) await recordTicketEvent(tx, ctx, 'ticket.assigned', row, now, { previous_assignee_id: null })
     return row
   })
 }

@@ -1,7 +1,8 @@
-// Routes of the tickets module under /api/v1/tickets: create, list, read, update, delete, assign,
-// and comments. Agents see only their own and unassigned tickets; others are 404 to them.
+// The tickets module's public entry: routes under /api/v1/tickets (create, list, read, update, delete,
+// assign, comments; agents see only their own and unassigned tickets, others are 404 to them), and the
+// auto-close verb the cron loop runs.
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../context.ts'
+import { type AppDeps, contextFor } from '../../context.ts'
 import { authMacros, protectedErrors, requirePermission } from '../../http/auth.ts'
 import { listRequest } from '../../http/list.ts'
 import { assignTicket } from './assign-ticket.ts'
@@ -16,16 +17,18 @@ import { getVisibleTicket } from './visibility.ts'
 
 const tags = ['Tickets']
 
+export { ticketAutoCloseTask } from './jobs.ts'
+
 export function ticketsRoutes(deps: AppDeps) {
-  const now = () => deps.clock.now()
+  const { app } = deps
   return new Elysia({ prefix: '/api/v1/tickets' })
     .use(authMacros(deps))
     .post(
       '',
-      ({ actor, body, set }) => {
+      async ({ actor, body, set }) => {
         if (body.assignee_id) requirePermission(actor, 'ticket:assign')
         set.status = 201
-        return ticketJson(createTicket(deps.db, actor, body, now()))
+        return ticketJson(await createTicket(contextFor(app, actor), body))
       },
       { permission: 'ticket:create', body: CreateTicketBody, response: { 201: TicketBody, ...protectedErrors('VALIDATION_FAILED') }, detail: { tags, operationId: 'createTicket', summary: 'Create a ticket' } },
     )
@@ -33,7 +36,7 @@ export function ticketsRoutes(deps: AppDeps) {
       '',
       ({ actor, query }) => {
         const { status, priority, assignee_id, tag, created_after, created_before } = query
-        return listTickets(deps, actor, { status, priority, assignee_id, tag, created_after, created_before }, listRequest(query))
+        return listTickets(contextFor(app, actor), { filters: { status, priority, assignee_id, tag, created_after, created_before }, request: listRequest(query) })
       },
       {
         permission: 'ticket:read',
@@ -42,13 +45,13 @@ export function ticketsRoutes(deps: AppDeps) {
         detail: { tags, operationId: 'listTickets', summary: 'List tickets', description: 'Keyset-paginated; sorts created_at, updated_at, priority, number; default created_at:desc. Agents see their own and unassigned tickets.' },
       },
     )
-    .get('/:id', ({ actor, params }) => ticketJson(getVisibleTicket(deps.db, actor, params.id)), {
+    .get('/:id', async ({ actor, params }) => ticketJson(await getVisibleTicket(app.db, actor, params.id)), {
       permission: 'ticket:read',
       params: TicketIdParams,
       response: { 200: TicketBody, ...protectedErrors('NOT_FOUND') },
       detail: { tags, operationId: 'getTicket', summary: 'Get a ticket' },
     })
-    .patch('/:id', ({ actor, params, body }) => ticketJson(updateTicket(deps.db, actor, params.id, body, now())), {
+    .patch('/:id', async ({ actor, params, body }) => ticketJson(await updateTicket(contextFor(app, actor), { id: params.id, changes: body })), {
       permission: 'ticket:update',
       params: TicketIdParams,
       body: UpdateTicketBody,
@@ -61,13 +64,13 @@ export function ticketsRoutes(deps: AppDeps) {
     })
     .delete(
       '/:id',
-      ({ actor, params, set }) => {
-        deleteTicket(deps.db, actor, params.id, deps.clock.now())
+      async ({ actor, params, set }) => {
+        await deleteTicket(contextFor(app, actor), { id: params.id })
         set.status = 204
       },
       { permission: 'ticket:delete', params: TicketIdParams, response: { 204: t.Void({ description: 'Deleted, with its comments' }), ...protectedErrors('NOT_FOUND') }, detail: { tags, operationId: 'deleteTicket', summary: 'Delete a ticket' } },
     )
-    .post('/:id/assign', ({ actor, params, body }) => ticketJson(assignTicket(deps.db, actor, params.id, body.assignee_id, now())), {
+    .post('/:id/assign', async ({ actor, params, body }) => ticketJson(await assignTicket(contextFor(app, actor), { id: params.id, assigneeId: body.assignee_id })), {
       permission: 'ticket:assign',
       params: TicketIdParams,
       body: AssignBody,
@@ -76,9 +79,9 @@ export function ticketsRoutes(deps: AppDeps) {
     })
     .post(
       '/:id/comments',
-      ({ actor, params, body, set }) => {
+      async ({ actor, params, body, set }) => {
         set.status = 201
-        return commentJson(addComment(deps.db, actor, params.id, body, now()))
+        return commentJson(await addComment(contextFor(app, actor), { ticketId: params.id, ...body }))
       },
       {
         permission: 'ticket:comment',
@@ -88,7 +91,7 @@ export function ticketsRoutes(deps: AppDeps) {
         detail: { tags, operationId: 'addTicketComment', summary: 'Comment on a ticket' },
       },
     )
-    .get('/:id/comments', ({ actor, params, query }) => listComments(deps, actor, params.id, listRequest(query)), {
+    .get('/:id/comments', ({ actor, params, query }) => listComments(contextFor(app, actor), { ticketId: params.id, request: listRequest(query) }), {
       permission: 'ticket:read',
       params: TicketIdParams,
       query: CommentListQuery,

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { listResponse, pagingQuery } from '../../http/list.ts'
 import { oneOf } from '../../http/schema.ts'
-import { COMMENT_SORTS } from './comments.ts'
+import { COMMENT_LIST } from './store.ts'
 import { CHANNELS, INITIAL_STATUSES, PRIORITIES, STATUSES, TYPES } from './lifecycle.ts'
 import { TICKET_SORTS } from './list-tickets.ts'
 
@@ -124,7 +124,7 @@ export const TicketListQuery = t.Object({
   ...pagingQuery(TICKET_SORTS),
 })
 
-export const CommentListQuery = t.Object({ ...pagingQuery(COMMENT_SORTS) })
+export const CommentListQuery = t.Object({ ...pagingQuery(COMMENT_LIST.sorts) })
 
 export const TicketList = listResponse('tickets', TicketBody)
 export const CommentList = listResponse('comments', CommentJson)

@@ -1,22 +1,17 @@
-// What the ticket verbs share: the assignee check, tag storage, custom-field bounds, and writing a
-// ticket event together with its audit entry.
-import { and, eq } from 'drizzle-orm'
-import type { UserActor } from '../../context.ts'
-import type { Tx } from '../../db/tx.ts'
+// What the ticket verbs share: the assignee check, tag and custom-field rules, and recording a ticket
+// event (with its audit record and webhook deliveries) in the verb's transaction.
+import type { Ctx } from '../../context.ts'
+import type { Queries, Tx } from '../../db/database.ts'
 import { validationError } from '../../errors.ts'
-import { actorOf, audit, SYSTEM_ACTOR } from '../audit/record.ts'
-import type { EventType } from '../events/catalog.ts'
-import { emit } from '../events/emit.ts'
-import { users } from '../users/table.ts'
-import { ticketTags } from './table.ts'
-import { ticketJson, type TicketRow } from './ticket-json.ts'
+import { type EventType, recordChange } from '../events/index.ts'
+import { isActiveUser, type TicketRow } from './store.ts'
+import { ticketJson } from './ticket-json.ts'
 
 export const MAX_CUSTOM_FIELDS_BYTES = 8 * 1024
 
 /** The assignee must be an active user of the same organization. */
-export function assertAssignable(tx: Tx, organizationId: string, userId: string): void {
-  const user = tx.select({ status: users.status }).from(users).where(and(eq(users.id, userId), eq(users.organizationId, organizationId))).get()
-  if (user?.status !== 'active') throw validationError([{ field: 'assignee_id', message: 'is not an active user of this organization' }])
+export async function assertAssignable(db: Queries, organizationId: string, userId: string): Promise<void> {
+  if (!(await isActiveUser(db, organizationId, userId))) throw validationError([{ field: 'assignee_id', message: 'is not an active user of this organization' }])
 }
 
 /** Tags are stored lowercased, once each, in the order given. */
@@ -30,21 +25,14 @@ export function checkCustomFields(fields: Record<string, unknown>): string {
   return text
 }
 
-export function replaceTags(tx: Tx, ticket: Pick<TicketRow, 'id' | 'organization_id'>, tags: readonly string[]): void {
-  tx.delete(ticketTags).where(eq(ticketTags.ticket_id, ticket.id)).run()
-  if (tags.length > 0) tx.insert(ticketTags).values(tags.map((tag) => ({ ticket_id: ticket.id, organization_id: ticket.organization_id, tag }))).run()
-}
-
-/** Writes a ticket event (data.ticket plus `extra`) and the matching audit entry, in the caller's transaction. */
-export function recordTicketEvent(tx: Tx, actor: UserActor | null, type: EventType, ticket: TicketRow, now: number, extra: Record<string, unknown> = {}): void {
-  emit(tx, { organizationId: ticket.organization_id, type, data: { ticket: ticketJson(ticket), ...extra }, now })
-  audit(tx, {
+/** A ticket event: data.ticket plus `extra`; the audit record keeps the changed fields. */
+export async function recordTicketEvent(tx: Tx, ctx: Ctx, type: EventType, ticket: TicketRow, now: number, extra: Record<string, unknown> = {}): Promise<void> {
+  await recordChange(tx, ctx, {
+    type,
     organizationId: ticket.organization_id,
-    actor: actor ? actorOf(actor) : SYSTEM_ACTOR,
-    event: type,
     target: { type: 'ticket', id: ticket.id },
+    data: { ticket: ticketJson(ticket), ...extra },
     details: Array.isArray(extra.changed) ? { changed: extra.changed } : {},
-    request: actor?.request,
     now,
   })
 }

@@ -80,3 +80,59 @@ export const ticketComments = sqliteTable(
   },
   (t) => [index('ticket_comments_ticket_created').on(t.ticket_id, t.created_at, t.id)],
 )
+
+/** A row of tickets (Kysely). */
+export interface TicketsTable {
+  id: string
+  organization_id: string
+  number: number
+  subject: string
+  description: string
+  status: (typeof STATUSES)[number]
+  /** 0 low, 1 normal, 2 high, 3 urgent. */
+  priority: number
+  type: (typeof TYPES)[number] | null
+  channel: (typeof CHANNELS)[number]
+  requester_name: string | null
+  requester_email: string | null
+  assignee_id: string | null
+  /** JSON array of strings; ticket_tags indexes them for filtering. */
+  tags: string
+  /** JSON object of scalar values. */
+  custom_fields: string
+  created_at: number
+  updated_at: number
+  solved_at: number | null
+  closed_at: number | null
+}
+
+export interface TicketCountersTable {
+  organization_id: string
+  last_number: number
+}
+
+export interface TicketTagsTable {
+  ticket_id: string
+  organization_id: string
+  tag: string
+}
+
+export interface TicketCommentsTable {
+  id: string
+  organization_id: string
+  ticket_id: string
+  author_id: string
+  body: string
+  /** 0 or 1 on SQLite, a boolean on PostgreSQL: read with Boolean(). */
+  public: number | boolean
+  created_at: number
+}
+
+declare module '../../db/database.ts' {
+  interface Tables {
+    tickets: TicketsTable
+    ticket_counters: TicketCountersTable
+    ticket_tags: TicketTagsTable
+    ticket_comments: TicketCommentsTable
+  }
+}

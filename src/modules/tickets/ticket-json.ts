@@ -2,18 +2,14 @@
 // bare server serialize exactly the same thing.
 import { isoTime } from '../../lib/clock.ts'
 import { priorityName } from './lifecycle.ts'
-import type { tickets } from './table.ts'
+import type { TicketsTable } from './table.ts'
 
-export type TicketRow = typeof tickets.$inferSelect
-
-/** The columns a raw SELECT needs to produce a TicketRow. */
-export const TICKET_COLUMNS =
-  'id, organization_id, number, subject, description, status, priority, type, channel, requester_name, requester_email, assignee_id, tags, custom_fields, created_at, updated_at, solved_at, closed_at'
+export type TicketRow = TicketsTable
 
 export function ticketJson(row: TicketRow) {
   return {
     id: row.id,
-    number: row.number,
+    number: Number(row.number),
     subject: row.subject,
     description: row.description,
     status: row.status,

@@ -1,13 +1,10 @@
 // updateTicket: field and status changes under the lifecycle; ticket.updated names the changed fields,
 // and entering `solved` also writes ticket.resolved. Also closeSolvedTickets for the cron loop.
-import { and, asc, eq, lte } from 'drizzle-orm'
-import type { UserActor } from '../../context.ts'
-import type { AppDatabase } from '../../db/open.ts'
-import { write, type Tx } from '../../db/tx.ts'
+import type { Ctx, UserActor } from '../../context.ts'
+import type { Tx } from '../../db/database.ts'
 import { assertNotClosed, assertTransition, priorityRank, type TicketPriority, type TicketStatus } from './lifecycle.ts'
-import { checkCustomFields, normalizeTags, recordTicketEvent, replaceTags } from './shared.ts'
-import { tickets } from './table.ts'
-import type { TicketRow } from './ticket-json.ts'
+import { checkCustomFields, normalizeTags, recordTicketEvent } from './shared.ts'
+import { replaceTags, saveTicket, solvedTicketsDue, type TicketRow } from './store.ts'
 import { getVisibleTicket } from './visibility.ts'
 
 export interface TicketChanges {
@@ -30,18 +27,21 @@ function statusColumns(from: TicketRow, to: TicketStatus, now: number): Pick<Tic
   return { status: to, solved_at: to === 'solved' ? now : to === 'closed' ? from.solved_at : null, closed_at: to === 'closed' ? now : null }
 }
 
-function save(tx: Tx, actor: UserActor | null, before: TicketRow, after: TicketRow, changed: Field[], now: number): TicketRow {
-  tx.update(tickets).set(after).where(eq(tickets.id, before.id)).run()
-  if (changed.includes('tags')) replaceTags(tx, after, JSON.parse(after.tags) as string[])
-  recordTicketEvent(tx, actor, 'ticket.updated', after, now, { changed })
-  if (changed.includes('status') && after.status === 'solved') recordTicketEvent(tx, actor, 'ticket.resolved', after, now)
+async function save(tx: Tx, ctx: Ctx, after: TicketRow, changed: Field[], now: number): Promise<TicketRow> {
+  await saveTicket(tx, after)
+  if (changed.includes('tags')) await replaceTags(tx, after, JSON.parse(after.tags) as string[])
+  await recordTicketEvent(tx, ctx, 'ticket.updated', after, now, { changed })
+  if (changed.includes('status') && after.status === 'solved') await recordTicketEvent(tx, ctx, 'ticket.resolved', after, now)
   return after
 }
 
-export function updateTicket(db: AppDatabase, actor: UserActor, id: string, changes: TicketChanges, now: number): TicketRow {
+export async function updateTicket(ctx: Ctx<UserActor>, input: { id: string; changes: TicketChanges }): Promise<TicketRow> {
+  const { actor } = ctx
+  const { changes } = input
+  const now = ctx.clock.now()
   const customFields = changes.custom_fields === undefined ? undefined : checkCustomFields(changes.custom_fields)
-  return write(db, (tx) => {
-    const before = getVisibleTicket(tx, actor, id)
+  return ctx.db.write('ticket.update', async (tx) => {
+    const before = await getVisibleTicket(tx, actor, input.id)
     assertNotClosed(before.status)
     if (changes.status !== undefined && changes.status !== before.status) assertTransition(before.status, changes.status)
     const requester = changes.requester === undefined ? undefined : changes.requester === null ? { requester_name: null, requester_email: null } : { requester_name: changes.requester.name.trim(), requester_email: changes.requester.email.trim().toLowerCase() }
@@ -70,15 +70,16 @@ export function updateTicket(db: AppDatabase, actor: UserActor, id: string, chan
     }
     const changed = (Object.keys(differs) as Field[]).filter((field) => differs[field])
     if (changed.length === 0) return before
-    return save(tx, actor, before, { ...after, updated_at: now }, changed, now)
+    return save(tx, ctx, { ...after, updated_at: now }, changed, now)
   })
 }
 
-/** For the cron loop: closes tickets solved at or before `solvedBefore`, at most `limit` of them. */
-export function closeSolvedTickets(db: AppDatabase, solvedBefore: number, now: number, limit: number): number {
-  return write(db, (tx) => {
-    const due = tx.select().from(tickets).where(and(eq(tickets.status, 'solved'), lte(tickets.solved_at, solvedBefore))).orderBy(asc(tickets.solved_at)).limit(limit).all()
-    for (const before of due) save(tx, null, before, { ...before, ...statusColumns(before, 'closed', now), updated_at: now }, ['status'], now)
+/** For the cron loop: closes tickets solved at or before `solvedBefore`, at most `limit` of them in one transaction. */
+export async function closeSolvedTickets(ctx: Ctx, input: { solvedBefore: number; limit: number }): Promise<number> {
+  const now = ctx.clock.now()
+  return ctx.db.write('ticket.auto_close', async (tx) => {
+    const due = await solvedTicketsDue(tx, input.solvedBefore, input.limit)
+    for (const before of due) await save(tx, ctx, { ...before, ...statusColumns(before, 'closed', now), updated_at: now }, ['status'], now)
     return due.length
   })
 }

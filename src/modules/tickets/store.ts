@@ -1,0 +1,74 @@
+// The tickets module's SQL: tickets, their per-organization number counter, the tag index and the
+// comments. Lookups and lists are raw statements (hot paths); the rest is Kysely.
+import type { Queries, Tx } from '../../db/database.ts'
+import { type Condition, defineList } from '../../db/list.ts'
+import type { TicketCommentsTable, TicketsTable } from './table.ts'
+
+export type TicketRow = TicketsTable
+export type CommentRow = TicketCommentsTable
+
+export const TICKET_LIST = defineList('tickets', { sorts: ['created_at', 'updated_at', 'priority', 'number'] })
+export const COMMENT_LIST = defineList('ticket_comments', { sorts: ['created_at'] })
+
+const TICKET_IN_ORG = 'SELECT * FROM tickets WHERE id = ? AND organization_id = ?'
+
+export async function findTicket(db: Queries, organizationId: string, id: string): Promise<TicketRow | undefined> {
+  return db.raw.get<TicketRow>(TICKET_IN_ORG, [id, organizationId])
+}
+
+/** The organization's next ticket number: numbers are never reused, even after a delete. */
+export async function takeTicketNumber(tx: Tx, organizationId: string): Promise<number> {
+  const row = await tx.raw.get<{ last_number: number }>(
+    'INSERT INTO ticket_counters (organization_id, last_number) VALUES (?, 1) ' +
+      'ON CONFLICT (organization_id) DO UPDATE SET last_number = ticket_counters.last_number + 1 RETURNING last_number',
+    [organizationId],
+  )
+  return Number(row!.last_number)
+}
+
+export async function insertTicket(tx: Tx, row: TicketRow): Promise<void> {
+  await tx.kysely.insertInto('tickets').values(row).execute()
+}
+
+export async function saveTicket(tx: Tx, row: TicketRow): Promise<void> {
+  const { id, organization_id, ...columns } = row
+  await tx.kysely.updateTable('tickets').set(columns).where('id', '=', id).where('organization_id', '=', organization_id).execute()
+}
+
+export async function touchTicket(tx: Tx, ticket: Pick<TicketRow, 'id'>, now: number): Promise<void> {
+  await tx.raw.run('UPDATE tickets SET updated_at = ? WHERE id = ?', [now, ticket.id])
+}
+
+/** Comments and tags go with it (ON DELETE CASCADE). */
+export async function deleteTicketRow(tx: Tx, ticket: Pick<TicketRow, 'id' | 'organization_id'>): Promise<void> {
+  await tx.raw.run('DELETE FROM tickets WHERE id = ? AND organization_id = ?', [ticket.id, ticket.organization_id])
+}
+
+export async function replaceTags(tx: Tx, ticket: Pick<TicketRow, 'id' | 'organization_id'>, tags: readonly string[]): Promise<void> {
+  await tx.raw.run('DELETE FROM ticket_tags WHERE ticket_id = ?', [ticket.id])
+  if (tags.length === 0) return
+  await tx.kysely
+    .insertInto('ticket_tags')
+    .values(tags.map((tag) => ({ ticket_id: ticket.id, organization_id: ticket.organization_id, tag })))
+    .execute()
+}
+
+export async function insertComment(tx: Tx, comment: CommentRow): Promise<void> {
+  await tx.kysely.insertInto('ticket_comments').values(comment).execute()
+}
+
+/** Tickets solved at or before `solvedBefore`, oldest first (the auto-close batch). */
+export async function solvedTicketsDue(tx: Tx, solvedBefore: number, limit: number): Promise<TicketRow[]> {
+  return tx.kysely.selectFrom('tickets').selectAll().where('status', '=', 'solved').where('solved_at', '<=', solvedBefore).orderBy('solved_at').limit(limit).execute()
+}
+
+/** Tickets carrying `tag` (the tag filter of the list). */
+export function taggedCondition(tag: string): Condition {
+  return { sql: 'tickets.id IN (SELECT ticket_id FROM ticket_tags WHERE organization_id = tickets.organization_id AND tag = ?)', params: [tag] }
+}
+
+/** Whether `userId` is an active user of the organization (an assignee must be). */
+export async function isActiveUser(db: Queries, organizationId: string, userId: string): Promise<boolean> {
+  const user = await db.raw.get<{ status: string }>('SELECT status FROM users WHERE id = ? AND organization_id = ?', [userId, organizationId])
+  return user?.status === 'active'
+}
