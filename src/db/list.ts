@@ -43,13 +43,18 @@ type ColumnOf<T extends TableName> = keyof RowOf<T> & string
 export interface ListSpec<T extends TableName> {
   /** Binds tokens to this list (a token of another list is "other query"); default: the table name. */
   resource?: string
-  /** Columns a client may sort by; each needs an index on (organization_id, column, id). */
-  sorts: readonly ColumnOf<T>[]
+  /**
+   * What a client may sort by: columns (the sort field is the column's name), or sort fields mapped to
+   * the column that orders them (e.g. `name` by a folded `name_key`). Each needs an index on
+   * (organization_id, column, id).
+   */
+  sorts: readonly ColumnOf<T>[] | Readonly<Record<string, ColumnOf<T>>>
 }
 
 export interface List<T extends TableName> {
   readonly resource: string
-  readonly sorts: readonly ColumnOf<T>[]
+  /** The sort fields a client may name. */
+  readonly sorts: readonly string[]
   page(db: Queries, tokens: PageTokens, request: ListRequest, scope: ListScope): Promise<Page<RowOf<T>>>
   /** The statement of one page (for plan checks): rows after `after` in `sort` order. */
   statement(sort: string, organizationId: string, where: Condition[], after: readonly [string | number, string] | undefined, limit: number): Condition
@@ -62,11 +67,15 @@ function whereClause(conditions: readonly Condition[]): Condition {
 
 export function defineList<T extends TableName>(table: T, spec: ListSpec<T>): List<T> {
   const resource = spec.resource ?? table
+  const columns: Record<string, ColumnOf<T>> = Array.isArray(spec.sorts)
+    ? Object.fromEntries((spec.sorts as readonly ColumnOf<T>[]).map((c) => [c, c]))
+    : { ...(spec.sorts as Record<string, ColumnOf<T>>) }
   const orgCondition = `${table}.organization_id = ?`
   function statement(sort: string, organizationId: string, where: Condition[], after: readonly [string | number, string] | undefined, limit: number): Condition {
-    const [field, direction] = sort.split(':') as [ColumnOf<T>, Direction]
-    if (!spec.sorts.includes(field)) throw new Error(`${resource} cannot be sorted by ${field}`)
-    const sortExpr = `${table}.${field}`
+    const [field, direction] = sort.split(':') as [string, Direction]
+    const column = columns[field]
+    if (!column) throw new Error(`${resource} cannot be sorted by ${field}`)
+    const sortExpr = `${table}.${column}`
     const op = direction === 'desc' ? '<' : '>'
     const conditions: Condition[] = [{ sql: orgCondition, params: [organizationId] }, ...where]
     if (after) conditions.push({ sql: `(${sortExpr}, ${table}.id) ${op} (?, ?)`, params: [after[0], after[1]] })
@@ -79,10 +88,10 @@ export function defineList<T extends TableName>(table: T, spec: ListSpec<T>): Li
 
   return {
     resource,
-    sorts: spec.sorts,
+    sorts: Object.keys(columns),
     statement,
     async page(db, tokens, request, scope) {
-      const field = request.sort.split(':')[0] as ColumnOf<T>
+      const column = columns[request.sort.split(':')[0]!]!
       const binding = { organizationId: scope.organizationId, query: queryDigest(resource, scope.filters, request.sort) }
       const after = request.pageToken ? tokens.decode(request.pageToken, binding).after : undefined
       const where = scope.where ?? []
@@ -94,7 +103,7 @@ export function defineList<T extends TableName>(table: T, spec: ListSpec<T>): Li
       const last = rows.at(-1) as Record<string, unknown> | undefined
       const page: Page<RowOf<T>> = {
         rows,
-        nextPageToken: more && last ? tokens.encode(binding, { after: [last[field] as string | number, last.id as string] }) : '',
+        nextPageToken: more && last ? tokens.encode(binding, { after: [last[column] as string | number, last.id as string] }) : '',
       }
       if (request.includeTotal) {
         const filtered = whereClause([{ sql: orgCondition, params: [scope.organizationId] }, ...where])

@@ -157,20 +157,21 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Database 
         ;(effects ??= []).push(effect)
       },
     }
+    let result: T
     try {
       writer.run('BEGIN IMMEDIATE')
       try {
-        const result = await block(tx)
+        result = await block(tx)
         writer.run('COMMIT')
-        return result
       } catch (error) {
         if (writer.inTransaction) writer.run('ROLLBACK')
         throw error
       }
     } finally {
       lock.release()
-      if (effects) for (const effect of effects) effect()
     }
+    if (effects) for (const effect of effects) effect()
+    return result
   }
 
   async function withWriter(name: string, work: () => void): Promise<void> {
@@ -195,7 +196,15 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Database 
         await withWriter('optimize', () => writer.run('PRAGMA optimize'))
       },
       async checkpoint() {
-        await withWriter('checkpoint', () => writer.run('PRAGMA wal_checkpoint(TRUNCATE)'))
+        // PASSIVE: never waits on readers (TRUNCATE would, holding the writer meanwhile); under the lock,
+        // since a checkpoint cannot run on a connection inside an open transaction.
+        const found: { row?: { busy: number; log: number; checkpointed: number } | null } = {}
+        await withWriter('checkpoint', () => {
+          found.row = writer.query<{ busy: number; log: number; checkpointed: number }, []>('PRAGMA wal_checkpoint(PASSIVE)').get()
+        })
+        const row = found.row
+        // An in-memory database has no WAL: -1 frames.
+        return row && row.log >= 0 ? { walFrames: row.log, checkpointedFrames: row.checkpointed, busy: row.busy === 1 } : undefined
       },
       async backupTo(file: string) {
         // On the read connection, in a read transaction of its own: writers go on while the copy is made.

@@ -1,7 +1,7 @@
 // Builds the real app on a fresh, migrated SQLite file in its own temporary DATA_DIR, with a fake
 // clock and captured logs; each test file gets its own, nothing is shared.
 import { afterAll } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConfig, type SettingName } from '../../src/config.ts'
@@ -26,12 +26,38 @@ export function tempDirs(prefix?: string): () => string {
   }
 }
 
+// One migrated database with its master key and signing key per test process, copied into each new
+// app's DATA_DIR (as PocketBase clones its test data directory): migrating and generating an RSA key
+// for every app cost more than most tests. Made at clock 0 so its key signs at any test's time.
+let template: Promise<string> | undefined
+
+function templateDataDir(): Promise<string> {
+  template ??= (async () => {
+    const dir = tempDir('switchboard-template-')
+    const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'error' })
+    const runtime = await openRuntime(config, { log: createLogger({ level: 'error', sink: memorySink() }), clock: new FakeClock(0) })
+    await runtime.close()
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    return dir
+  })()
+  return template
+}
+
+async function freshDataDir(): Promise<string> {
+  const dir = tempDir()
+  const from = await templateDataDir()
+  // The database was checkpointed and closed: its one file holds everything (no -wal to copy).
+  for (const name of readdirSync(from)) copyFileSync(`${from}/${name}`, `${dir}/${name}`)
+  return dir
+}
+
 /**
  * The real app on a fresh, migrated database in its own DATA_DIR. Pass `dataDir` to open an existing
  * one (a restart); `keepData` leaves it on disk when closed.
  */
 export async function makeTestApp(settings: Partial<Record<SettingName, string>> = {}, options: { dataDir?: string; keepData?: boolean; clock?: FakeClock; webhookCa?: string } = {}) {
-  const dataDir = options.dataDir ?? tempDir()
+  // A test that brings its own master key or data directory starts from nothing, as production does.
+  const dataDir = options.dataDir ?? (settings.MASTER_KEY === undefined ? await freshDataDir() : tempDir())
   // Rate limits are off unless a test turns them on: most tests make more requests than a plan allows.
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', RATE_LIMITS_ENABLED: 'false', ...settings })
   const logs = memorySink()
