@@ -1,11 +1,8 @@
 // Every migration, in order, embedded in the binary. 0000-0010 are the SQLite schema as drizzle-kit wrote it
-// (kept byte for byte: their checksums are recorded in existing databases); new migrations are portable:
-// `NNNN_what.ts` exporting an `up(tx)` that both engines run. Never edit one that has landed.
+// (kept byte for byte: their checksums are recorded in existing databases). From 0011 on, migrations are
+// written once for both engines: portable SQL in `NNNN_what.sql` (statements separated by
+// `--> statement-breakpoint`). Never edit one that has landed.
 import { type Migration, sqlMigration } from '../migrate.ts'
-import * as m11 from './0011_audit_chain_index.ts'
-// A portable migration's checksum covers its file's text (a function's own source changes when bundled).
-// @ts-expect-error TypeScript types a .ts module, not its text
-import s11 from './0011_audit_chain_index.ts' with { type: 'text' }
 import m0 from './0000_init.sql' with { type: 'text' }
 import m1 from './0001_identity.sql' with { type: 'text' }
 import m2 from './0002_tickets.sql' with { type: 'text' }
@@ -17,6 +14,7 @@ import m7 from './0007_webhooks.sql' with { type: 'text' }
 import m8 from './0008_webhook_due_per_webhook.sql' with { type: 'text' }
 import m9 from './0009_webhook_allowed_cidrs.sql' with { type: 'text' }
 import m10 from './0010_audit_no_overwrite_indexed.sql' with { type: 'text' }
+import m11 from './0011_audit_chain_index.sql' with { type: 'text' }
 
 export const MIGRATIONS: readonly Migration[] = [
   sqlMigration('0000_init', m0),
@@ -30,5 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   sqlMigration('0008_webhook_due_per_webhook', m8),
   sqlMigration('0009_webhook_allowed_cidrs', m9),
   sqlMigration('0010_audit_no_overwrite_indexed', m10),
-  { tag: '0011_audit_chain_index', source: s11, up: m11.up },
+  sqlMigration('0011_audit_chain_index', m11),
 ]
