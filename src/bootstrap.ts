@@ -1,14 +1,11 @@
 // First start: on a fresh database, the organization "Default" and its Super Admin (ADMIN_EMAIL,
 // ADMIN_PASSWORD or a generated password printed once to stderr). Never again after that.
-import { eq } from 'drizzle-orm'
-import type { AppDeps } from './context.ts'
+import { type AppContext, type AppDeps, contextFor } from './context.ts'
+import { getKv, putKv } from './db/kv.ts'
 import type { Logger } from './lib/log.ts'
-import { systemKv } from './db/kv.ts'
-import { write } from './db/tx.ts'
-import { generatePassword, hashPassword } from './modules/auth/password.ts'
-import { createOrganization } from './modules/organizations/service.ts'
-import { organizations } from './modules/organizations/table.ts'
-import { insertUser } from './modules/users/create-user.ts'
+import { generatePassword, hashPassword } from './modules/auth/index.ts'
+import { anyOrganization, createOrganization } from './modules/organizations/index.ts'
+import { insertUser } from './modules/users/index.ts'
 
 const DONE_KEY = 'bootstrapped_at'
 
@@ -20,20 +17,28 @@ export interface BootstrapResult {
   generatedPassword?: string
 }
 
-export async function bootstrap(deps: Pick<AppDeps, 'db' | 'config' | 'clock'>): Promise<BootstrapResult | undefined> {
-  const done = () => deps.db.select().from(systemKv).where(eq(systemKv.key, DONE_KEY)).get() !== undefined
-  if (done()) return undefined
-  const generated = deps.config.adminPassword === undefined ? generatePassword() : undefined
-  const passwordHash = await hashPassword(deps.config.adminPassword ?? generated!)
-  const now = deps.clock.now()
-  return write(deps.db, (tx) => {
+/** `source`: the app context (an AppDeps is TRANSITIONAL, issue 13: its `app` is used). */
+export async function bootstrap(source: AppContext | AppDeps): Promise<BootstrapResult | undefined> {
+  const app = 'app' in source ? source.app : source
+  if ((await getKv(app.db, DONE_KEY)) !== undefined) return undefined
+  const ctx = contextFor(app, { kind: 'system', id: 'first_start' })
+  const generated = app.config.adminPassword === undefined ? generatePassword() : undefined
+  // Hashed before the transaction: every other write would wait for argon2 otherwise.
+  const passwordHash = await hashPassword(app.config.adminPassword ?? generated!)
+  const now = ctx.clock.now()
+  return app.db.write('first-start', async (tx) => {
     // Checked again under the write lock; a database that already has organizations is not fresh.
-    if (done()) return undefined
-    const fresh = tx.select({ id: organizations.id }).from(organizations).limit(1).get() === undefined
-    tx.insert(systemKv).values({ key: DONE_KEY, value: new Date(now).toISOString(), updatedAt: now }).run()
+    if ((await getKv(tx, DONE_KEY)) !== undefined) return undefined
+    const fresh = !(await anyOrganization(tx))
+    await putKv(tx, DONE_KEY, new Date(now).toISOString(), now)
     if (!fresh) return undefined
-    const org = createOrganization(tx, { name: 'Default', plan: 'professional' }, now)
-    const user = insertUser(tx, { organizationId: org.id, email: deps.config.adminEmail, name: 'Administrator', role: 'super_admin', passwordHash }, now, { actor: { type: 'system', id: 'first_start' } })
+    const org = await createOrganization(tx, { name: 'Default', plan: 'professional' }, now)
+    const user = await insertUser(
+      tx,
+      ctx,
+      { organizationId: org.id, email: app.config.adminEmail, name: 'Administrator', role: 'super_admin', passwordHash },
+      now,
+    )
     return { organizationId: org.id, userId: user.id, email: user.email, ...(generated ? { generatedPassword: generated } : {}) }
   })
 }
@@ -41,7 +46,11 @@ export async function bootstrap(deps: Pick<AppDeps, 'db' | 'config' | 'clock'>):
 /** Logs what the first start created; a generated password goes to stderr only, never to the log. */
 export function announceBootstrap(created: BootstrapResult | undefined, log: Logger, stderr: (text: string) => void): void {
   if (!created) return
-  log.info('first start: created the organization "Default" and its Super Admin', { organization_id: created.organizationId, user_id: created.userId, email: created.email })
+  log.info('first start: created the organization "Default" and its Super Admin', {
+    organization_id: created.organizationId,
+    user_id: created.userId,
+    email: created.email,
+  })
   if (!created.generatedPassword) return
   stderr(
     `switchboard: first start: created the organization "Default" (${created.organizationId}) and its Super Admin ${created.email}\n` +

@@ -10,15 +10,14 @@ import type { Scheduler } from './jobs/scheduler.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import type { Grant, Role } from './modules/access/permissions.ts'
-import type { Rates } from './modules/rate-limits/plans.ts'
-import type { EventSubscriber, LastSeen, Ports, SigningKeys, TextMessages, VerifiedTokenCache } from './ports.ts'
-import type { Keyring } from './modules/keys/keyring.ts'
-import type { Revocations } from './modules/auth/revocations.ts'
-import type { Activity } from './modules/auth/activity.ts'
+import type { Rates } from './modules/rate-limits/index.ts'
+import type { DeliveryService, EventSubscriber, IpAllowlists, LastSeen, Ports, SigningKeys, TextMessages, VerifiedTokenCache } from './ports.ts'
+import type { Keyring } from './modules/keys/index.ts'
+import type { Activity, Revocations } from './modules/auth/index.ts'
 import type { SmsSender } from './modules/mfa/sms-sender.ts'
 import type { Allowlists } from './modules/organizations/allowlist.ts'
-import type { RateLimiter } from './modules/rate-limits/limiter.ts'
-import type { WebhookDispatcher } from './modules/webhooks/dispatcher.ts'
+import type { RateLimiter } from './modules/rate-limits/index.ts'
+import type { WebhookDispatcher } from './modules/webhooks/index.ts'
 
 export interface AppContext {
   readonly config: Config
@@ -34,8 +33,11 @@ export interface AppContext {
   readonly keys: SigningKeys
   readonly sms: TextMessages
   readonly lastSeen: LastSeen
+  readonly allowlists: IpAllowlists
   /** Told of every event recordChange writes, in its transaction (webhooks queue deliveries). */
   readonly eventSubscribers: readonly EventSubscriber[]
+  /** Sends webhook deliveries (the manual sends of the webhooks module go through it). */
+  readonly deliveries: DeliveryService
   readonly version: string
   /** Clock time at which this process started. */
   readonly startedAt: number

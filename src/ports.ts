@@ -72,19 +72,32 @@ export interface Ports {
 
 /** The signing keys of access and ID tokens (RS256). */
 export interface SigningKeys {
-  /** The key that signs now: `kid` and when it stops being the signer. */
-  signer(now: number): Promise<{ kid: string }>
+  /** The key that signs at `now` (read through `db`: a transaction's, or the read connection). */
+  signer(now: number, db?: import('./db/database.ts').Queries): Promise<{ kid: string }>
   sign(kid: string, payload: Record<string, unknown>): Promise<string>
   /** Remembers that `kid` signed a token valid until `expiresAt`, in the caller's transaction. */
   recordUse(tx: import('./db/database.ts').Tx, kid: string, expiresAt: number): Promise<void>
-  /** The public key of `kid` for the hot-path check, if it is known and may verify. */
+  /** The public key of `kid` for the hot-path check, if it is known (synchronous: it runs per request). */
   verificationKey(kid: string): import('node:crypto').KeyObject | undefined
+  /**
+   * Loads keys added since (a rotation by another process) when a token names an unknown `kid`; at most
+   * once a second, so unknown kids cannot make every request read the database. True when a key came.
+   */
+  reloadKeys(): Promise<boolean>
 }
 
 /** Where MFA text messages go. */
 export interface TextMessages {
   readonly provider: string
   send(to: string, text: string): Promise<void>
+}
+
+/** Organizations' IP allowlists as the request path checks them (the organizations module keeps them). */
+export interface IpAllowlists {
+  /** The ranges of a stored `allowed_ips` value (JSON array text); empty: every address. */
+  ranges(stored: string): readonly import('./lib/cidr.ts').Cidr[]
+  /** True when a denial of `ip` should be written to the audit log (throttled per address and organization). */
+  denialDue(organizationId: string, ip: string | null, now: number): boolean
 }
 
 /** Throttled last-seen writes of sessions and API keys. */
@@ -98,6 +111,11 @@ export interface DeliveryService {
   start(): unknown
   stop(): Promise<void>
   settled(): Promise<void>
+  /**
+   * Sends one delivery that the caller wrote already claimed (a test send, a manual retry) through the
+   * real pipeline, now, and resolves once its outcome is recorded; nothing if it is gone meanwhile.
+   */
+  sendNow(deliveryId: string): Promise<void>
 }
 
 /** An event just written in a transaction, as its subscribers (webhooks) see it. */

@@ -15,21 +15,14 @@ import { Scheduler } from './jobs/scheduler.ts'
 import { systemClock, type Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import { PageTokens } from './db/page-tokens.ts'
-import { Revocations } from './modules/auth/revocations.ts'
-import { VerifiedTokens } from './modules/auth/verified-tokens.ts'
-import { Keyring } from './modules/keys/keyring.ts'
-import { loadMasterKey } from './modules/keys/master-key.ts'
+import { Activity, Revocations, VerifiedTokens } from './modules/auth/index.ts'
+import { Keyring, loadMasterKey, MasterKeyError } from './modules/keys/index.ts'
 import { VERSION } from './version.ts'
-import { Activity } from './modules/auth/activity.ts'
 import { createSmsSender } from './modules/mfa/sms-sender.ts'
 import { Allowlists } from './modules/organizations/allowlist.ts'
-import { RateLimiter } from './modules/rate-limits/limiter.ts'
-import { restoreRateCounters, saveRateCounters } from './modules/rate-limits/store.ts'
-import { WebhookDispatcher } from './modules/webhooks/dispatcher.ts'
-import { processWakeups } from './modules/webhooks/signal.ts'
-import { fanOut } from './modules/webhooks/fan-out.ts'
-import type { EventType } from './modules/events/catalog.ts'
-import type { Ports } from './ports.ts'
+import { memoryRateCounters, RateLimiter, restoreRateCounters, saveRateCounters } from './modules/rate-limits/index.ts'
+import { fanOutSubscriber, InProcessWakeups, WebhookDispatcher } from './modules/webhooks/index.ts'
+import type { EventSubscriber, Ports, SigningKeys } from './ports.ts'
 
 export interface Runtime {
   deps: AppDeps
@@ -85,9 +78,78 @@ export async function openKeyring(config: Config, log: Logger, clock: Clock = sy
   const opened = await openMigratedDatabase(config, log, clock.now())
   try {
     const masterKey = loadMasterKey(config, { create: true })
-    const keyring = new Keyring(opened.db, masterKey, clock)
+    const keyring = new Keyring(opened.database, masterKey, clock)
     await keyring.init()
     return { ...opened, keyring, masterKey }
+  } catch (error) {
+    await opened.database.close()
+    throw error
+  }
+}
+
+/** What every event is told of in its transaction, for the server and the CLI commands alike. */
+function eventSubscribersOf(wakeups: Ports['wakeups']): EventSubscriber[] {
+  // Webhook deliveries, written in the event's transaction; the dispatchers are woken after its commit.
+  return [fanOutSubscriber(wakeups)]
+}
+
+/** A CLI command sends no webhook: what it queues, the server's dispatcher sends. */
+const NO_DELIVERIES: AppContext['deliveries'] = {
+  start: () => undefined,
+  stop: async () => {},
+  settled: async () => {},
+  sendNow: () => Promise.reject(new Error('a CLI command sends no webhook deliveries')),
+}
+
+/** The master key when one exists; else an empty one, with which any seal or unseal fails loudly. */
+function existingMasterKey(config: Config): Uint8Array {
+  try {
+    return loadMasterKey(config, { create: false })
+  } catch (error) {
+    if (error instanceof MasterKeyError) return new Uint8Array(0)
+    throw error
+  }
+}
+
+/** A CLI command signs no token: `keys rotate` opens the keyring itself. */
+const NO_SIGNING_KEYS: SigningKeys = {
+  signer: () => Promise.reject(new Error('a CLI command has no signing keys')),
+  sign: () => Promise.reject(new Error('a CLI command has no signing keys')),
+  recordUse: () => Promise.reject(new Error('a CLI command has no signing keys')),
+  verificationKey: () => undefined,
+  reloadKeys: async () => false,
+}
+
+/**
+ * The app context of one CLI command (its verbs run with `contextFor(app, { kind: 'system', id: 'cli' })`):
+ * the migrated database, this process's own in-memory ports and the same event subscribers as the
+ * server; no cron loop, no webhook sender (the server's picks up what a command queues), no signing
+ * keys, and the master key only if one exists already (a command never creates it).
+ */
+export async function openCommandContext(config: Config, log: Logger, clock: Clock = systemClock) {
+  const opened = await openMigratedDatabase(config, log, clock.now())
+  try {
+    // This process's own: nothing a command does needs another instance's state, nor leaves any behind.
+    const ports: Ports = { revocations: new Revocations(), verifiedTokens: new VerifiedTokens(), rateCounters: memoryRateCounters(), wakeups: new InProcessWakeups() }
+    const app: AppContext = {
+      config,
+      db: opened.database,
+      clock,
+      log,
+      ports,
+      scheduler: new Scheduler({ clock, log, tickMs: config.cronTickMs }),
+      pageTokens: await PageTokens.load(opened.database, config.pageTokenTtlS, clock),
+      masterKey: existingMasterKey(config),
+      keys: NO_SIGNING_KEYS,
+      sms: createSmsSender(config.sms, log),
+      lastSeen: { session() {}, apiKey() {} },
+      allowlists: new Allowlists(),
+      eventSubscribers: eventSubscribersOf(ports.wakeups),
+      deliveries: NO_DELIVERIES,
+      version: VERSION,
+      startedAt: clock.now(),
+    }
+    return { app, close: () => opened.database.close() }
   } catch (error) {
     await opened.database.close()
     throw error
@@ -99,16 +161,20 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
   const clock = options.clock ?? systemClock
   const { log } = options
   const { sqlite, db, database, keyring, masterKey } = await openKeyring(config, log, clock)
-  const revocations = new Revocations().load(db, clock.now())
-  const pageTokens = PageTokens.load(db, config.pageTokenTtlS, clock)
+  const revocations = await new Revocations().load(database, clock.now())
+  const pageTokens = await PageTokens.load(database, config.pageTokenTtlS, clock)
   const scheduler = new Scheduler({ clock, log, tickMs: config.cronTickMs })
-  const rateLimits = new RateLimiter(config.rateLimits)
-  if (rateLimits.enabled) restoreRateCounters(sqlite, rateLimits, clock.now())
-  const webhooks = new WebhookDispatcher({ sqlite, db, clock, log, config, masterKey, version: VERSION }, options.webhookCa ? { extraCa: options.webhookCa } : {})
+  const rateCounters = memoryRateCounters()
+  if (config.rateLimits.enabled) await restoreRateCounters(database, rateCounters, clock.now())
+  // TRANSITIONAL (issue 13): AppDeps' limiter, over the same counters as the app context's.
+  const rateLimits = new RateLimiter(config.rateLimits, rateCounters)
   const verifiedTokens = new VerifiedTokens()
   const sms = createSmsSender(config.sms, log)
-  const activity = new Activity(sqlite)
-  const ports: Ports = { revocations, verifiedTokens, rateCounters: rateLimits.windows, wakeups: processWakeups }
+  const activity = new Activity(database, log)
+  // One cache and one denial throttle for the app context and the modules still on AppDeps.
+  const allowlists = new Allowlists()
+  const ports: Ports = { revocations, verifiedTokens, rateCounters, wakeups: new InProcessWakeups() }
+  const webhooks = new WebhookDispatcher({ db: database, clock, log, config, masterKey, version: VERSION, ports }, options.webhookCa ? { extraCa: options.webhookCa } : {})
   const app: AppContext = {
     config,
     db: database,
@@ -118,17 +184,12 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
     scheduler,
     pageTokens,
     masterKey,
-    // TRANSITIONAL (issue 13): the keys module makes Keyring implement SigningKeys.
-    keys: keyring as unknown as AppContext['keys'],
+    keys: keyring,
     sms,
     lastSeen: activity,
-    // TRANSITIONAL (issue 13): the legacy fan-out, on the writer inside the open transaction, until the
-    // webhooks module subscribes with its own.
-    eventSubscribers: [
-      async (_tx, event) => {
-        fanOut(db as never, { id: event.id, organizationId: event.organizationId, type: event.type as EventType, now: event.createdAt })
-      },
-    ],
+    allowlists,
+    eventSubscribers: eventSubscribersOf(ports.wakeups),
+    deliveries: webhooks,
     version: VERSION,
     startedAt: clock.now(),
   }
@@ -149,7 +210,7 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
     masterKey,
     sms,
     activity,
-    allowlists: new Allowlists(),
+    allowlists,
     rateLimits,
     webhooks,
     version: VERSION,
@@ -165,7 +226,7 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
       await scheduler.stop()
       // The daily counts survive the restart (minute windows start afresh).
       try {
-        if (rateLimits.enabled) saveRateCounters(sqlite, rateLimits, clock.now())
+        if (config.rateLimits.enabled) await saveRateCounters(database, rateCounters, clock.now())
       } catch (error) {
         log.error('rate-limit counters not saved at shutdown', { error })
       }

@@ -4,11 +4,9 @@ import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { bootstrap } from '../src/bootstrap.ts'
-import { write } from '../src/db/tx.ts'
 import { verifyPassword } from '../src/modules/auth/password.ts'
-import { createOrganization } from '../src/modules/organizations/service.ts'
-import { organizations } from '../src/modules/organizations/table.ts'
-import { users } from '../src/modules/users/table.ts'
+import { createOrganization, type OrganizationRow } from '../src/modules/organizations/index.ts'
+import type { UserRow } from '../src/modules/users/index.ts'
 import { makeTestApp, tempDirs, type TestApp } from './helpers/app.ts'
 import { freePort, run, sourceCommand, startServer, type Finished, type RunningServer } from './helpers/process.ts'
 
@@ -106,24 +104,24 @@ describe('bootstrap()', () => {
       await app.close()
     }
   }
-  const allOrganizations = (app: TestApp) => app.deps.db.select().from(organizations).all()
-  const allUsers = (app: TestApp) => app.deps.db.select().from(users).all()
+  const allOrganizations = (app: TestApp) => app.deps.app.db.raw.all<OrganizationRow>('SELECT * FROM organizations ORDER BY id')
+  const allUsers = (app: TestApp) => app.deps.app.db.raw.all<UserRow>('SELECT * FROM users ORDER BY id')
 
   test('on a fresh database: one "Default" organization with one active super_admin, and a generated password', () =>
     withApp({}, async (app) => {
-      const result = await bootstrap(app.deps)
+      const result = await bootstrap(app.deps.app)
       expect(result).toEqual({
         organizationId: expect.stringMatching(/^org_/),
         userId: expect.stringMatching(/^usr_/),
         email: 'admin@switchboard.local',
         generatedPassword: expect.stringMatching(/^[A-Za-z0-9]{20}$/),
       })
-      expect(allOrganizations(app)).toEqual([expect.objectContaining({ id: result!.organizationId, name: 'Default' })])
-      const created = allUsers(app)
+      expect(await allOrganizations(app)).toEqual([expect.objectContaining({ id: result!.organizationId, name: 'Default' })])
+      const created = await allUsers(app)
       expect(created).toEqual([
-        expect.objectContaining({ id: result!.userId, organizationId: result!.organizationId, email: 'admin@switchboard.local', role: 'super_admin', status: 'active' }),
+        expect.objectContaining({ id: result!.userId, organization_id: result!.organizationId, email: 'admin@switchboard.local', role: 'super_admin', status: 'active' }),
       ])
-      expect(await verifyPassword(result!.generatedPassword!, created[0]!.passwordHash)).toBe(true)
+      expect(await verifyPassword(result!.generatedPassword!, created[0]!.password_hash)).toBe(true)
 
       const response = await app.request('/api/v1/auth/login', {
         method: 'POST',
@@ -135,36 +133,36 @@ describe('bootstrap()', () => {
 
   test('a second call returns undefined and creates nothing', () =>
     withApp({}, async (app) => {
-      expect(await bootstrap(app.deps)).toBeDefined()
-      expect(await bootstrap(app.deps)).toBeUndefined()
-      expect(await bootstrap(app.deps)).toBeUndefined()
-      expect(allOrganizations(app)).toHaveLength(1)
-      expect(allUsers(app)).toHaveLength(1)
+      expect(await bootstrap(app.deps.app)).toBeDefined()
+      expect(await bootstrap(app.deps.app)).toBeUndefined()
+      expect(await bootstrap(app.deps.app)).toBeUndefined()
+      expect(await allOrganizations(app)).toHaveLength(1)
+      expect(await allUsers(app)).toHaveLength(1)
     }))
 
   test('two calls at once create one organization and one user', () =>
     withApp({}, async (app) => {
-      const results = await Promise.all([bootstrap(app.deps), bootstrap(app.deps)])
+      const results = await Promise.all([bootstrap(app.deps.app), bootstrap(app.deps.app)])
       expect(results.filter((r) => r !== undefined)).toHaveLength(1)
-      expect(allOrganizations(app)).toHaveLength(1)
-      expect(allUsers(app)).toHaveLength(1)
+      expect(await allOrganizations(app)).toHaveLength(1)
+      expect(await allUsers(app)).toHaveLength(1)
     }))
 
   test('with ADMIN_EMAIL and ADMIN_PASSWORD: that user, and no generated password', () =>
     withApp({ ADMIN_EMAIL: 'Owner@Corp.example', ADMIN_PASSWORD: 'owner-chosen-pw-456' }, async (app) => {
-      const result = await bootstrap(app.deps)
+      const result = await bootstrap(app.deps.app)
       expect(result).toEqual({ organizationId: expect.any(String), userId: expect.any(String), email: 'owner@corp.example' })
-      const [user] = allUsers(app)
-      expect(await verifyPassword('owner-chosen-pw-456', user!.passwordHash)).toBe(true)
+      const [user] = await allUsers(app)
+      expect(await verifyPassword('owner-chosen-pw-456', user!.password_hash)).toBe(true)
     }))
 
   test('a database that already holds an organization is never bootstrapped', () =>
     withApp({}, async (app) => {
-      const acme = write(app.deps.db, (tx) => createOrganization(tx, { name: 'Acme', plan: 'starter' }, app.clock.now()))
-      expect(await bootstrap(app.deps)).toBeUndefined()
-      expect(await bootstrap(app.deps)).toBeUndefined()
-      expect(allOrganizations(app)).toEqual([expect.objectContaining({ id: acme.id, name: 'Acme' })])
-      expect(allUsers(app)).toEqual([])
+      const acme = await app.deps.app.db.write('test.org', (tx) => createOrganization(tx, { name: 'Acme', plan: 'starter' }, app.clock.now()))
+      expect(await bootstrap(app.deps.app)).toBeUndefined()
+      expect(await bootstrap(app.deps.app)).toBeUndefined()
+      expect(await allOrganizations(app)).toEqual([expect.objectContaining({ id: acme.id, name: 'Acme' })])
+      expect(await allUsers(app)).toEqual([])
     }))
 })
 

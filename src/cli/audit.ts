@@ -1,10 +1,9 @@
 // `switchboard audit verify`: walks every audit chain, recomputing each hash, and reports the first
 // broken link of each; exits 1 if any chain is broken. Safe while a server runs on the same DATA_DIR.
 import { existsSync } from 'node:fs'
-import { createLogger, fileSink } from '../lib/log.ts'
-import { verifyChains } from '../modules/audit/chain.ts'
-import { openMigratedDatabase } from '../runtime.ts'
+import { verifyChains } from '../modules/audit/index.ts'
 import { EXIT, type Command } from './command.ts'
+import { withDatabase } from './with-database.ts'
 
 export const auditVerifyCommand: Command = {
   name: 'audit verify',
@@ -16,10 +15,8 @@ export const auditVerifyCommand: Command = {
       io.stderr(`switchboard: audit verify: no database at ${config.dbPath}\n`)
       return EXIT.FAILED
     }
-    const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
-    const { sqlite, database } = await openMigratedDatabase(config, log, Date.now())
-    try {
-      const reports = verifyChains(sqlite)
+    return withDatabase(config, async (ctx) => {
+      const reports = await verifyChains(ctx)
       for (const report of reports) {
         const chain = report.organizationId ?? 'installation'
         const state = report.broken ? `BROKEN at record ${report.broken.seq} (${report.broken.id}): ${report.broken.problem}` : 'intact'
@@ -27,11 +24,10 @@ export const auditVerifyCommand: Command = {
       }
       const broken = reports.filter((r) => r.broken).length
       const records = reports.reduce((n, r) => n + r.records, 0)
-      io.stdout(broken === 0 ? `${reports.length} chains, ${records} records: all intact\n` : `${broken} of ${reports.length} chains broken\n`)
+      io.stdout(
+        broken === 0 ? `${reports.length} chains, ${records} records: all intact\n` : `${broken} of ${reports.length} chains broken\n`,
+      )
       return broken === 0 ? EXIT.OK : EXIT.FAILED
-    } finally {
-      await database.close()
-      log.flush()
-    }
+    })
   },
 }

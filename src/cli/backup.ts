@@ -2,7 +2,9 @@
 // server runs on the same DATA_DIR; never overwrites an existing file.
 import { chmodSync, existsSync, linkSync, statSync, unlinkSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { Database } from 'bun:sqlite'
+import { quickCheckSqliteFile } from '../db/sqlite.ts'
+import { createLogger, fileSink } from '../lib/log.ts'
+import { openConfiguredDatabase } from '../runtime.ts'
 import { EXIT, type Command } from './command.ts'
 
 export const backupCommand: Command = {
@@ -11,7 +13,10 @@ export const backupCommand: Command = {
   summary: 'Write a consistent copy of the database to <file> (refuses to overwrite)',
   async run({ config, args, io }) {
     const target = resolve(io.cwd, args[0]!)
-    const fail = (message: string) => (io.stderr(`switchboard: backup: ${message}\n`), EXIT.FAILED)
+    const fail = (message: string) => {
+      io.stderr(`switchboard: backup: ${message}\n`)
+      return EXIT.FAILED
+    }
     if (existsSync(target)) return fail(`${target} already exists; refusing to overwrite it`)
     if (!existsSync(dirname(target))) return fail(`directory ${dirname(target)} does not exist`)
     if (!existsSync(config.dbPath)) return fail(`no database at ${config.dbPath}`)
@@ -19,22 +24,22 @@ export const backupCommand: Command = {
     // Written under a temporary name, then linked into place: link() fails if the target appeared
     // meanwhile, and a crash never leaves a half-written file under the requested name.
     const partial = `${target}.partial-${process.pid}`
-    const source = new Database(config.dbPath, { readonly: true })
+    // Opened as it is, not migrated: a backup taken before an upgrade must be of the database as it was.
+    const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
+    const source = openConfiguredDatabase(config, log)
     try {
-      source.run('PRAGMA busy_timeout = 5000')
-      source.query('VACUUM INTO ?').run(partial)
+      await source.admin.backupTo(partial)
     } catch (error) {
       if (existsSync(partial)) unlinkSync(partial)
       return fail((error as Error).message)
     } finally {
-      source.close()
+      await source.close()
+      log.flush()
     }
     try {
       chmodSync(partial, 0o600)
-      const copy = new Database(partial, { readonly: true })
-      const check = copy.query<{ quick_check: string }, []>('PRAGMA quick_check').get()
-      copy.close()
-      if (check?.quick_check !== 'ok') return fail(`the copy failed its integrity check: ${check?.quick_check}`)
+      const check = quickCheckSqliteFile(partial)
+      if (check !== 'ok') return fail(`the copy failed its integrity check: ${check}`)
       linkSync(partial, target)
     } catch (error) {
       return fail((error as Error).message)

@@ -56,7 +56,7 @@ export function usage(): string {
     ...settings,
     '',
     'Options:',
-    '  -h, --help                      Show this help (after a command: that command\'s)',
+    "  -h, --help                      Show this help (after a command: that command's)",
     '  --version                       Print the version (as `switchboard version`)',
     '',
   ].join('\n')
@@ -81,7 +81,9 @@ export function commandUsage(command: Command): string {
 
 /** The command the words select (the longest name that matches), if any. */
 function findCommand(words: string[]): Command | undefined {
-  return [...COMMANDS].sort((a, b) => b.name.split(' ').length - a.name.split(' ').length).find((c) => c.name.split(' ').every((word, i) => words[i] === word))
+  return [...COMMANDS]
+    .sort((a, b) => b.name.split(' ').length - a.name.split(' ').length)
+    .find((c) => c.name.split(' ').every((word, i) => words[i] === word))
 }
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {

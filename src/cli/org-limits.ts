@@ -1,13 +1,11 @@
 // `switchboard org set-plan ORG_ID PLAN` and `org set-limits ORG_ID --per-minute N --per-day N`
 // (or `--clear`): an organization's plan and request rates. Both print the result as JSON; a running
 // server applies them on the organization's next request.
-import { write } from '../db/tx.ts'
-import { PLANS, type Plan } from '../modules/organizations/table.ts'
-import { MAX_PER_DAY, MAX_PER_MINUTE } from '../modules/rate-limits/plans.ts'
-import { setPlan, setRates } from '../modules/rate-limits/set-rates.ts'
+import { PLANS } from '../modules/organizations/index.ts'
+import { changePlan, changeRates, MAX_PER_DAY, MAX_PER_MINUTE } from '../modules/rate-limits/index.ts'
 import { EXIT, type Command } from './command.ts'
 import { usage } from './org.ts'
-import { CLI_ACTOR, noSuchOrganization, withDatabase } from './with-database.ts'
+import { noSuchOrganization, withDatabase } from './with-database.ts'
 
 export const orgSetPlanCommand: Command = {
   name: 'org set-plan',
@@ -16,15 +14,17 @@ export const orgSetPlanCommand: Command = {
   async run({ config, args, io }) {
     const [id, plan] = args as [string, string]
     if (!(PLANS as readonly string[]).includes(plan)) return usage(io, `the plan must be one of: ${PLANS.join(', ')}`)
-    return withDatabase(config, (db) => {
-      const changed = write(db, (tx) => setPlan(tx, id, plan as Plan, CLI_ACTOR, Date.now()))
+    return withDatabase(config, async (ctx) => {
+      const changed = await changePlan(ctx, { organizationId: id, plan })
       if (!changed) return noSuchOrganization(io, id)
       const { before, after } = changed
       if (plan !== 'enterprise' && (before.rate_limit_per_minute !== null || before.rate_limit_per_day !== null)) {
         io.stderr(`switchboard: the rates set by org set-limits were dropped; the ${plan} plan's apply\n`)
       }
       if (plan === 'enterprise' && after.rate_limit_per_minute === null && after.rate_limit_per_day === null) {
-        io.stderr('switchboard: enterprise has no rates of its own; set them with org set-limits (until then it gets the professional rates)\n')
+        io.stderr(
+          'switchboard: enterprise has no rates of its own; set them with org set-limits (until then it gets the professional rates)\n',
+        )
       }
       io.stdout(JSON.stringify(after) + '\n')
       return EXIT.OK
@@ -42,21 +42,24 @@ function count(text: unknown, max: number): number | undefined {
 export const orgSetLimitsCommand: Command = {
   name: 'org set-limits',
   params: ['<org_id>'],
-  summary: 'Set an organization\'s own request rates per user (--per-minute N, --per-day N), or --clear to return to its plan\'s',
+  summary: "Set an organization's own request rates per user (--per-minute N, --per-day N), or --clear to return to its plan's",
   options: { 'per-minute': { type: 'string' }, 'per-day': { type: 'string' }, clear: { type: 'boolean' } },
   async run({ config, args, options, io }) {
     const id = args[0]!
     const clear = options.clear === true
     const given = { perMinute: options['per-minute'], perDay: options['per-day'] }
-    if (clear && (given.perMinute !== undefined || given.perDay !== undefined)) return usage(io, 'org set-limits takes --clear or values, not both')
-    if (!clear && given.perMinute === undefined && given.perDay === undefined) return usage(io, 'org set-limits needs --per-minute N, --per-day N or --clear')
+    if (clear && (given.perMinute !== undefined || given.perDay !== undefined))
+      return usage(io, 'org set-limits takes --clear or values, not both')
+    if (!clear && given.perMinute === undefined && given.perDay === undefined)
+      return usage(io, 'org set-limits needs --per-minute N, --per-day N or --clear')
     const perMinute = given.perMinute === undefined ? undefined : count(given.perMinute, MAX_PER_MINUTE)
     const perDay = given.perDay === undefined ? undefined : count(given.perDay, MAX_PER_DAY)
-    if (given.perMinute !== undefined && perMinute === undefined) return usage(io, `--per-minute must be a whole number from 1 to ${MAX_PER_MINUTE}`)
+    if (given.perMinute !== undefined && perMinute === undefined)
+      return usage(io, `--per-minute must be a whole number from 1 to ${MAX_PER_MINUTE}`)
     if (given.perDay !== undefined && perDay === undefined) return usage(io, `--per-day must be a whole number from 1 to ${MAX_PER_DAY}`)
-    return withDatabase(config, (db) => {
+    return withDatabase(config, async (ctx) => {
       const input = clear ? { perMinute: null, perDay: null } : { perMinute, perDay }
-      const after = write(db, (tx) => setRates(tx, id, input, CLI_ACTOR, Date.now()))
+      const after = await changeRates(ctx, { organizationId: id, ...input })
       if (!after) return noSuchOrganization(io, id)
       io.stdout(JSON.stringify(after) + '\n')
       return EXIT.OK

@@ -1,12 +1,16 @@
 // Organization commands: `org create --name NAME [--plan PLAN]` prints the new organization as JSON;
 // `org clear-allowlist ORG_ID` is the break-glass for a lockout.
-import { write } from '../db/tx.ts'
-import { createLogger, fileSink } from '../lib/log.ts'
-import { createOrganization, findOrganization, organizationJson } from '../modules/organizations/service.ts'
-import { applySecurity, securityJson } from '../modules/organizations/security.ts'
-import { PLANS, type Plan } from '../modules/organizations/table.ts'
-import { openMigratedDatabase } from '../runtime.ts'
+import {
+  applySecurity,
+  createOrganization,
+  findOrganization,
+  organizationJson,
+  PLANS,
+  type Plan,
+  securityJson,
+} from '../modules/organizations/index.ts'
 import { EXIT, type Command } from './command.ts'
+import { noSuchOrganization, withDatabase } from './with-database.ts'
 
 export const orgCreateCommand: Command = {
   name: 'org create',
@@ -18,16 +22,12 @@ export const orgCreateCommand: Command = {
     const plan = (options.plan ?? 'free') as string
     if (name === '' || name.length > 200) return usage(io, 'org create needs --name NAME (1 to 200 characters)')
     if (!(PLANS as readonly string[]).includes(plan)) return usage(io, `--plan must be one of: ${PLANS.join(', ')}`)
-    const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
-    const { sqlite, database, db } = await openMigratedDatabase(config, log, Date.now())
-    try {
-      const org = write(db, (tx) => createOrganization(tx, { name, plan: plan as Plan }, Date.now()))
+    return withDatabase(config, async (ctx) => {
+      const now = ctx.clock.now()
+      const org = await ctx.db.write('organization.create', (tx) => createOrganization(tx, { name, plan: plan as Plan }, now))
       io.stdout(JSON.stringify(organizationJson(org)) + '\n')
       return EXIT.OK
-    } finally {
-      await database.close()
-      log.flush()
-    }
+    })
   },
 }
 
@@ -41,22 +41,16 @@ export function usage(io: { stderr(text: string): void }, message: string): numb
 export const orgClearAllowlistCommand: Command = {
   name: 'org clear-allowlist',
   params: ['<org_id>'],
-  summary: 'Empty an organization\'s IP allowlist (when it locked everyone out); prints its security settings',
+  summary: "Empty an organization's IP allowlist (when it locked everyone out); prints its security settings",
   async run({ config, args, io }) {
-    const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
-    const { sqlite, database, db } = await openMigratedDatabase(config, log, Date.now())
-    try {
-      const id = args[0]!
-      if (!findOrganization(db, id)) {
-        io.stderr(`switchboard: no organization ${id}\n`)
-        return EXIT.FAILED
-      }
-      const org = write(db, (tx) => applySecurity(tx, id, { allowed_ips: [] }, { actor: { type: 'system', id: 'cli' } }, Date.now()))
+    const id = args[0]!
+    return withDatabase(config, async (ctx) => {
+      if (!(await findOrganization(ctx.db, id))) return noSuchOrganization(io, id)
+      const now = ctx.clock.now()
+      // Recorded in the organization's audit chain as the operator's (the CLI's) change.
+      const org = await ctx.db.write('organization.clear_allowlist', (tx) => applySecurity(tx, ctx, id, { allowed_ips: [] }, now))
       io.stdout(JSON.stringify({ organization_id: id, ...securityJson(org) }) + '\n')
       return EXIT.OK
-    } finally {
-      await database.close()
-      log.flush()
-    }
+    })
   },
 }

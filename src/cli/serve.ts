@@ -9,7 +9,7 @@ import { announceBootstrap, bootstrap } from '../bootstrap.ts'
 import { MigrationError } from '../db/migrate.ts'
 import { acquireInstanceLock, type InstanceLock } from '../lib/instance-lock.ts'
 import { createLogger, fileSink, type Logger } from '../lib/log.ts'
-import { MasterKeyError } from '../modules/keys/master-key.ts'
+import { MasterKeyError } from '../modules/keys/index.ts'
 import { openRuntime, type Runtime } from '../runtime.ts'
 import { EXIT, type Command } from './command.ts'
 import { readRunningServer, removeRunningServer, writeRunningServer } from './running-server.ts'
@@ -76,7 +76,9 @@ export const serveCommand: Command = {
     if (!lock) {
       const holder = readRunningServer(config.dataDir)
       const who = holder ? ` (pid ${holder.pid}, listening on ${holder.host}:${holder.port})` : ''
-      return fail(`another switchboard server is already running on DATA_DIR ${config.dataDir}${who}; stop it first, or give this one its own DATA_DIR`)
+      return fail(
+        `another switchboard server is already running on DATA_DIR ${config.dataDir}${who}; stop it first, or give this one its own DATA_DIR`,
+      )
     }
     // The process exiting releases the lock too; this is for the paths that return.
     const release = lock.release
@@ -111,8 +113,14 @@ export const serveCommand: Command = {
       process.exit(EXIT.FAILED)
     }
     process.on('uncaughtException', crash('uncaught exception')).on('unhandledRejection', crash('unhandled rejection'))
-    log.info('listening', { url: `http://${config.host}:${server.port}`, public_url: config.publicUrl, version: runtime.deps.version, data_dir: config.dataDir })
-    if (config.sms.provider === 'log') log.warn('SMS_PROVIDER=log writes MFA text messages, codes included, to this log: for development only')
+    log.info('listening', {
+      url: `http://${config.host}:${server.port}`,
+      public_url: config.publicUrl,
+      version: runtime.deps.version,
+      data_dir: config.dataDir,
+    })
+    if (config.sms.provider === 'log')
+      log.warn('SMS_PROVIDER=log writes MFA text messages, codes included, to this log: for development only')
 
     const signal = await signalled
     log.info('shutting down', { signal })
@@ -136,7 +144,10 @@ export const serveCommand: Command = {
 function warnIfShared(dataDir: string, log: Logger): void {
   const mode = statSync(dataDir).mode & 0o777
   if ((mode & 0o077) === 0) return
-  log.warn('DATA_DIR is accessible to other users; it holds the database and the master key: chmod 700 it', { data_dir: dataDir, mode: mode.toString(8).padStart(4, '0') })
+  log.warn('DATA_DIR is accessible to other users; it holds the database and the master key: chmod 700 it', {
+    data_dir: dataDir,
+    mode: mode.toString(8).padStart(4, '0'),
+  })
 }
 
 function nextSignal(): Promise<NodeJS.Signals> {

@@ -1,20 +1,25 @@
-// What the operator commands that change one organization share: the database opened and migrated for
-// one command, the actor their audit records name, and the answer for an unknown organization.
+// What the operator commands that act on the database share: the app context of one command (the
+// database opened and migrated, closed afterwards, the CLI as the actor its audit records name), and
+// the answer for an unknown organization.
 import type { Config } from '../config.ts'
+import { contextFor, type Ctx, type SystemActor } from '../context.ts'
 import { createLogger, fileSink } from '../lib/log.ts'
-import { openMigratedDatabase } from '../runtime.ts'
+import { openCommandContext } from '../runtime.ts'
 import { EXIT, type CliIo } from './command.ts'
 
-export const CLI_ACTOR = { type: 'system', id: 'cli' } as const
+export type CliCtx = Ctx<SystemActor>
 
-/** Runs `block` on the migrated database, closed afterwards; errors go to stderr as log lines. */
-export async function withDatabase(config: Config, block: (db: Awaited<ReturnType<typeof openMigratedDatabase>>['db']) => number): Promise<number> {
+/** Runs `block` with the command's context (actor: the CLI) on the migrated database, closed afterwards; errors go to stderr as log lines. */
+export async function withDatabase(config: Config, block: (ctx: CliCtx) => Promise<number>): Promise<number> {
   const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
-  const { database, db } = await openMigratedDatabase(config, log, Date.now())
   try {
-    return block(db)
+    const opened = await openCommandContext(config, log)
+    try {
+      return await block(contextFor(opened.app, { kind: 'system', id: 'cli' }))
+    } finally {
+      await opened.close()
+    }
   } finally {
-    await database.close()
     log.flush()
   }
 }

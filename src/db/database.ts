@@ -52,11 +52,21 @@ export interface Database extends Queries {
   close(): Promise<void>
 }
 
+/** What a checkpoint found: frames in the write-ahead log, how many it moved, whether a reader held some back. */
+export interface CheckpointReport {
+  walFrames: number
+  checkpointedFrames: number
+  busy: boolean
+}
+
 export interface DatabaseAdmin {
   /** Lets the engine refresh its planner statistics (SQLite `PRAGMA optimize`). */
   optimize(): Promise<void>
-  /** Folds the write-ahead log into the main file (SQLite); nothing to do elsewhere. */
-  checkpoint(): Promise<void>
+  /**
+   * Folds what it can of the write-ahead log into the main file without waiting for readers (SQLite
+   * PASSIVE); undefined where the engine keeps no such log of its own.
+   */
+  checkpoint(): Promise<CheckpointReport | undefined>
   /** A consistent online copy in one file (SQLite `VACUUM INTO`). */
   backupTo(path: string): Promise<void>
 }

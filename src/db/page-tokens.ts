@@ -1,11 +1,10 @@
 // The server side of page tokens: a secret made once per installation (kept in system_kv), the TTL,
 // the clock, and the one error every unusable token gets: 400 INVALID_PAGE_TOKEN.
-import { eq } from 'drizzle-orm'
 import { AppError } from '../errors.ts'
 import type { Clock } from '../lib/clock.ts'
 import { decodePageToken, encodePageToken, type PageBinding, type PagePosition } from '../lib/page-token.ts'
-import { systemKv } from './kv.ts'
-import type { AppDatabase } from './open.ts'
+import type { Database } from './database.ts'
+import { getKv, putKvIfAbsent } from './kv.ts'
 
 const SECRET_KEY = 'page_token_key'
 
@@ -25,14 +24,14 @@ export class PageTokens {
   ) {}
 
   /** Loads the installation's page-token secret, creating it on first use. */
-  static load(db: AppDatabase, ttlS: number, clock: Clock): PageTokens {
-    let row = db.select().from(systemKv).where(eq(systemKv.key, SECRET_KEY)).get()
-    if (!row) {
-      const value = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64')
-      db.insert(systemKv).values({ key: SECRET_KEY, value, updatedAt: clock.now() }).onConflictDoNothing().run()
-      row = db.select().from(systemKv).where(eq(systemKv.key, SECRET_KEY)).get()!
+  static async load(db: Database, ttlS: number, clock: Clock): Promise<PageTokens> {
+    let value = await getKv(db, SECRET_KEY)
+    if (value === undefined) {
+      const made = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64')
+      // Another process (a CLI command, a second start) may have made one meanwhile: theirs wins.
+      value = await db.write('page token secret', (tx) => putKvIfAbsent(tx, SECRET_KEY, made, clock.now()))
     }
-    return new PageTokens(new Uint8Array(Buffer.from(row.value, 'base64')), ttlS, clock)
+    return new PageTokens(new Uint8Array(Buffer.from(value, 'base64')), ttlS, clock)
   }
 
   encode(binding: PageBinding, position: PagePosition): string {

@@ -174,13 +174,14 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Database 
     return result
   }
 
+  /** Engine maintenance on the writer: waits its turn, and is not reported as a slow write. */
   async function withWriter(name: string, work: () => void): Promise<void> {
     const wait = lock.acquire(name)
     if (wait) await wait
     try {
       work()
     } finally {
-      lock.release()
+      lock.release(true)
     }
   }
 

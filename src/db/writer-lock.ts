@@ -54,9 +54,10 @@ export class WriterLock {
     })
   }
 
-  release(): void {
+  /** `quiet`: maintenance (a checkpoint at close, ANALYZE) is expected to take long and is not reported. */
+  release(quiet = false): void {
     const heldMs = performance.now() - this.since
-    if (heldMs > this.slowMs && this.holder !== undefined) this.options.onSlow?.(this.holder, Math.round(heldMs))
+    if (!quiet && heldMs > this.slowMs && this.holder !== undefined) this.options.onSlow?.(this.holder, Math.round(heldMs))
     this.holder = undefined
     const next = this.queue.shift()
     if (!next) return

@@ -2,54 +2,74 @@
 // token or personal access token); `permission: 'ticket:read'` also needs that permission;
 // `session: 'full' | 'mfa_enrollment'` needs the access token of a sign-in (never a personal access
 // token), 'mfa_enrollment' also accepting the restricted tokens of a user who must enroll in MFA first.
-// Each resolves `actor` (one shape per macro, elysia#1891).
+// Each resolves `{ actor, ctx }` — the actor and the verb context of the request — in one shape per
+// macro (elysia#1891). Built once per app, whatever number of route factories use it.
 import { Elysia } from 'elysia'
-import type { AppDeps, UserActor } from '../context.ts'
+import { type AppContext, contextFor, type Ctx, type SessionActor, type UserActor } from '../context.ts'
 import { AppError, type ErrorCode } from '../errors.ts'
-import type { Permission } from '../modules/access/permissions.ts'
-import { requirePermission, requireSession } from '../modules/access/require.ts'
-import { authenticate } from '../modules/auth/authenticate.ts'
+import { type Permission, requirePermission, requireSession } from '../modules/access/index.ts'
+import { authenticate } from '../modules/auth/index.ts'
 import { errorResponses } from './problem.ts'
 import { chargeUser } from './rate-limit.ts'
-import { requestMeta, type MetaContext } from './request-meta.ts'
+import { type MetaContext, requestMeta } from './request-meta.ts'
 
 const security: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyAuth: [] }]
 const sessionSecurity: Record<string, string[]>[] = [{ bearerAuth: [] }]
 
 export { requirePermission, requireSession }
 
+/** TRANSITIONAL (issue 13): route factories not yet ported pass AppDeps, which carries the AppContext as `app`. */
+export type AppSource = AppContext | { readonly app: AppContext }
+
+export function appOf(source: AppSource): AppContext {
+  return 'app' in source ? source.app : source
+}
+
 /** DESIGN.md's order: authenticate (with the IP allowlist), then rate limits, then the permission check. */
-function authenticated(deps: AppDeps, ctx: MetaContext & { route: string }, allowEnrollmentOnly = false): UserActor {
-  const actor = authenticate(deps, ctx.request, requestMeta(ctx, deps.config.trustedProxies))
-  chargeUser(deps, ctx, actor)
+async function authenticated(app: AppContext, ctx: MetaContext & { route: string }, allowEnrollmentOnly = false): Promise<UserActor> {
+  const actor = await authenticate(app, ctx.request, requestMeta(ctx, app.config.trustedProxies))
+  chargeUser(app, ctx, actor)
   if (!allowEnrollmentOnly && actor.credential.type === 'session' && actor.credential.mfaEnrollmentOnly) throw new AppError('MFA_ENROLLMENT_REQUIRED')
   return actor
 }
 
-export function authMacros(deps: AppDeps) {
-  return new Elysia().macro({
-    // Synchronous on purpose: an async resolve makes every authenticated request await.
+// Elysia dedupes a plugin by name and seed: one number per app (the app itself is no JSON seed).
+const macrosOf = new WeakMap<AppContext, ReturnType<typeof buildMacros>>()
+let apps = 0
+
+function buildMacros(app: AppContext) {
+  return new Elysia({ name: 'auth-macros', seed: ++apps }).macro({
     auth: {
-      resolve(ctx) {
-        return { actor: authenticated(deps, ctx) }
+      async resolve(c): Promise<{ actor: UserActor; ctx: Ctx<UserActor> }> {
+        const actor = await authenticated(app, c)
+        return { actor, ctx: contextFor(app, actor) }
       },
       detail: { security },
     },
     permission: (permission: Permission) => ({
-      resolve(ctx) {
-        const actor = authenticated(deps, ctx)
+      async resolve(c): Promise<{ actor: UserActor; ctx: Ctx<UserActor> }> {
+        const actor = await authenticated(app, c)
         requirePermission(actor, permission)
-        return { actor }
+        return { actor, ctx: contextFor(app, actor) }
       },
       detail: { security, description: `Requires the \`${permission}\` permission.` },
     }),
     session: (mode: 'full' | 'mfa_enrollment') => ({
-      resolve(ctx) {
-        return { actor: requireSession(authenticated(deps, ctx, mode === 'mfa_enrollment')) }
+      async resolve(c): Promise<{ actor: SessionActor; ctx: Ctx<SessionActor> }> {
+        const actor = requireSession(await authenticated(app, c, mode === 'mfa_enrollment'))
+        return { actor, ctx: contextFor(app, actor) }
       },
       detail: { security: sessionSecurity },
     }),
   })
+}
+
+/** The auth macros of `app` (the same plugin for every route factory of one app). */
+export function authMacros(source: AppSource) {
+  const app = appOf(source)
+  let macros = macrosOf.get(app)
+  if (!macros) macrosOf.set(app, (macros = buildMacros(app)))
+  return macros
 }
 
 /** Error responses of an authenticated route, plus the route's own codes. */

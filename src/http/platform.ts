@@ -1,16 +1,16 @@
 // Cross-cutting HTTP behaviour for every route: request id, body limits and parsing, the error
 // renderer and the access log. Used first in app.ts, because Elysia hooks only apply to later routes.
 import { Elysia, StatusMap } from 'elysia'
-import type { AppDeps } from '../context.ts'
+import type { AppContext } from '../context.ts'
 import type { RouteTable } from '../lib/route-match.ts'
 import { checkBodyUpFront, parseBody } from './body.ts'
 import { chargeAnonymous, chargeFailedRequest, isUncounted, writeRateLimitHeaders } from './rate-limit.ts'
 import { renderError, toAppError } from './render-error.ts'
 import { beginRequest, pathOf, requestState } from './request-state.ts'
 
-export function httpPlatform(deps: AppDeps, routes: () => RouteTable) {
-  const { log } = deps
-  const limit = deps.config.maxBodyBytes
+export function httpPlatform(app: Pick<AppContext, 'config' | 'log' | 'ports' | 'clock'>, routes: () => RouteTable) {
+  const { log } = app
+  const limit = app.config.maxBodyBytes
   return new Elysia()
     // onRequest hooks are always global and run before routing, so 404s get an id too.
     .onRequest((ctx) => {
@@ -21,8 +21,8 @@ export function httpPlatform(deps: AppDeps, routes: () => RouteTable) {
     // Global hooks run before a route's own (the auth macros'): routes without a credential count
     // against the client address here; authenticated ones count against the user in http/auth.ts.
     .onBeforeHandle({ as: 'global' }, (ctx) => {
-      if (!deps.rateLimits.enabled || isUncounted(ctx.route) || routes().isAuthenticated(ctx.request.method, ctx.route)) return
-      chargeAnonymous(deps, ctx)
+      if (!app.config.rateLimits.enabled || isUncounted(ctx.route) || routes().isAuthenticated(ctx.request.method, ctx.route)) return
+      chargeAnonymous(app, ctx)
     })
     .onError({ as: 'global' }, (ctx) => {
       const { code, error, request, set } = ctx
@@ -30,7 +30,7 @@ export function httpPlatform(deps: AppDeps, routes: () => RouteTable) {
       const path = pathOf(request.url)
       const converted = toAppError(code, error, request, routes())
       if (converted.internal !== undefined) log.error('unhandled error', { request_id: id, method: request.method, path, error: converted.internal })
-      const appError = chargeFailedRequest(deps, ctx, path, converted.error)
+      const appError = chargeFailedRequest(app, ctx, path, converted.error)
       const rendered = renderError(appError, id)
       set.status = rendered.status
       Object.assign(set.headers, rendered.headers, { 'x-request-id': id, 'content-type': 'application/json' })

@@ -4,13 +4,15 @@
 // 401, ...) — counts against the client address. The most constraining window that applied becomes the
 // X-RateLimit-* headers of the response, whatever its status. /health, /ready and /.well-known/* are
 // never counted: probes and discovery documents must keep answering.
-import type { AppDeps, UserActor } from '../context.ts'
+import type { AppContext, UserActor } from '../context.ts'
 import { AppError, rateLimited } from '../errors.ts'
 import type { WindowReport } from '../lib/sliding-window.ts'
-import { endpointLimitFor } from '../modules/rate-limits/endpoints.ts'
-import type { RateOutcome } from '../modules/rate-limits/limiter.ts'
-import { normalizeEmail } from '../modules/users/get-user.ts'
+import { endpointLimitFor, type RateOutcome, rateLimiterOf } from '../modules/rate-limits/index.ts'
+import { normalizeEmail } from '../modules/users/index.ts'
 import { requestMeta, type MetaContext } from './request-meta.ts'
+
+/** What charging a request needs of the app (the transitional AppDeps has it too). */
+export type RateApp = Pick<AppContext, 'config' | 'ports' | 'clock'>
 
 const RATE = Symbol('rate limit')
 
@@ -40,25 +42,22 @@ function apply(ctx: Ctx, outcome: RateOutcome): void {
 }
 
 /** An authenticated request: the user's, the organization's and the route's own limits. */
-export function chargeUser(deps: AppDeps, ctx: Ctx & { route: string }, actor: UserActor): void {
-  const limiter = deps.rateLimits
-  if (!limiter.enabled) return
+export function chargeUser(app: RateApp, ctx: Ctx & { route: string }, actor: UserActor): void {
+  if (!app.config.rateLimits.enabled) return
   const endpoint = endpointLimitFor(ctx.request.method, ctx.route)
-  apply(ctx, limiter.user(actor.userId, actor.organizationId, actor.rates, endpoint, deps.clock.now()))
+  apply(ctx, rateLimiterOf(app).user(actor.userId, actor.organizationId, actor.rates, endpoint, app.clock.now()))
 }
 
 /** A request that is not authenticated: the client address's budget. */
-export function chargeAnonymous(deps: AppDeps, ctx: Ctx): void {
-  const limiter = deps.rateLimits
-  if (!limiter.enabled) return
-  apply(ctx, limiter.anonymous(requestMeta(ctx, deps.config.trustedProxies).ip, deps.clock.now()))
+export function chargeAnonymous(app: RateApp, ctx: Ctx): void {
+  if (!app.config.rateLimits.enabled) return
+  apply(ctx, rateLimiterOf(app).anonymous(requestMeta(ctx, app.config.trustedProxies).ip, app.clock.now()))
 }
 
 /** A login attempt, per address and per e-mail: called before the password is looked at. */
-export function chargeLogin(deps: AppDeps, ctx: Ctx, email: string): void {
-  const limiter = deps.rateLimits
-  if (!limiter.enabled) return
-  apply(ctx, limiter.login(requestMeta(ctx, deps.config.trustedProxies).ip, normalizeEmail(email), deps.clock.now()))
+export function chargeLogin(app: RateApp, ctx: Ctx, email: string): void {
+  if (!app.config.rateLimits.enabled) return
+  apply(ctx, rateLimiterOf(app).login(requestMeta(ctx, app.config.trustedProxies).ip, normalizeEmail(email), app.clock.now()))
 }
 
 /**
@@ -66,10 +65,10 @@ export function chargeLogin(deps: AppDeps, ctx: Ctx, email: string): void {
  * failed authentication) counts against its address now, and answers 429 instead when that budget is
  * spent. Nothing ran on its behalf, so nothing is lost by refusing it.
  */
-export function chargeFailedRequest(deps: AppDeps, ctx: Ctx, path: string, error: AppError): AppError {
-  if (!deps.rateLimits.enabled || stateOf(ctx) !== undefined || isUncounted(path)) return error
+export function chargeFailedRequest(app: RateApp, ctx: Ctx, path: string, error: AppError): AppError {
+  if (!app.config.rateLimits.enabled || stateOf(ctx) !== undefined || isUncounted(path)) return error
   try {
-    chargeAnonymous(deps, ctx)
+    chargeAnonymous(app, ctx)
     return error
   } catch (refused) {
     if (refused instanceof AppError) return refused

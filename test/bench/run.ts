@@ -1,13 +1,14 @@
 // `bun run bench`: every benchmark, each printing figures measured in this one run (never asserted by tests).
-import { CONNECTIONS, DURATION_S, ROUNDS, printTable } from './load.ts'
+import { CONNECTIONS, DURATION_S, GENERATOR, ROUNDS, printTable } from './load.ts'
 import { benchLogin } from './login.ts'
 import { benchPlatform } from './platform.ts'
 import { benchRateLimiter } from './rate-limiter.ts'
 import { benchRateLimitOverhead } from './rate-limit-overhead.ts'
 import { benchWebhooks, printWebhookBench } from './webhooks.ts'
 import { benchTickets, TICKETS } from './tickets.ts'
+import { benchVersusMain, printVersusMain, VERSUS_HEADER } from './versus-main.ts'
 
-process.stdout.write(`Switchboard benchmarks: ${CONNECTIONS} connections, ${DURATION_S} s per measurement, median of ${ROUNDS} alternating rounds, bun ${Bun.version}\n\n`)
+process.stdout.write(`Switchboard benchmarks: ${GENERATOR}, ${CONNECTIONS} connections, ${DURATION_S} s per measurement, median of ${ROUNDS} alternating rounds, bun ${Bun.version}\n\n`)
 
 process.stdout.write('Platform: GET /health\n')
 const platform = await benchPlatform()
@@ -37,4 +38,9 @@ const inProcess = await benchRateLimitOverhead()
 process.stdout.write(`  on ${inProcess.onUs.toFixed(1)} µs   off ${inProcess.offUs.toFixed(1)} µs a request: overhead ${(((inProcess.onUs - inProcess.offUs) / inProcess.offUs) * 100).toFixed(1)}% (target < 5%)\n`)
 
 process.stdout.write('\nWebhook delivery: tickets created through the API, each event to 4 webhooks on a local HTTPS receiver\n')
-printWebhookBench(await benchWebhooks())
+const webhooks = await benchWebhooks()
+printWebhookBench(webhooks)
+
+// The backlog ratio of this tree was measured just above: the comparison reuses it rather than measure it twice.
+process.stdout.write(`\n${VERSUS_HEADER}\n`)
+printVersusMain(await benchVersusMain({ webhooks: false }), webhooks)

@@ -54,12 +54,13 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 }
 
-export async function benchWebhooks(): Promise<WebhookBench> {
+/** `prebuilt`: a binary of this tree already built (by versus-main.ts); built here if not given. */
+export async function benchWebhooks(prebuilt?: string): Promise<WebhookBench> {
   const dir = tempDir('switchboard-bench-webhooks-')
   const children: Bun.Subprocess[] = []
   try {
-    const binary = join(dir, 'switchboard')
-    await buildBinary(binary)
+    const binary = prebuilt ?? join(dir, 'switchboard')
+    if (!prebuilt) await buildBinary(binary)
     const receiverPort = freePort()
     const statsPort = freePort()
     children.push(Bun.spawn([process.execPath, join(import.meta.dir, 'webhook-receiver.ts')], { env: { PORT: String(receiverPort), STATS_PORT: String(statsPort) }, stdout: 'ignore', stderr: 'inherit' }))

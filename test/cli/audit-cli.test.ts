@@ -19,7 +19,11 @@ async function populated() {
     const acme = await seedOrganization(app, 'acme')
     const globex = await seedOrganization(app, 'globex')
     const login = (email: string, password: string) =>
-      app.request('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
+      app.request('/api/v1/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      })
     for (const org of [acme, globex]) {
       expect((await login(org.users.agent.user.email, PASSWORD)).status).toBe(200)
       expect((await login(org.users.agent.user.email, 'wrong')).status).toBe(401)
@@ -61,7 +65,9 @@ describe('audit verify', () => {
     expect(result.code).toBe(0)
     const lines = result.stdout.trim().split('\n')
     // Seeded users (5), a login and a failed one per organization; two unknown e-mails in the installation chain.
-    expect(lines.slice(0, -1).sort()).toEqual([`${acme}: 7 records, intact`, `${globex}: 7 records, intact`, 'installation: 2 records, intact'].sort())
+    expect(lines.slice(0, -1).sort()).toEqual(
+      [`${acme}: 7 records, intact`, `${globex}: 7 records, intact`, 'installation: 2 records, intact'].sort(),
+    )
     expect(lines.at(-1)).toBe('3 chains, 16 records: all intact')
   }, 60_000)
 
@@ -96,7 +102,7 @@ describe('audit verify', () => {
     expect(existsSync(join(dir, 'switchboard.db'))).toBe(false)
   }, 60_000)
 
-  test('one row\'s details edited in the file: exit 1, naming the chain, the seq and the id; the other chains intact', async () => {
+  test("one row's details edited in the file: exit 1, naming the chain, the seq and the id; the other chains intact", async () => {
     const { dir, acme, globex } = await populated()
     const victim = rowAt(dir, acme, 3)
     tamper(dir, (db) => db.run(`UPDATE audit_logs SET details = '{"role":"viewer"}' WHERE id = ?`, [victim.id]))

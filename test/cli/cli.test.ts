@@ -24,7 +24,16 @@ describe('usage', () => {
       expect(result.code).toBe(0)
       expect(result.stderr).toBe('')
       expect(result.stdout).toStartWith('Usage: switchboard [command] [options]')
-      for (const word of ['serve', 'migrate', 'backup <file>', 'healthcheck', 'version', '--data-dir', '--max-body-bytes', 'CRON_TICK_MS']) {
+      for (const word of [
+        'serve',
+        'migrate',
+        'backup <file>',
+        'healthcheck',
+        'version',
+        '--data-dir',
+        '--max-body-bytes',
+        'CRON_TICK_MS',
+      ]) {
         expect(result.stdout).toContain(word)
       }
     })
@@ -43,10 +52,16 @@ describe('usage', () => {
   for (const command of COMMANDS) {
     test(`${command.name} --help prints that command's usage, not the whole list, and exits 0`, async () => {
       const words = command.name.split(' ')
-      for (const args of [[...words, '--help'], [...words, '-h'], ['help', ...words]]) {
+      for (const args of [
+        [...words, '--help'],
+        [...words, '-h'],
+        ['help', ...words],
+      ]) {
         const result = await cli(args)
         expect(result).toEqual({ code: 0, stdout: commandUsage(command), stderr: '' })
-        expect(result.stdout).toStartWith(`Usage: switchboard ${[command.name, ...command.params].join(' ')} [options]\n\n${command.summary}\n`)
+        expect(result.stdout).toStartWith(
+          `Usage: switchboard ${[command.name, ...command.params].join(' ')} [options]\n\n${command.summary}\n`,
+        )
         for (const option of Object.keys(command.options ?? {})) expect(result.stdout).toContain(`  --${option}`)
         // The whole list is not repeated.
         expect(result.stdout).not.toContain('Commands:')
@@ -54,7 +69,7 @@ describe('usage', () => {
     })
   }
 
-  test('a command\'s --help does not run it, nor need its arguments', async () => {
+  test("a command's --help does not run it, nor need its arguments", async () => {
     const dir = dataDir()
     expect((await cli(['backup', '--help'], { DATA_DIR: dir })).code).toBe(0)
     expect((await cli(['migrate', '--help'], { DATA_DIR: dir })).stdout).toStartWith('Usage: switchboard migrate [options]')
@@ -104,7 +119,9 @@ describe('as a process', () => {
     const port = freePort()
     const result = await run(sourceCommand(), { PORT: String(port), MAX_BODY_BYTES: 'lots', DATA_DIR: dataDir() })
     expect(result.code).toBe(2)
-    expect(result.stderr).toBe('switchboard: invalid configuration: MAX_BODY_BYTES must be an integer from 1024 to 1073741824 (got "lots")\n')
+    expect(result.stderr).toBe(
+      'switchboard: invalid configuration: MAX_BODY_BYTES must be an integer from 1024 to 1073741824 (got "lots")\n',
+    )
     expect(result.stdout).toBe('')
   })
 
@@ -115,9 +132,19 @@ describe('as a process', () => {
     expect(existsSync(join(dir, 'switchboard.db'))).toBe(true)
     const finished = await server.stop('SIGTERM')
     expect(finished.code).toBe(0)
-    const lines = finished.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+    const lines = finished.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
     const messages = lines.map((l) => l.msg)
-    expect(messages).toEqual(expect.arrayContaining(['migrations applied', 'first start: created the organization "Default" and its Super Admin', 'listening', 'request']))
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        'migrations applied',
+        'first start: created the organization "Default" and its Super Admin',
+        'listening',
+        'request',
+      ]),
+    )
     // The last access line may land either side of "shutting down"; "stopped" is always last.
     expect(messages.at(-1)).toBe('stopped')
     expect(messages.indexOf('shutting down')).toBeGreaterThan(messages.indexOf('listening'))

@@ -20,7 +20,11 @@ async function createOrg(dir: string, name = 'Acme'): Promise<string> {
 }
 
 async function login(server: RunningServer, email: string, password: string) {
-  return fetch(`${server.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
+  return fetch(`${server.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  })
 }
 
 async function accessToken(server: RunningServer, email: string, password: string): Promise<string> {
@@ -43,7 +47,18 @@ async function publishedKids(server: RunningServer): Promise<string[]> {
 async function dirWithAdmin(): Promise<{ dir: string; email: string; password: string }> {
   const dir = dataDir()
   const org = await createOrg(dir)
-  const result = await switchboard(dir, ['user', 'create', '--org', org, '--email', 'keys@example.com', '--password', PASSWORD, '--role', 'admin'])
+  const result = await switchboard(dir, [
+    'user',
+    'create',
+    '--org',
+    org,
+    '--email',
+    'keys@example.com',
+    '--password',
+    PASSWORD,
+    '--role',
+    'admin',
+  ])
   expect(result.code).toBe(0)
   return { dir, email: 'keys@example.com', password: PASSWORD }
 }
@@ -80,8 +95,16 @@ describe('org create', () => {
   const refusals: [string, string[], string][] = [
     ['without --name', ['org', 'create', '--plan', 'starter'], 'switchboard: org create needs --name NAME'],
     ['with a blank --name', ['org', 'create', '--name', '   '], 'switchboard: org create needs --name NAME'],
-    ['with an unknown plan', ['org', 'create', '--name', 'Acme', '--plan', 'gold'], 'switchboard: --plan must be one of: free, starter, professional, enterprise'],
-    ['with an option of another command', ['org', 'create', '--name', 'Acme', '--role', 'admin'], 'switchboard: org create does not accept --role'],
+    [
+      'with an unknown plan',
+      ['org', 'create', '--name', 'Acme', '--plan', 'gold'],
+      'switchboard: --plan must be one of: free, starter, professional, enterprise',
+    ],
+    [
+      'with an option of another command',
+      ['org', 'create', '--name', 'Acme', '--role', 'admin'],
+      'switchboard: org create does not accept --role',
+    ],
     ['--plan on a command that does not take it', ['migrate', '--plan', 'free'], 'switchboard: migrate does not accept --plan'],
   ]
   for (const [name, args, message] of refusals) {
@@ -99,7 +122,20 @@ describe('user create', () => {
     const dir = dataDir()
     const org = await createOrg(dir)
     const before = Date.now()
-    const result = await switchboard(dir, ['user', 'create', '--org', org, '--email', 'Ada@Example.com', '--password', PASSWORD, '--role', 'admin', '--name', 'Ada'])
+    const result = await switchboard(dir, [
+      'user',
+      'create',
+      '--org',
+      org,
+      '--email',
+      'Ada@Example.com',
+      '--password',
+      PASSWORD,
+      '--role',
+      'admin',
+      '--name',
+      'Ada',
+    ])
     expect(result.code).toBe(0)
     expect(result.stdout.trim().split('\n')).toHaveLength(1)
     const user = JSON.parse(result.stdout)
@@ -123,15 +159,42 @@ describe('user create', () => {
   test('without --name the name is the local part of the e-mail', async () => {
     const dir = dataDir()
     const org = await createOrg(dir)
-    const result = await switchboard(dir, ['user', 'create', '--org', org, '--email', 'grace.hopper@example.com', '--password', PASSWORD, '--role', 'viewer'])
+    const result = await switchboard(dir, [
+      'user',
+      'create',
+      '--org',
+      org,
+      '--email',
+      'grace.hopper@example.com',
+      '--password',
+      PASSWORD,
+      '--role',
+      'viewer',
+    ])
     expect(result.code).toBe(0)
-    expect(JSON.parse(result.stdout)).toMatchObject({ email: 'grace.hopper@example.com', name: 'grace.hopper', role: 'viewer', status: 'active' })
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      email: 'grace.hopper@example.com',
+      name: 'grace.hopper',
+      role: 'viewer',
+      status: 'active',
+    })
   }, 30_000)
 
   test('an unknown organization: exit 1, nothing created', async () => {
     const dir = dataDir()
     await createOrg(dir)
-    const result = await switchboard(dir, ['user', 'create', '--org', 'org_doesnotexist', '--email', 'ada@example.com', '--password', PASSWORD, '--role', 'admin'])
+    const result = await switchboard(dir, [
+      'user',
+      'create',
+      '--org',
+      'org_doesnotexist',
+      '--email',
+      'ada@example.com',
+      '--password',
+      PASSWORD,
+      '--role',
+      'admin',
+    ])
     expect(result.code).toBe(1)
     expect(result.stdout).toBe('')
     expect(result.stderr).toBe('switchboard: no organization org_doesnotexist\n')
@@ -141,9 +204,14 @@ describe('user create', () => {
     const dir = dataDir()
     const org = await createOrg(dir)
     const other = await createOrg(dir, 'Other')
-    const create = (orgId: string, email: string) => switchboard(dir, ['user', 'create', '--org', orgId, '--email', email, '--password', PASSWORD, '--role', 'agent'])
+    const create = (orgId: string, email: string) =>
+      switchboard(dir, ['user', 'create', '--org', orgId, '--email', email, '--password', PASSWORD, '--role', 'agent'])
     expect((await create(org, 'ada@example.com')).code).toBe(0)
-    for (const [orgId, email] of [[org, 'ada@example.com'], [org, 'ADA@Example.COM'], [other, 'Ada@example.com']] as const) {
+    for (const [orgId, email] of [
+      [org, 'ada@example.com'],
+      [org, 'ADA@Example.COM'],
+      [other, 'Ada@example.com'],
+    ] as const) {
       const again = await create(orgId, email)
       expect(again.code).toBe(1)
       expect(again.stdout).toBe('')
@@ -156,9 +224,17 @@ describe('user create', () => {
   const argsOf = (options: Record<string, string>) => ['user', 'create', ...Object.entries(options).flat()]
   const without = (key: keyof typeof base) => Object.fromEntries(Object.entries(base).filter(([k]) => k !== key))
   const refusals: [string, Record<string, string>, string][] = [
-    ['an unknown role', { ...base, '--role': 'owner' }, 'switchboard: --role must be one of: super_admin, admin, supervisor, agent, viewer'],
+    [
+      'an unknown role',
+      { ...base, '--role': 'owner' },
+      'switchboard: --role must be one of: super_admin, admin, supervisor, agent, viewer',
+    ],
     ['a password shorter than 8 characters', { ...base, '--password': 'short12' }, 'switchboard: --password must be 8 to 256 characters'],
-    ['a password longer than 256 characters', { ...base, '--password': 'x'.repeat(257) }, 'switchboard: --password must be 8 to 256 characters'],
+    [
+      'a password longer than 256 characters',
+      { ...base, '--password': 'x'.repeat(257) },
+      'switchboard: --password must be 8 to 256 characters',
+    ],
     ['an e-mail without a domain', { ...base, '--email': 'ada' }, 'switchboard: --email is not an e-mail address: ada'],
     ['an e-mail with a space', { ...base, '--email': 'ada lovelace@example.com' }, 'switchboard: --email is not an e-mail address'],
     ['no --org', without('--org'), 'switchboard: user create needs --org, --email, --password and --role'],
@@ -179,17 +255,42 @@ describe('user create', () => {
   test('users created by the CLI, before or while the server runs, can sign in over HTTP', async () => {
     const dir = dataDir()
     const org = await createOrg(dir)
-    const created = await switchboard(dir, ['user', 'create', '--org', org, '--email', 'Ada@Example.com', '--password', PASSWORD, '--role', 'admin'])
+    const created = await switchboard(dir, [
+      'user',
+      'create',
+      '--org',
+      org,
+      '--email',
+      'Ada@Example.com',
+      '--password',
+      PASSWORD,
+      '--role',
+      'admin',
+    ])
     expect(created.code).toBe(0)
     const ada = JSON.parse(created.stdout) as { id: string }
     const server = await startServer(sourceCommand(), { DATA_DIR: dir, ADMIN_PASSWORD: BOOTSTRAP_PASSWORD })
     try {
       const response = await login(server, 'ada@example.com', PASSWORD)
       expect(response.status).toBe(200)
-      expect(await response.json()).toMatchObject({ token_type: 'Bearer', user: { id: ada.id, email: 'ada@example.com', organization_id: org, role: 'admin' } })
+      expect(await response.json()).toMatchObject({
+        token_type: 'Bearer',
+        user: { id: ada.id, email: 'ada@example.com', organization_id: org, role: 'admin' },
+      })
       expect((await login(server, 'ada@example.com', 'not the password')).status).toBe(401)
 
-      const late = await switchboard(dir, ['user', 'create', '--org', org, '--email', 'bob@example.com', '--password', PASSWORD, '--role', 'supervisor'])
+      const late = await switchboard(dir, [
+        'user',
+        'create',
+        '--org',
+        org,
+        '--email',
+        'bob@example.com',
+        '--password',
+        PASSWORD,
+        '--role',
+        'supervisor',
+      ])
       expect(late.code).toBe(0)
       const bob = await login(server, 'bob@example.com', PASSWORD)
       expect(bob.status).toBe(200)

@@ -26,14 +26,24 @@ interface AuditRow {
 function auditRows(): AuditRow[] {
   const db = new Database(join(dir, 'switchboard.db'), { readonly: true })
   try {
-    return db.query<AuditRow, [string]>('SELECT event, actor_type, actor_id, outcome, target_type, target_id, details FROM audit_logs WHERE organization_id = ? ORDER BY seq').all(org)
+    return db
+      .query<AuditRow, [string]>(
+        'SELECT event, actor_type, actor_id, outcome, target_type, target_id, details FROM audit_logs WHERE organization_id = ? ORDER BY seq',
+      )
+      .all(org)
   } finally {
     db.close()
   }
 }
 
 function view(plan: string, perMinute: number | null, perDay: number | null, effective: [number, number]) {
-  return { organization_id: org, plan, rate_limit_per_minute: perMinute, rate_limit_per_day: perDay, effective: { per_minute: effective[0], per_day: effective[1] } }
+  return {
+    organization_id: org,
+    plan,
+    rate_limit_per_minute: perMinute,
+    rate_limit_per_day: perDay,
+    effective: { per_minute: effective[0], per_day: effective[1] },
+  }
 }
 
 /** Exit 0, nothing but the given notice on stderr, one JSON line on stdout; returns it parsed. */
@@ -45,7 +55,8 @@ async function succeeds(args: string[], stderr = ''): Promise<unknown> {
   return JSON.parse(result.stdout)
 }
 
-const ENTERPRISE_NOTICE = 'switchboard: enterprise has no rates of its own; set them with org set-limits (until then it gets the professional rates)\n'
+const ENTERPRISE_NOTICE =
+  'switchboard: enterprise has no rates of its own; set them with org set-limits (until then it gets the professional rates)\n'
 
 beforeAll(async () => {
   dir = dataDir()
@@ -63,15 +74,21 @@ describe('org set-plan and org set-limits', () => {
   }, 30_000)
 
   test('set-plan enterprise without values of its own: the professional rates, and a notice saying so', async () => {
-    expect(await succeeds(['org', 'set-plan', org, 'enterprise'], ENTERPRISE_NOTICE)).toEqual(view('enterprise', null, null, [1_000, 100_000]))
+    expect(await succeeds(['org', 'set-plan', org, 'enterprise'], ENTERPRISE_NOTICE)).toEqual(
+      view('enterprise', null, null, [1_000, 100_000]),
+    )
   }, 30_000)
 
   test('set-limits with both values', async () => {
-    expect(await succeeds(['org', 'set-limits', org, '--per-minute', '5000', '--per-day', '2000000'])).toEqual(view('enterprise', 5_000, 2_000_000, [5_000, 2_000_000]))
+    expect(await succeeds(['org', 'set-limits', org, '--per-minute', '5000', '--per-day', '2000000'])).toEqual(
+      view('enterprise', 5_000, 2_000_000, [5_000, 2_000_000]),
+    )
   }, 30_000)
 
   test('set-limits with one value keeps the other', async () => {
-    expect(await succeeds(['org', 'set-limits', org, '--per-day', '3000000'])).toEqual(view('enterprise', 5_000, 3_000_000, [5_000, 3_000_000]))
+    expect(await succeeds(['org', 'set-limits', org, '--per-day', '3000000'])).toEqual(
+      view('enterprise', 5_000, 3_000_000, [5_000, 3_000_000]),
+    )
   }, 30_000)
 
   test('set-plan enterprise again keeps the set-limits values, with no notice', async () => {
@@ -83,31 +100,73 @@ describe('org set-plan and org set-limits', () => {
     expect(await succeeds(['org', 'set-plan', org, 'professional'], dropped)).toEqual(view('professional', null, null, [1_000, 100_000]))
   }, 30_000)
 
-  test('set-limits --clear returns to the plan\'s rates; the largest values are accepted; one value alone leaves the other to the plan', async () => {
-    expect(await succeeds(['org', 'set-limits', org, '--per-minute', '1000000', '--per-day', '100000000'])).toEqual(view('professional', 1_000_000, 100_000_000, [1_000_000, 100_000_000]))
+  test("set-limits --clear returns to the plan's rates; the largest values are accepted; one value alone leaves the other to the plan", async () => {
+    expect(await succeeds(['org', 'set-limits', org, '--per-minute', '1000000', '--per-day', '100000000'])).toEqual(
+      view('professional', 1_000_000, 100_000_000, [1_000_000, 100_000_000]),
+    )
     expect(await succeeds(['org', 'set-limits', org, '--clear'])).toEqual(view('professional', null, null, [1_000, 100_000]))
     expect(await succeeds(['org', 'set-limits', org, '--per-minute=1'])).toEqual(view('professional', 1, null, [1, 100_000]))
   }, 30_000)
 
   // [case, arguments after `org`, exact stderr line]
   const refusals: [string, string[], string][] = [
-    ['an unknown plan', ['set-plan', '<org>', 'platinum'], 'switchboard: the plan must be one of: free, starter, professional, enterprise (see switchboard --help)\n'],
-    ['--per-minute 0', ['set-limits', '<org>', '--per-minute', '0'], 'switchboard: --per-minute must be a whole number from 1 to 1000000 (see switchboard --help)\n'],
-    ['--per-minute=-1', ['set-limits', '<org>', '--per-minute=-1'], 'switchboard: --per-minute must be a whole number from 1 to 1000000 (see switchboard --help)\n'],
-    ['--per-day 1.5', ['set-limits', '<org>', '--per-day', '1.5'], 'switchboard: --per-day must be a whole number from 1 to 100000000 (see switchboard --help)\n'],
-    ['--per-minute abc', ['set-limits', '<org>', '--per-minute', 'abc', '--per-day', '10'], 'switchboard: --per-minute must be a whole number from 1 to 1000000 (see switchboard --help)\n'],
-    ['--per-minute above the max', ['set-limits', '<org>', '--per-minute', '1000001'], 'switchboard: --per-minute must be a whole number from 1 to 1000000 (see switchboard --help)\n'],
-    ['--per-day above the max', ['set-limits', '<org>', '--per-minute', '10', '--per-day', '100000001'], 'switchboard: --per-day must be a whole number from 1 to 100000000 (see switchboard --help)\n'],
-    ['--clear with a value', ['set-limits', '<org>', '--clear', '--per-day', '10'], 'switchboard: org set-limits takes --clear or values, not both (see switchboard --help)\n'],
-    ['no option', ['set-limits', '<org>'], 'switchboard: org set-limits needs --per-minute N, --per-day N or --clear (see switchboard --help)\n'],
+    [
+      'an unknown plan',
+      ['set-plan', '<org>', 'platinum'],
+      'switchboard: the plan must be one of: free, starter, professional, enterprise (see switchboard --help)\n',
+    ],
+    [
+      '--per-minute 0',
+      ['set-limits', '<org>', '--per-minute', '0'],
+      'switchboard: --per-minute must be a whole number from 1 to 1000000 (see switchboard --help)\n',
+    ],
+    [
+      '--per-minute=-1',
+      ['set-limits', '<org>', '--per-minute=-1'],
+      'switchboard: --per-minute must be a whole number from 1 to 1000000 (see switchboard --help)\n',
+    ],
+    [
+      '--per-day 1.5',
+      ['set-limits', '<org>', '--per-day', '1.5'],
+      'switchboard: --per-day must be a whole number from 1 to 100000000 (see switchboard --help)\n',
+    ],
+    [
+      '--per-minute abc',
+      ['set-limits', '<org>', '--per-minute', 'abc', '--per-day', '10'],
+      'switchboard: --per-minute must be a whole number from 1 to 1000000 (see switchboard --help)\n',
+    ],
+    [
+      '--per-minute above the max',
+      ['set-limits', '<org>', '--per-minute', '1000001'],
+      'switchboard: --per-minute must be a whole number from 1 to 1000000 (see switchboard --help)\n',
+    ],
+    [
+      '--per-day above the max',
+      ['set-limits', '<org>', '--per-minute', '10', '--per-day', '100000001'],
+      'switchboard: --per-day must be a whole number from 1 to 100000000 (see switchboard --help)\n',
+    ],
+    [
+      '--clear with a value',
+      ['set-limits', '<org>', '--clear', '--per-day', '10'],
+      'switchboard: org set-limits takes --clear or values, not both (see switchboard --help)\n',
+    ],
+    [
+      'no option',
+      ['set-limits', '<org>'],
+      'switchboard: org set-limits needs --per-minute N, --per-day N or --clear (see switchboard --help)\n',
+    ],
   ]
 
-  test.each(refusals)('%s: exit 2, the reason on stderr, nothing changed', async (_, args, stderr) => {
-    const before = auditRows().length
-    const result = await switchboard('org', ...args.map((a) => (a === '<org>' ? org : a)))
-    expect(result).toEqual({ code: 2, stdout: '', stderr })
-    expect(auditRows()).toHaveLength(before)
-  }, 30_000)
+  test.each(refusals)(
+    '%s: exit 2, the reason on stderr, nothing changed',
+    async (_, args, stderr) => {
+      const before = auditRows().length
+      const result = await switchboard('org', ...args.map((a) => (a === '<org>' ? org : a)))
+      expect(result).toEqual({ code: 2, stdout: '', stderr })
+      expect(auditRows()).toHaveLength(before)
+    },
+    30_000,
+  )
 
   test('an unknown organization: exit 1, for both commands', async () => {
     const plan = await switchboard('org', 'set-plan', 'org_nope', 'free')

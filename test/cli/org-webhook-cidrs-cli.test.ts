@@ -59,9 +59,11 @@ describe('org webhook-cidrs', () => {
     expect(await succeeds(['org', 'webhook-cidrs', other])).toEqual({ organization_id: other, webhook_allowed_cidrs: [] })
     const db = new Database(join(dir, 'switchboard.db'), { readonly: true })
     try {
-      const record = db.query<{ event: string; actor_type: string; actor_id: string; details: string }, [string]>(
-        "SELECT event, actor_type, actor_id, details FROM audit_logs WHERE organization_id = ? AND event = 'organization.webhook_cidrs_changed'",
-      ).get(org)!
+      const record = db
+        .query<{ event: string; actor_type: string; actor_id: string; details: string }, [string]>(
+          "SELECT event, actor_type, actor_id, details FROM audit_logs WHERE organization_id = ? AND event = 'organization.webhook_cidrs_changed'",
+        )
+        .get(org)!
       expect(record).toMatchObject({ actor_type: 'system', actor_id: 'cli' })
       expect(JSON.parse(record.details)).toEqual({ before: [], after: ['10.0.0.0/8', 'fd00::/8', '192.168.1.10'] })
     } finally {
@@ -70,13 +72,24 @@ describe('org webhook-cidrs', () => {
   }, 30_000)
 
   test('--set again replaces the list; shown as set', async () => {
-    expect(await succeeds(['org', 'webhook-cidrs', org, '--set', '172.16.0.0/12'])).toEqual({ organization_id: org, webhook_allowed_cidrs: ['172.16.0.0/12'] })
+    expect(await succeeds(['org', 'webhook-cidrs', org, '--set', '172.16.0.0/12'])).toEqual({
+      organization_id: org,
+      webhook_allowed_cidrs: ['172.16.0.0/12'],
+    })
     expect(await succeeds(['org', 'webhook-cidrs', org])).toEqual({ organization_id: org, webhook_allowed_cidrs: ['172.16.0.0/12'] })
   }, 30_000)
 
   test('bad ranges exit 2 naming them, and change nothing', async () => {
-    await refused(['org', 'webhook-cidrs', org, '--set', '10.0.0.0/8,intranet,10.0.0.0/33'], 2, 'switchboard: --set has invalid IP addresses or CIDR ranges: intranet, 10.0.0.0/33')
-    await refused(['org', 'webhook-cidrs', org, '--set', '::ffff:10.0.0.0/8'], 2, '::ffff:10.0.0.0/8 would cover every IPv4 address; write IPv4 ranges as a.b.c.d/n')
+    await refused(
+      ['org', 'webhook-cidrs', org, '--set', '10.0.0.0/8,intranet,10.0.0.0/33'],
+      2,
+      'switchboard: --set has invalid IP addresses or CIDR ranges: intranet, 10.0.0.0/33',
+    )
+    await refused(
+      ['org', 'webhook-cidrs', org, '--set', '::ffff:10.0.0.0/8'],
+      2,
+      '::ffff:10.0.0.0/8 would cover every IPv4 address; write IPv4 ranges as a.b.c.d/n',
+    )
     await refused(['org', 'webhook-cidrs', org, '--set', ''], 2, '--set needs at least one CIDR range')
     await refused(['org', 'webhook-cidrs', org, '--set', '10.0.0.0/8', '--clear'], 2, 'org webhook-cidrs takes --set or --clear, not both')
     await refused(['org', 'webhook-cidrs'], 2, 'org webhook-cidrs takes <org_id>')
@@ -84,7 +97,11 @@ describe('org webhook-cidrs', () => {
   }, 30_000)
 
   test('an unknown organization exits 1', async () => {
-    await refused(['org', 'webhook-cidrs', 'org_00000000000000000000000000', '--set', '10.0.0.0/8'], 1, 'switchboard: no organization org_00000000000000000000000000')
+    await refused(
+      ['org', 'webhook-cidrs', 'org_00000000000000000000000000', '--set', '10.0.0.0/8'],
+      1,
+      'switchboard: no organization org_00000000000000000000000000',
+    )
     await refused(['org', 'webhook-cidrs', 'org_00000000000000000000000000'], 1, 'no organization')
   }, 30_000)
 
@@ -96,7 +113,8 @@ describe('org webhook-cidrs', () => {
 
 describe('the replaced WEBHOOK_ALLOWED_CIDRS', () => {
   test('as a variable or a flag, it stops any command with exit 2 and one line naming the replacement', async () => {
-    const line = 'switchboard: invalid configuration: WEBHOOK_ALLOWED_CIDRS was replaced by the per-organization command `switchboard org webhook-cidrs <org_id> --set <cidrs>`; unset it\n'
+    const line =
+      'switchboard: invalid configuration: WEBHOOK_ALLOWED_CIDRS was replaced by the per-organization command `switchboard org webhook-cidrs <org_id> --set <cidrs>`; unset it\n'
     expect(await switchboard(['serve'], { WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8' })).toEqual({ code: 2, stdout: '', stderr: line })
     expect(await switchboard(['serve', '--webhook-allowed-cidrs', '127.0.0.0/8'])).toEqual({ code: 2, stdout: '', stderr: line })
   }, 30_000)

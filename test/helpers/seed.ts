@@ -1,12 +1,10 @@
 // Seeds an organization with one user of each role, each with a live session and tokens, without
 // going through the login endpoint (so tests pay for one password hash, not five).
-import { write } from '../../src/db/tx.ts'
-import { ROLES, type Role } from '../../src/modules/access/permissions.ts'
-import { hashPassword } from '../../src/modules/auth/password.ts'
-import { mintTokens, openSession } from '../../src/modules/auth/sessions.ts'
-import { createOrganization, type OrganizationRow } from '../../src/modules/organizations/service.ts'
-import { insertUser } from '../../src/modules/users/create-user.ts'
-import type { UserRow } from '../../src/modules/users/get-user.ts'
+import { contextFor } from '../../src/context.ts'
+import { ROLES, type Role } from '../../src/modules/access/index.ts'
+import { hashPassword, mintTokens, openSession } from '../../src/modules/auth/index.ts'
+import { createOrganization, type OrganizationRow } from '../../src/modules/organizations/index.ts'
+import { insertUser, type UserRow } from '../../src/modules/users/index.ts'
 import type { TestApp } from './app.ts'
 
 export const PASSWORD = 'correct horse battery staple'
@@ -28,17 +26,22 @@ let hash: Promise<string> | undefined
 
 /** Signs in `user` as the login endpoint would (a new session), returning its tokens. */
 export async function signIn(app: TestApp, user: UserRow): Promise<SeededUser> {
-  const pending = write(app.deps.db, (tx) => openSession(tx, app.deps, user, { ip: '127.0.0.1', userAgent: 'test' }, app.clock.now()))
-  const tokens = await mintTokens(app.deps.keyring, pending)
+  const context = app.deps.app
+  const pending = await context.db.write('test.sign_in', (tx) =>
+    openSession(tx, context, { subject: user, meta: { ip: '127.0.0.1', userAgent: 'test' }, kind: { authMethods: ['pwd'], mfaEnrollmentOnly: false }, now: app.clock.now() }),
+  )
+  const tokens = await mintTokens(context.keys, pending)
   return { user, accessToken: tokens.access_token, refreshToken: tokens.refresh_token, auth: { authorization: `Bearer ${tokens.access_token}` } }
 }
 
 export async function seedOrganization(app: TestApp, slug = 'acme'): Promise<SeededOrg> {
   const passwordHash = await (hash ??= hashPassword(PASSWORD))
   const now = app.clock.now()
-  const { org, rows } = write(app.deps.db, (tx) => {
-    const org = createOrganization(tx, { name: slug.toUpperCase(), plan: 'professional' }, now)
-    const rows = ROLES.map((role) => insertUser(tx, { organizationId: org.id, email: `${role}@${slug}.test`, name: `${role} of ${slug}`, role, passwordHash }, now))
+  const ctx = contextFor(app.deps.app, { kind: 'system', id: 'cli' })
+  const { org, rows } = await ctx.db.write('test.seed', async (tx) => {
+    const org = await createOrganization(tx, { name: slug.toUpperCase(), plan: 'professional' }, now)
+    const rows: UserRow[] = []
+    for (const role of ROLES) rows.push(await insertUser(tx, ctx, { organizationId: org.id, email: `${role}@${slug}.test`, name: `${role} of ${slug}`, role, passwordHash }, now))
     return { org, rows }
   })
   const users = {} as Record<Role, SeededUser>

@@ -1,14 +1,9 @@
-// The auth_cleanup cron task (src/jobs/tasks/auth-cleanup.ts): expired revocations and dead refresh tokens leave the database and memory, live ones stay.
+// The auth_cleanup cron task (src/modules/auth/jobs.ts): expired revocations and dead refresh tokens leave the database and memory, live ones stay.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { eq } from 'drizzle-orm'
 import { decodeJwt } from 'jose'
-import { write } from '../../src/db/tx.ts'
-import { authCleanupTask } from '../../src/jobs/tasks/auth-cleanup.ts'
 import { createLogger, memorySink } from '../../src/lib/log.ts'
-import type { Role } from '../../src/modules/access/permissions.ts'
-import { Revocations } from '../../src/modules/auth/revocations.ts'
-import { revokeSession, revokeUserSessions } from '../../src/modules/auth/sessions.ts'
-import { refreshTokens, revokedTokens, sessions } from '../../src/modules/auth/table.ts'
+import type { Role } from '../../src/modules/access/index.ts'
+import { authCleanupTask, revokeSession, revokeUserSessions } from '../../src/modules/auth/index.ts'
 import { makeTestApp, type TestApp, tempDirs } from '../helpers/app.ts'
 import { type SeededOrg, seedOrganization, signIn } from '../helpers/seed.ts'
 
@@ -28,20 +23,25 @@ function claims(token: string): { jti: string; sid: string; expMs: number } {
   return { jti: String(payload.jti), sid: String(payload.sid), expMs: Number(payload.exp) * 1000 }
 }
 
-function refreshIds(app: TestApp): string[] {
-  return app.deps.db.select({ id: refreshTokens.id }).from(refreshTokens).all().map((r) => r.id).sort()
+async function refreshIds(app: TestApp): Promise<string[]> {
+  return (await app.deps.app.db.raw.all<{ id: string }>('SELECT id FROM refresh_tokens')).map((r) => r.id).sort()
 }
 
-function refreshIdsOf(app: TestApp, sessionId: string): string[] {
-  return app.deps.db.select({ id: refreshTokens.id }).from(refreshTokens).where(eq(refreshTokens.sessionId, sessionId)).all().map((r) => r.id).sort()
+async function refreshIdsOf(app: TestApp, sessionId: string): Promise<string[]> {
+  return (await app.deps.app.db.raw.all<{ id: string }>('SELECT id FROM refresh_tokens WHERE session_id = ?', [sessionId])).map((r) => r.id).sort()
 }
 
-function revokedJtis(app: TestApp): string[] {
-  return app.deps.db.select({ jti: revokedTokens.jti }).from(revokedTokens).all().map((r) => r.jti).sort()
+async function revokedJtis(app: TestApp): Promise<string[]> {
+  return (await app.deps.app.db.raw.all<{ jti: string }>('SELECT jti FROM revoked_tokens')).map((r) => r.jti).sort()
 }
 
-function addRefreshToken(app: TestApp, id: string, sessionId: string, expiresAt: number, consumedAt: number | null = null): void {
-  app.deps.db.insert(refreshTokens).values({ id, sessionId, tokenHash: `hash-of-${id}`, generation: 2, createdAt: app.clock.now(), expiresAt, consumedAt }).run()
+async function addRefreshToken(app: TestApp, id: string, sessionId: string, expiresAt: number, consumedAt: number | null = null): Promise<void> {
+  const row = { id, session_id: sessionId, token_hash: `hash-of-${id}`, generation: 2, created_at: app.clock.now(), expires_at: expiresAt, consumed_at: consumedAt }
+  await app.deps.app.db.write('test.refresh_token', (tx) => tx.kysely.insertInto('refresh_tokens').values(row).execute())
+}
+
+async function addRevokedTokens(app: TestApp, rows: { jti: string; expires_at: number }[]): Promise<void> {
+  await app.deps.app.db.write('test.revoked_tokens', (tx) => tx.kysely.insertInto('revoked_tokens').values(rows).execute())
 }
 
 /** The fields of the last auth_cleanup log line (what the task reported). */
@@ -57,7 +57,7 @@ function runsOf(app: TestApp): number {
 }
 
 async function runDirectly(app: TestApp, now = app.clock.now()) {
-  const report = await authCleanupTask(app.deps).run({ now, log: createLogger({ level: 'error', sink: memorySink() }), signal: new AbortController().signal })
+  const report = await authCleanupTask(app.deps.app).run({ now, log: createLogger({ level: 'error', sink: memorySink() }), signal: new AbortController().signal })
   return report as Record<string, number | boolean>
 }
 
@@ -77,33 +77,33 @@ describe('on the cron loop, over the month of a refresh token', () => {
   })
   afterAll(() => app.close())
 
-  test('setup: the task is registered every 5 minutes; every seeded session has one live refresh token', () => {
+  test('setup: the task is registered every 5 minutes; every seeded session has one live refresh token', async () => {
     expect(app.deps.scheduler.status().auth_cleanup).toMatchObject({ runs: 0, next_run_at: new Date(t0 + 5 * MINUTE).toISOString() })
     expect(agent.expMs).toBe(t0 + ACCESS_TTL)
-    for (const role of ['super_admin', 'admin', 'supervisor', 'agent', 'viewer'] as const) expect(refreshIdsOf(app, sid[role])).toHaveLength(1)
+    for (const role of ['super_admin', 'admin', 'supervisor', 'agent', 'viewer'] as const) expect(await refreshIdsOf(app, sid[role])).toHaveLength(1)
   })
 
   test('logout revokes the token and the session, in the database and in memory', async () => {
     const response = await app.request('/api/v1/auth/logout', { method: 'POST', headers: seed.users.agent.auth })
     expect(response.status).toBe(204)
-    expect(revokedJtis(app)).toEqual([agent.jti])
-    expect(app.deps.revocations.isTokenRevoked(agent.jti)).toBe(true)
-    expect(app.deps.revocations.isSessionRevoked(agent.sid)).toBe(true)
+    expect(await revokedJtis(app)).toEqual([agent.jti])
+    expect(app.deps.app.ports.revocations.isTokenRevoked(agent.jti)).toBe(true)
+    expect(app.deps.app.ports.revocations.isSessionRevoked(agent.sid)).toBe(true)
     // The cleanup has not run yet: the ended session's refresh token is still stored.
-    expect(refreshIdsOf(app, agent.sid)).toHaveLength(1)
+    expect(await refreshIdsOf(app, agent.sid)).toHaveLength(1)
 
     // A revocation that expires sooner, and two refresh tokens of a live session that expire around t0 + 10 min.
-    app.deps.db.insert(revokedTokens).values({ jti: 'at_short', expiresAt: t0 + 10 * MINUTE }).run()
-    app.deps.revocations.rememberToken('at_short', t0 + 10 * MINUTE)
-    addRefreshToken(app, 'rtk_short', sid.viewer, t0 + 10 * MINUTE)
-    addRefreshToken(app, 'rtk_later', sid.viewer, t0 + 10 * MINUTE + 1, t0)
+    await addRevokedTokens(app, [{ jti: 'at_short', expires_at: t0 + 10 * MINUTE }])
+    app.deps.app.ports.revocations.rememberToken('at_short', t0 + 10 * MINUTE)
+    await addRefreshToken(app, 'rtk_short', sid.viewer, t0 + 10 * MINUTE)
+    await addRefreshToken(app, 'rtk_later', sid.viewer, t0 + 10 * MINUTE + 1, t0)
   })
 
   test('nothing runs before the first 5 minutes are up', async () => {
     app.clock.advance(5 * MINUTE - 1)
     await app.deps.scheduler.tick()
     expect(runsOf(app)).toBe(0)
-    expect(refreshIdsOf(app, agent.sid)).toHaveLength(1)
+    expect(await refreshIdsOf(app, agent.sid)).toHaveLength(1)
   })
 
   test('t0 + 5 min: the refresh token of the ended session goes; the revocations stay', async () => {
@@ -111,15 +111,15 @@ describe('on the cron loop, over the month of a refresh token', () => {
     await app.deps.scheduler.tick()
     expect(runsOf(app)).toBe(1)
     expect(lastReport(app)).toMatchObject({ outcome: 'ok', revoked_tokens_deleted: 0, refresh_tokens_deleted: 1, revocations_forgotten: 0 })
-    expect(refreshIdsOf(app, agent.sid)).toEqual([])
-    for (const role of ['super_admin', 'admin', 'supervisor'] as const) expect(refreshIdsOf(app, sid[role])).toHaveLength(1)
-    expect(refreshIdsOf(app, sid.viewer)).toHaveLength(3)
-    expect(revokedJtis(app)).toEqual([agent.jti, 'at_short'].sort())
-    expect(app.deps.revocations.isTokenRevoked('at_short')).toBe(true)
-    expect(app.deps.revocations.isTokenRevoked(agent.jti)).toBe(true)
-    expect(app.deps.revocations.isSessionRevoked(agent.sid)).toBe(true)
+    expect(await refreshIdsOf(app, agent.sid)).toEqual([])
+    for (const role of ['super_admin', 'admin', 'supervisor'] as const) expect(await refreshIdsOf(app, sid[role])).toHaveLength(1)
+    expect(await refreshIdsOf(app, sid.viewer)).toHaveLength(3)
+    expect(await revokedJtis(app)).toEqual([agent.jti, 'at_short'].sort())
+    expect(app.deps.app.ports.revocations.isTokenRevoked('at_short')).toBe(true)
+    expect(app.deps.app.ports.revocations.isTokenRevoked(agent.jti)).toBe(true)
+    expect(app.deps.app.ports.revocations.isSessionRevoked(agent.sid)).toBe(true)
     // The ended session itself is kept (as a record of the logout).
-    expect(app.deps.db.select().from(sessions).where(eq(sessions.id, agent.sid)).get()).toMatchObject({ revokedAt: t0, revokedReason: 'logout' })
+    expect(await app.deps.app.db.raw.get('SELECT * FROM sessions WHERE id = ?', [agent.sid])).toMatchObject({ revoked_at: t0, revoked_reason: 'logout' })
   })
 
   test('the revoked token is refused while it is still within its lifetime', async () => {
@@ -133,11 +133,11 @@ describe('on the cron loop, over the month of a refresh token', () => {
     await app.deps.scheduler.tick()
     expect(runsOf(app)).toBe(2)
     expect(lastReport(app)).toMatchObject({ outcome: 'ok', revoked_tokens_deleted: 1, refresh_tokens_deleted: 1, revocations_forgotten: 1 })
-    expect(revokedJtis(app)).toEqual([agent.jti])
-    expect(app.deps.revocations.isTokenRevoked('at_short')).toBe(false)
-    expect(app.deps.revocations.isTokenRevoked(agent.jti)).toBe(true)
-    expect(app.deps.revocations.isSessionRevoked(agent.sid)).toBe(true)
-    const viewerTokens = refreshIdsOf(app, sid.viewer)
+    expect(await revokedJtis(app)).toEqual([agent.jti])
+    expect(app.deps.app.ports.revocations.isTokenRevoked('at_short')).toBe(false)
+    expect(app.deps.app.ports.revocations.isTokenRevoked(agent.jti)).toBe(true)
+    expect(app.deps.app.ports.revocations.isSessionRevoked(agent.sid)).toBe(true)
+    const viewerTokens = await refreshIdsOf(app, sid.viewer)
     expect(viewerTokens).toHaveLength(2)
     expect(viewerTokens).toContain('rtk_later')
     expect(viewerTokens).not.toContain('rtk_short')
@@ -147,19 +147,19 @@ describe('on the cron loop, over the month of a refresh token', () => {
     app.clock.advance(45 * MINUTE)
     await app.deps.scheduler.tick()
     expect(lastReport(app)).toMatchObject({ outcome: 'ok', revoked_tokens_deleted: 0, refresh_tokens_deleted: 1, revocations_forgotten: 0 })
-    expect(refreshIdsOf(app, sid.viewer)).not.toContain('rtk_later')
-    expect(revokedJtis(app)).toEqual([agent.jti])
-    expect(app.deps.revocations.isTokenRevoked(agent.jti)).toBe(true)
-    expect(app.deps.revocations.isSessionRevoked(agent.sid)).toBe(true)
+    expect(await refreshIdsOf(app, sid.viewer)).not.toContain('rtk_later')
+    expect(await revokedJtis(app)).toEqual([agent.jti])
+    expect(app.deps.app.ports.revocations.isTokenRevoked(agent.jti)).toBe(true)
+    expect(app.deps.app.ports.revocations.isSessionRevoked(agent.sid)).toBe(true)
   })
 
   test('t0 + 60 min: the agent\'s token has expired, so its revocation and its session\'s are forgotten', async () => {
     app.clock.advance(5 * MINUTE)
     await app.deps.scheduler.tick()
     expect(lastReport(app)).toMatchObject({ outcome: 'ok', revoked_tokens_deleted: 1, refresh_tokens_deleted: 0, revocations_forgotten: 2 })
-    expect(revokedJtis(app)).toEqual([])
-    expect(app.deps.revocations.isTokenRevoked(agent.jti)).toBe(false)
-    expect(app.deps.revocations.isSessionRevoked(agent.sid)).toBe(false)
+    expect(await revokedJtis(app)).toEqual([])
+    expect(app.deps.app.ports.revocations.isTokenRevoked(agent.jti)).toBe(false)
+    expect(app.deps.app.ports.revocations.isSessionRevoked(agent.sid)).toBe(false)
     // The token is now refused for having expired, which needs no revocation.
     const response = await app.request(`/api/v1/users/${seed.users.agent.user.id}`, { headers: seed.users.agent.auth })
     expect(response.status).toBe(401)
@@ -167,16 +167,16 @@ describe('on the cron loop, over the month of a refresh token', () => {
   })
 
   test('the live sessions keep their refresh tokens until those expire 30 days after sign-in', async () => {
-    const live = refreshIds(app)
+    const live = await refreshIds(app)
     expect(live).toHaveLength(4)
     app.clock.advance(REFRESH_TTL - HOUR - 1)
     await app.deps.scheduler.tick()
     expect(lastReport(app)).toMatchObject({ outcome: 'ok', revoked_tokens_deleted: 0, refresh_tokens_deleted: 0, revocations_forgotten: 0 })
-    expect(refreshIds(app)).toEqual(live)
+    expect(await refreshIds(app)).toEqual(live)
     app.clock.advance(5 * MINUTE)
     await app.deps.scheduler.tick()
     expect(lastReport(app)).toMatchObject({ outcome: 'ok', revoked_tokens_deleted: 0, refresh_tokens_deleted: 4, revocations_forgotten: 0 })
-    expect(refreshIds(app)).toEqual([])
+    expect(await refreshIds(app)).toEqual([])
   })
 
   test('no run failed', () => {
@@ -191,30 +191,27 @@ describe('run directly', () => {
       const seed = await seedOrganization(app)
       const now = app.clock.now()
       const live = claims(seed.users.admin.accessToken).sid
-      app.deps.db
-        .insert(revokedTokens)
-        .values([
-          { jti: 'at_past', expiresAt: now - DAY },
-          { jti: 'at_now', expiresAt: now },
-          { jti: 'at_next_ms', expiresAt: now + 1 },
-          { jti: 'at_future', expiresAt: now + HOUR },
-        ])
-        .run()
-      addRefreshToken(app, 'rtk_past', live, now - 1)
-      addRefreshToken(app, 'rtk_now', live, now)
-      addRefreshToken(app, 'rtk_next_ms', live, now + 1)
-      addRefreshToken(app, 'rtk_consumed_live', live, now + DAY, now - MINUTE)
-      const before = refreshIdsOf(app, live)
+      await addRevokedTokens(app, [
+        { jti: 'at_past', expires_at: now - DAY },
+        { jti: 'at_now', expires_at: now },
+        { jti: 'at_next_ms', expires_at: now + 1 },
+        { jti: 'at_future', expires_at: now + HOUR },
+      ])
+      await addRefreshToken(app, 'rtk_past', live, now - 1)
+      await addRefreshToken(app, 'rtk_now', live, now)
+      await addRefreshToken(app, 'rtk_next_ms', live, now + 1)
+      await addRefreshToken(app, 'rtk_consumed_live', live, now + DAY, now - MINUTE)
+      const before = await refreshIdsOf(app, live)
       expect(before).toHaveLength(5)
 
       expect(await runDirectly(app, now)).toEqual({ worked: true, revoked_tokens_deleted: 2, refresh_tokens_deleted: 2, mfa_challenges_deleted: 0, sms_records_deleted: 0, revocations_forgotten: 0 })
-      expect(revokedJtis(app)).toEqual(['at_future', 'at_next_ms'])
-      expect(refreshIdsOf(app, live)).toEqual(before.filter((id) => id !== 'rtk_past' && id !== 'rtk_now'))
+      expect(await revokedJtis(app)).toEqual(['at_future', 'at_next_ms'])
+      expect(await refreshIdsOf(app, live)).toEqual(before.filter((id) => id !== 'rtk_past' && id !== 'rtk_now'))
 
       // A second run at the same time finds nothing more.
       expect(await runDirectly(app, now)).toEqual({ worked: false, revoked_tokens_deleted: 0, refresh_tokens_deleted: 0, mfa_challenges_deleted: 0, sms_records_deleted: 0, revocations_forgotten: 0 })
       expect(await runDirectly(app, now + 1)).toEqual({ worked: true, revoked_tokens_deleted: 1, refresh_tokens_deleted: 1, mfa_challenges_deleted: 0, sms_records_deleted: 0, revocations_forgotten: 0 })
-      expect(revokedJtis(app)).toEqual(['at_future'])
+      expect(await revokedJtis(app)).toEqual(['at_future'])
     } finally {
       await app.close()
     }
@@ -231,24 +228,24 @@ describe('run directly', () => {
       const agent = claims(seed.users.agent.accessToken).sid
       // A second session of the supervisor, to be revoked along with the first.
       const supervisor2 = claims((await signIn(app, seed.users.supervisor.user)).accessToken).sid
-      addRefreshToken(app, 'rtk_admin_consumed', admin, now + DAY, now)
-      addRefreshToken(app, 'rtk_viewer_consumed', viewer, now + DAY, now)
-      const keptBefore = [...refreshIdsOf(app, viewer), ...refreshIdsOf(app, agent)].sort()
+      await addRefreshToken(app, 'rtk_admin_consumed', admin, now + DAY, now)
+      await addRefreshToken(app, 'rtk_viewer_consumed', viewer, now + DAY, now)
+      const keptBefore = [...await refreshIdsOf(app, viewer), ...await refreshIdsOf(app, agent)].sort()
       expect(keptBefore).toHaveLength(3)
 
-      const ends = write(app.deps.db, (tx) => ({
-        admin: revokeSession(tx, admin, 'test', now),
-        supervisor: revokeUserSessions(tx, seed.users.supervisor.user.id, 'test', now),
+      const ends = await app.deps.app.db.write('test.revoke', async (tx) => ({
+        admin: await revokeSession(tx, admin, 'test', now),
+        supervisor: await revokeUserSessions(tx, seed.users.supervisor.user.id, 'test', now),
       }))
       expect(ends.admin).toBe(now + ACCESS_TTL)
       expect(ends.supervisor.map(([id]) => id).sort()).toEqual([supervisor, supervisor2].sort())
 
       expect(await runDirectly(app, now)).toEqual({ worked: true, revoked_tokens_deleted: 0, refresh_tokens_deleted: 4, mfa_challenges_deleted: 0, sms_records_deleted: 0, revocations_forgotten: 0 })
-      expect(refreshIdsOf(app, admin)).toEqual([])
-      expect(refreshIdsOf(app, supervisor)).toEqual([])
-      expect(refreshIdsOf(app, supervisor2)).toEqual([])
-      expect([...refreshIdsOf(app, viewer), ...refreshIdsOf(app, agent)].sort()).toEqual(keptBefore)
-      expect(refreshIdsOf(app, viewer)).toContain('rtk_viewer_consumed')
+      expect(await refreshIdsOf(app, admin)).toEqual([])
+      expect(await refreshIdsOf(app, supervisor)).toEqual([])
+      expect(await refreshIdsOf(app, supervisor2)).toEqual([])
+      expect([...await refreshIdsOf(app, viewer), ...await refreshIdsOf(app, agent)].sort()).toEqual(keptBefore)
+      expect(await refreshIdsOf(app, viewer)).toContain('rtk_viewer_consumed')
     } finally {
       await app.close()
     }
@@ -258,24 +255,24 @@ describe('run directly', () => {
     const app = await makeTestApp()
     try {
       const now = app.clock.now()
-      app.deps.revocations.rememberToken('at_a', now + MINUTE)
-      app.deps.revocations.rememberToken('at_b', now + HOUR)
-      app.deps.revocations.rememberSession('ses_a', now + MINUTE)
-      app.deps.revocations.rememberSession('ses_b', now + HOUR)
+      app.deps.app.ports.revocations.rememberToken('at_a', now + MINUTE)
+      app.deps.app.ports.revocations.rememberToken('at_b', now + HOUR)
+      app.deps.app.ports.revocations.rememberSession('ses_a', now + MINUTE)
+      app.deps.app.ports.revocations.rememberSession('ses_b', now + HOUR)
 
       expect((await runDirectly(app, now + MINUTE - 1)).revocations_forgotten).toBe(0)
-      for (const jti of ['at_a', 'at_b']) expect(app.deps.revocations.isTokenRevoked(jti)).toBe(true)
-      for (const id of ['ses_a', 'ses_b']) expect(app.deps.revocations.isSessionRevoked(id)).toBe(true)
+      for (const jti of ['at_a', 'at_b']) expect(app.deps.app.ports.revocations.isTokenRevoked(jti)).toBe(true)
+      for (const id of ['ses_a', 'ses_b']) expect(app.deps.app.ports.revocations.isSessionRevoked(id)).toBe(true)
 
       expect((await runDirectly(app, now + MINUTE)).revocations_forgotten).toBe(2)
-      expect(app.deps.revocations.isTokenRevoked('at_a')).toBe(false)
-      expect(app.deps.revocations.isSessionRevoked('ses_a')).toBe(false)
-      expect(app.deps.revocations.isTokenRevoked('at_b')).toBe(true)
-      expect(app.deps.revocations.isSessionRevoked('ses_b')).toBe(true)
+      expect(app.deps.app.ports.revocations.isTokenRevoked('at_a')).toBe(false)
+      expect(app.deps.app.ports.revocations.isSessionRevoked('ses_a')).toBe(false)
+      expect(app.deps.app.ports.revocations.isTokenRevoked('at_b')).toBe(true)
+      expect(app.deps.app.ports.revocations.isSessionRevoked('ses_b')).toBe(true)
 
       expect((await runDirectly(app, now + HOUR)).revocations_forgotten).toBe(2)
-      expect(app.deps.revocations.isTokenRevoked('at_b')).toBe(false)
-      expect(app.deps.revocations.isSessionRevoked('ses_b')).toBe(false)
+      expect(app.deps.app.ports.revocations.isTokenRevoked('at_b')).toBe(false)
+      expect(app.deps.app.ports.revocations.isSessionRevoked('ses_b')).toBe(false)
       expect((await runDirectly(app, now + DAY)).revocations_forgotten).toBe(0)
     } finally {
       await app.close()
@@ -283,10 +280,10 @@ describe('run directly', () => {
   })
 
   test('the task is named auth_cleanup and runs every 5 minutes by default', () => {
-    const task = authCleanupTask({ db: undefined as never, revocations: new Revocations() })
+    const task = authCleanupTask(undefined as never)
     expect(task.name).toBe('auth_cleanup')
     expect(task.intervalMs).toBe(5 * MINUTE)
-    expect(authCleanupTask({ db: undefined as never, revocations: new Revocations() }, 1234).intervalMs).toBe(1234)
+    expect(authCleanupTask(undefined as never, 1234).intervalMs).toBe(1234)
   })
 })
 
@@ -304,10 +301,10 @@ describe('after a restart', () => {
     clock.advance(ACCESS_TTL - 1)
     const second = await makeTestApp({}, { dataDir, keepData: true, clock })
     try {
-      expect(second.deps.revocations.isTokenRevoked(agent.jti)).toBe(true)
-      expect(second.deps.revocations.isSessionRevoked(agent.sid)).toBe(true)
+      expect(second.deps.app.ports.revocations.isTokenRevoked(agent.jti)).toBe(true)
+      expect(second.deps.app.ports.revocations.isSessionRevoked(agent.sid)).toBe(true)
       expect((await runDirectly(second)).revocations_forgotten).toBe(0)
-      expect(revokedJtis(second)).toEqual([agent.jti])
+      expect(await revokedJtis(second)).toEqual([agent.jti])
       expect(clock.now()).toBe(t0 + ACCESS_TTL - 1)
     } finally {
       await second.close()
@@ -317,11 +314,11 @@ describe('after a restart', () => {
     const third = await makeTestApp({}, { dataDir, keepData: true, clock })
     try {
       // Nothing expired is loaded; the row itself waits for the next cleanup.
-      expect(third.deps.revocations.isTokenRevoked(agent.jti)).toBe(false)
-      expect(third.deps.revocations.isSessionRevoked(agent.sid)).toBe(false)
-      expect(revokedJtis(third)).toEqual([agent.jti])
+      expect(third.deps.app.ports.revocations.isTokenRevoked(agent.jti)).toBe(false)
+      expect(third.deps.app.ports.revocations.isSessionRevoked(agent.sid)).toBe(false)
+      expect(await revokedJtis(third)).toEqual([agent.jti])
       expect(await runDirectly(third)).toEqual({ worked: true, revoked_tokens_deleted: 1, refresh_tokens_deleted: 0, mfa_challenges_deleted: 0, sms_records_deleted: 0, revocations_forgotten: 0 })
-      expect(revokedJtis(third)).toEqual([])
+      expect(await revokedJtis(third)).toEqual([])
     } finally {
       await third.close()
     }

@@ -32,7 +32,9 @@ export function intersectGrants(a: readonly string[], b: readonly string[]): Gra
   let everything = true
   for (const resource of Object.keys(VOCABULARY) as Resource[]) {
     const actions = VOCABULARY[resource] as readonly string[]
-    const both = actions.filter((action) => hasPermission(a, `${resource}:${action}` as Permission) && hasPermission(b, `${resource}:${action}` as Permission))
+    const both = actions.filter(
+      (action) => hasPermission(a, `${resource}:${action}` as Permission) && hasPermission(b, `${resource}:${action}` as Permission),
+    )
     if (both.length === actions.length) out.push(`${resource}:*`)
     else {
       everything = false

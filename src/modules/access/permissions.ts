@@ -32,7 +32,9 @@ export type Permission = { [R in Resource]: `${R}:${(typeof VOCABULARY)[R][numbe
 /** What a role may hold: a permission, `resource:*` or `*:*`. */
 export type Grant = Permission | `${Resource}:*` | '*:*'
 
-export const ALL_PERMISSIONS: readonly Permission[] = (Object.keys(VOCABULARY) as Resource[]).flatMap((r) => VOCABULARY[r].map((a) => `${r}:${a}` as Permission))
+export const ALL_PERMISSIONS: readonly Permission[] = (Object.keys(VOCABULARY) as Resource[]).flatMap((r) =>
+  VOCABULARY[r].map((a) => `${r}:${a}` as Permission),
+)
 
 const readAll = (...resources: Resource[]): Grant[] => resources.map((r) => `${r}:read` as Grant)
 
@@ -40,6 +42,7 @@ export const ROLES = ['super_admin', 'admin', 'supervisor', 'agent', 'viewer'] a
 export type Role = (typeof ROLES)[number]
 
 /** Most privileged first; the spec's descriptions in the comments. */
+// biome-ignore format: the grants are grouped by kind, a few to a line
 export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
   // Organization owner: all permissions.
   super_admin: ['*:*'],

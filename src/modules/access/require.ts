@@ -6,11 +6,13 @@ import { hasPermission } from './match.ts'
 import type { Permission } from './permissions.ts'
 
 export function requirePermission(actor: UserActor, permission: Permission): void {
-  if (!hasPermission(actor.grants, permission)) throw new AppError('INSUFFICIENT_PERMISSIONS', `This operation requires the ${permission} permission`)
+  if (!hasPermission(actor.grants, permission))
+    throw new AppError('INSUFFICIENT_PERMISSIONS', `This operation requires the ${permission} permission`)
 }
 
 /** Refuses personal access tokens: managing credentials needs a sign-in. */
 export function requireSession(actor: UserActor): SessionActor {
-  if (actor.credential.type !== 'session') throw new AppError('INSUFFICIENT_PERMISSIONS', 'Personal access tokens cannot do this: sign in and use an access token')
+  if (actor.credential.type !== 'session')
+    throw new AppError('INSUFFICIENT_PERMISSIONS', 'Personal access tokens cannot do this: sign in and use an access token')
   return actor as SessionActor
 }

@@ -1,16 +1,13 @@
 // createApiKey: a personal access token for the caller, shown once. It expires within a year, and may
 // be narrowed to some of the caller's permissions (never widened: each must be held by the caller).
-import { and, eq, isNull, sql } from 'drizzle-orm'
-import type { AppDeps, SessionActor } from '../../context.ts'
-import { write } from '../../db/tx.ts'
-import { AppError, validationError, type FieldError } from '../../errors.ts'
-import { coversGrant, isGrant } from '../access/match.ts'
-import { actorOf, audit } from '../audit/record.ts'
-import { hashToken } from '../auth/sessions.ts'
+import type { Ctx, SessionActor, UserActor } from '../../context.ts'
+import { AppError, type FieldError, validationError } from '../../errors.ts'
 import { DATE_TIME_EXPECTED, parseDateTime } from '../../lib/date-time.ts'
 import { prefixedId } from '../../lib/ids.ts'
-import { apiKeyJson, type ApiKeyRow } from './key-json.ts'
-import { apiKeys } from './table.ts'
+import { coversGrant, isGrant, requireSession } from '../access/index.ts'
+import { appendAudit, auditActorOf } from '../audit/index.ts'
+import { hashToken } from '../auth/index.ts'
+import { type ApiKeyRow, countLiveKeys, insertApiKey } from './store.ts'
 import { DISPLAY_PREFIX_LENGTH, newPersonalAccessToken } from './token.ts'
 
 export const MAX_LIFETIME_MS = 365 * 24 * 60 * 60 * 1000
@@ -37,35 +34,35 @@ function checkInput(actor: SessionActor, input: NewApiKey, now: number): { expir
   return { expiresAt, permissions }
 }
 
-export function createApiKey(deps: Pick<AppDeps, 'db' | 'clock'>, actor: SessionActor, input: NewApiKey): ReturnType<typeof apiKeyJson> & { token: string } {
-  const now = deps.clock.now()
+/**
+ * The new key's row and its token (the only time the token exists outside the caller's hands). Needs a
+ * sign-in: a personal access token cannot create another.
+ */
+export async function createApiKey(ctx: Ctx<UserActor>, input: NewApiKey): Promise<{ row: ApiKeyRow; token: string }> {
+  const actor = requireSession(ctx.actor)
+  const now = ctx.clock.now()
   const { expiresAt, permissions } = checkInput(actor, input, now)
   const token = newPersonalAccessToken()
   const row: ApiKeyRow = {
     id: prefixedId('key'),
-    organizationId: actor.organizationId,
-    userId: actor.userId,
+    organization_id: actor.organizationId,
+    user_id: actor.userId,
     name: input.name.trim(),
-    tokenHash: hashToken(token),
+    token_hash: hashToken(token),
     prefix: token.slice(0, DISPLAY_PREFIX_LENGTH),
-    permissions,
-    createdAt: now,
-    expiresAt,
-    lastUsedAt: null,
-    lastUsedIp: null,
-    revokedAt: null,
+    permissions: permissions === null ? null : JSON.stringify(permissions),
+    created_at: now,
+    expires_at: expiresAt,
+    last_used_at: null,
+    last_used_ip: null,
+    revoked_at: null,
   }
-  write(deps.db, (tx) => {
-    const live = tx
-      .select({ n: sql<number>`count(*)` })
-      .from(apiKeys)
-      .where(and(eq(apiKeys.userId, actor.userId), isNull(apiKeys.revokedAt), sql`${apiKeys.expiresAt} > ${now}`))
-      .get()!.n
-    if (live >= MAX_KEYS_PER_USER) throw new AppError('CONFLICT', `You have ${MAX_KEYS_PER_USER} live API keys: revoke one first`)
-    tx.insert(apiKeys).values(row).run()
-    audit(tx, {
+  await ctx.db.write('api_key.create', async (tx) => {
+    if ((await countLiveKeys(tx, actor.userId, now)) >= MAX_KEYS_PER_USER) throw new AppError('CONFLICT', `You have ${MAX_KEYS_PER_USER} live API keys: revoke one first`)
+    await insertApiKey(tx, row)
+    await appendAudit(tx, {
       organizationId: actor.organizationId,
-      actor: actorOf(actor),
+      actor: auditActorOf(actor),
       event: 'pat.created',
       target: { type: 'api_key', id: row.id },
       details: { name: row.name, prefix: row.prefix, expires_at: new Date(expiresAt).toISOString(), permissions },
@@ -73,5 +70,5 @@ export function createApiKey(deps: Pick<AppDeps, 'db' | 'clock'>, actor: Session
       now,
     })
   })
-  return { ...apiKeyJson(row, now), token }
+  return { row, token }
 }

@@ -1,25 +1,33 @@
-// Routes of personal access tokens under /api/v1/api-keys: create (shown once), list and revoke your own.
+// The api-keys module's public entry: its routes under /api/v1/api-keys (create, shown once; list and
+// revoke your own), and authenticating a personal access token, which the auth module calls.
+// The pure re-exports come first: modules that import them through this file may load while the
+// routes' own imports (http/auth.ts) are still loading.
+export { authenticateApiKey } from './authenticate-key.ts'
+export { isWellFormedPersonalAccessToken, looksLikePersonalAccessToken, newPersonalAccessToken, PAT_PREFIX } from './token.ts'
+
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../context.ts'
-import { authMacros, protectedErrors, requireSession } from '../../http/auth.ts'
+import type { AppContext } from '../../context.ts'
+import { listBody } from '../../db/list.ts'
+import { authMacros, protectedErrors } from '../../http/auth.ts'
 import { listRequest } from '../../http/list.ts'
 import { createApiKey } from './create-key.ts'
+import { apiKeyJson } from './key-json.ts'
 import { listApiKeys } from './list-keys.ts'
 import { ApiKeyIdParams, ApiKeyList, ApiKeyListQuery, CreateApiKeyBody, CreatedApiKeyBody } from './model.ts'
 import { revokeApiKey } from './revoke-key.ts'
 
 const tags = ['API keys']
 
-export function apiKeysRoutes(deps: AppDeps) {
+export function apiKeysRoutes(app: AppContext) {
   return new Elysia({ prefix: '/api/v1/api-keys' })
-    .use(authMacros(deps))
+    .use(authMacros(app))
     .post(
       '',
-      ({ actor, body, set }) => {
-        const key = createApiKey(deps, requireSession(actor), body)
+      async ({ ctx, body, set }) => {
+        const { row, token } = await createApiKey(ctx, body)
         set.status = 201
         set.headers['cache-control'] = 'no-store'
-        return key
+        return { ...apiKeyJson(row, Number(row.created_at)), token }
       },
       {
         permission: 'api_key:create',
@@ -27,21 +35,31 @@ export function apiKeysRoutes(deps: AppDeps) {
         response: { 201: CreatedApiKeyBody, ...protectedErrors('VALIDATION_FAILED', 'CONFLICT') },
         detail: {
           tags,
-          operationId: 'createApiKey', summary: 'Create a personal access token',
-          description: 'The token is in the response once and never again (only its SHA-256 is kept). Needs a sign-in: a personal access token cannot create another.',
+          operationId: 'createApiKey',
+          summary: 'Create a personal access token',
+          description:
+            'The token is in the response once and never again (only its SHA-256 is kept). Needs a sign-in: a personal access token cannot create another.',
         },
       },
     )
-    .get('', ({ actor, query }) => listApiKeys(deps, actor, listRequest(query)), {
-      permission: 'api_key:read',
-      query: ApiKeyListQuery,
-      response: { 200: ApiKeyList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN') },
-      detail: { tags, operationId: 'listApiKeys', summary: 'List your personal access tokens', description: 'Not revoked ones, newest first; never the token itself.' },
-    })
+    .get(
+      '',
+      async ({ ctx, query }) => {
+        const page = await listApiKeys(ctx, listRequest(query))
+        const now = ctx.clock.now()
+        return listBody('api_keys', page, (row) => apiKeyJson(row, now))
+      },
+      {
+        permission: 'api_key:read',
+        query: ApiKeyListQuery,
+        response: { 200: ApiKeyList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN') },
+        detail: { tags, operationId: 'listApiKeys', summary: 'List your personal access tokens', description: 'Not revoked ones, newest first; never the token itself.' },
+      },
+    )
     .delete(
       '/:id',
-      ({ actor, params, set }) => {
-        revokeApiKey(deps, requireSession(actor), params.id)
+      async ({ ctx, params, set }) => {
+        await revokeApiKey(ctx, { id: params.id })
         set.status = 204
       },
       {

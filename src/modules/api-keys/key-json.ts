@@ -1,19 +1,19 @@
 // The public JSON of an API key: never the token, only its first characters.
 import { isoTime } from '../../lib/clock.ts'
-import type { apiKeys } from './table.ts'
+import type { ApiKeyRow } from './store.ts'
 
-export type ApiKeyRow = typeof apiKeys.$inferSelect
+type Listed = Pick<ApiKeyRow, 'id' | 'name' | 'prefix' | 'permissions' | 'created_at' | 'expires_at' | 'last_used_at' | 'last_used_ip'>
 
-export function apiKeyJson(row: Pick<ApiKeyRow, 'id' | 'name' | 'prefix' | 'permissions' | 'createdAt' | 'expiresAt' | 'lastUsedAt' | 'lastUsedIp'>, now: number) {
+export function apiKeyJson(row: Listed, now: number) {
   return {
     id: row.id,
     name: row.name,
     prefix: row.prefix,
-    permissions: row.permissions,
-    expired: row.expiresAt <= now,
-    created_at: isoTime(row.createdAt),
-    expires_at: isoTime(row.expiresAt),
-    last_used_at: row.lastUsedAt === null ? null : isoTime(row.lastUsedAt),
-    last_used_ip: row.lastUsedIp,
+    permissions: row.permissions === null ? null : (JSON.parse(row.permissions) as string[]),
+    expired: Number(row.expires_at) <= now,
+    created_at: isoTime(Number(row.created_at)),
+    expires_at: isoTime(Number(row.expires_at)),
+    last_used_at: row.last_used_at === null ? null : isoTime(Number(row.last_used_at)),
+    last_used_ip: row.last_used_ip,
   }
 }

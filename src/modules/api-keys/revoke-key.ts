@@ -1,21 +1,18 @@
 // revokeApiKey: the caller's own key stops working at once (every request reads its state).
-import { and, eq, isNull } from 'drizzle-orm'
-import type { AppDeps, UserActor } from '../../context.ts'
-import { write } from '../../db/tx.ts'
+import type { Ctx, UserActor } from '../../context.ts'
 import { AppError } from '../../errors.ts'
-import { actorOf, audit } from '../audit/record.ts'
-import { apiKeys } from './table.ts'
+import { requireSession } from '../access/index.ts'
+import { appendAudit, auditActorOf } from '../audit/index.ts'
+import { revokeApiKeyRow } from './store.ts'
 
-export function revokeApiKey(deps: Pick<AppDeps, 'db' | 'clock'>, actor: UserActor, id: string): void {
-  const now = deps.clock.now()
-  write(deps.db, (tx) => {
-    const revoked = tx
-      .update(apiKeys)
-      .set({ revokedAt: now })
-      .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, actor.organizationId), eq(apiKeys.userId, actor.userId), isNull(apiKeys.revokedAt)))
-      .returning({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix })
-      .get()
+/** Needs a sign-in: keys are credentials, managed with a sign-in, never with a personal access token. */
+export async function revokeApiKey(ctx: Ctx<UserActor>, input: { id: string }): Promise<void> {
+  const actor = requireSession(ctx.actor)
+  const now = ctx.clock.now()
+  await ctx.db.write('api_key.revoke', async (tx) => {
+    const revoked = await revokeApiKeyRow(tx, { id: input.id, organizationId: actor.organizationId, userId: actor.userId }, now)
     if (!revoked) throw new AppError('NOT_FOUND', 'No such API key')
-    audit(tx, { organizationId: actor.organizationId, actor: actorOf(actor), event: 'pat.revoked', target: { type: 'api_key', id }, details: { name: revoked.name, prefix: revoked.prefix }, request: actor.request, now })
+    const details = { name: revoked.name, prefix: revoked.prefix }
+    await appendAudit(tx, { organizationId: actor.organizationId, actor: auditActorOf(actor), event: 'pat.revoked', target: { type: 'api_key', id: input.id }, details, request: actor.request, now })
   })
 }

@@ -1,10 +1,30 @@
 // appendAudit(): appends one record to its organization's hash chain inside the caller's transaction,
 // so the record exists exactly when the change does. Never given a secret (no passwords, tokens or codes).
-import type { Actor } from '../../context.ts'
+import type { Actor, RequestMeta } from '../../context.ts'
 import type { Tx } from '../../db/database.ts'
 import { prefixedId } from '../../lib/ids.ts'
 import { chainHash, type ChainedFields, GENESIS_HASH } from './chain.ts'
-import type { AuditInput } from './record.ts'
+
+export interface AuditActor {
+  type: 'user' | 'system' | 'anonymous'
+  id: string | null
+  /** The session or API key the actor used. */
+  credentialId?: string | null
+}
+
+export interface AuditInput {
+  /** null: the installation chain (e.g. a login with an unknown e-mail). */
+  organizationId: string | null
+  actor: AuditActor
+  /** `resource.verb`, e.g. `login.failure`, `ticket.updated`. */
+  event: string
+  outcome?: 'success' | 'failure'
+  reason?: string
+  target?: { type: string; id: string }
+  details?: Record<string, unknown>
+  request?: RequestMeta | null
+  now: number
+}
 
 /** The audit actor of a context's actor: a user with the credential used, or the system. */
 export function auditActorOf(actor: Actor): AuditInput['actor'] {
@@ -44,8 +64,23 @@ export async function appendAudit(tx: Tx, input: AuditInput): Promise<void> {
   }
   const prevHash = last?.hash ?? GENESIS_HASH
   await tx.raw.run(INSERT, [
-    fields.id, fields.organization_id, fields.seq, fields.created_at, fields.actor_type, fields.actor_id, fields.credential_id, fields.event,
-    fields.outcome, fields.reason, fields.ip, fields.user_agent, fields.request_id, fields.target_type, fields.target_id, fields.details,
-    prevHash, chainHash(prevHash, fields),
+    fields.id,
+    fields.organization_id,
+    fields.seq,
+    fields.created_at,
+    fields.actor_type,
+    fields.actor_id,
+    fields.credential_id,
+    fields.event,
+    fields.outcome,
+    fields.reason,
+    fields.ip,
+    fields.user_agent,
+    fields.request_id,
+    fields.target_type,
+    fields.target_id,
+    fields.details,
+    prevHash,
+    chainHash(prevHash, fields),
   ])
 }

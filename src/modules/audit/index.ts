@@ -1,18 +1,21 @@
-// The audit module's public entry: GET /api/v1/audit-logs (the caller's organization's audit log), and
-// appending to a chain inside a transaction.
+// The audit module's public entry: GET /api/v1/audit-logs (the caller's organization's audit log),
+// appending to a chain inside a transaction, and verifying every chain (`switchboard audit verify`).
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../../context.ts'
+import type { AppContext } from '../../context.ts'
+import { listBody } from '../../db/list.ts'
 import { authMacros, protectedErrors } from '../../http/auth.ts'
 import { listRequest } from '../../http/list.ts'
+import { auditLogJson } from './audit-log-json.ts'
 import { listAuditLogs } from './list-audit-logs.ts'
 import { AuditLogList, AuditLogQuery } from './model.ts'
 
-export function auditRoutes(deps: AppDeps) {
-  return new Elysia({ prefix: '/api/v1' }).use(authMacros(deps)).get(
+export function auditRoutes(app: AppContext) {
+  return new Elysia({ prefix: '/api/v1' }).use(authMacros(app)).get(
     '/audit-logs',
-    ({ actor, query }) => {
+    async ({ ctx, query }) => {
       const { event, actor_id, since, until } = query
-      return listAuditLogs(deps, actor, { event, actor_id, since, until }, listRequest(query))
+      const page = await listAuditLogs(ctx, { event, actor_id, since, until }, listRequest(query))
+      return listBody('audit_logs', page, auditLogJson)
     },
     {
       permission: 'audit:read',
@@ -20,12 +23,15 @@ export function auditRoutes(deps: AppDeps) {
       response: { 200: AuditLogList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN') },
       detail: {
         tags: ['Audit'],
-        operationId: 'listAuditLogs', summary: 'List audit records',
+        operationId: 'listAuditLogs',
+        summary: 'List audit records',
         description: 'Newest first. Append-only and hash-chained per organization: `switchboard audit verify` checks every chain.',
       },
     },
   )
 }
 
-export { appendAudit, auditActorOf } from './append.ts'
-export { actorOf, audit, type AuditActor, type AuditInput, SYSTEM_ACTOR } from './record.ts'
+export { type AuditActor, type AuditInput, appendAudit, auditActorOf } from './append.ts'
+export { type ChainReport, verifyChains } from './verify-chains.ts'
+/** @deprecated TRANSITIONAL (issue 13): the drizzle audit() and its helpers, until every caller uses appendAudit. */
+export { actorOf, audit, SYSTEM_ACTOR } from './record.ts'

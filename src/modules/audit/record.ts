@@ -1,40 +1,24 @@
-// audit(): appends one record to its organization's hash chain inside the caller's transaction, so
-// the record exists exactly when the change does. Never given a secret (no passwords, tokens or codes).
+// TRANSITIONAL (issue 13): the synchronous drizzle audit() of the modules not yet ported; they move to
+// appendAudit (append.ts) on the new data layer, and this file goes with drizzle.
 import { desc, sql } from 'drizzle-orm'
-import type { RequestMeta, UserActor } from '../../context.ts'
+import type { UserActor } from '../../context.ts'
 import type { Db } from '../../db/tx.ts'
 import { prefixedId } from '../../lib/ids.ts'
+import type { AuditActor, AuditInput } from './append.ts'
 import { chainHash, GENESIS_HASH, type ChainedFields } from './chain.ts'
 import { auditLogs } from './table.ts'
 
-export interface AuditActor {
-  type: 'user' | 'system' | 'anonymous'
-  id: string | null
-  /** The session or API key the actor used. */
-  credentialId?: string | null
-}
+export type { AuditActor, AuditInput } from './append.ts'
 
-export interface AuditInput {
-  /** null: the installation chain (e.g. a login with an unknown e-mail). */
-  organizationId: string | null
-  actor: AuditActor
-  /** `resource.verb`, e.g. `login.failure`, `ticket.updated`. */
-  event: string
-  outcome?: 'success' | 'failure'
-  reason?: string
-  target?: { type: string; id: string }
-  details?: Record<string, unknown>
-  request?: RequestMeta | null
-  now: number
-}
-
-/** The audit actor of an authenticated request. */
+/** @deprecated TRANSITIONAL (issue 13): use auditActorOf(ctx.actor). The audit actor of an authenticated request. */
 export function actorOf(actor: UserActor): AuditActor {
   return { type: 'user', id: actor.userId, credentialId: actor.credential.id }
 }
 
+/** @deprecated TRANSITIONAL (issue 13): use auditActorOf(ctx.actor) with a system actor's ctx. */
 export const SYSTEM_ACTOR: AuditActor = { type: 'system', id: 'cron' }
 
+/** @deprecated TRANSITIONAL (issue 13): use appendAudit(tx, input) inside a Database.write transaction. */
 export function audit(tx: Db, input: AuditInput): void {
   const last = tx
     .select({ seq: auditLogs.seq, hash: auditLogs.hash })

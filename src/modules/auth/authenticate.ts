@@ -2,38 +2,34 @@
 // our keys, then issuer, audience, nbf and exp (once per token, then cached until it expires); then,
 // on every request, revocation, the user as it is now (a disabled user's tokens die at once, and
 // permissions follow the user's current role) and the organization's IP allowlist. Personal access
-// tokens go to api-keys/authenticate-key.ts. Runs on every request: kept lean on purpose.
-import type { AppDeps, RequestMeta, UserActor } from '../../context.ts'
-import { roleGrants } from '../access/match.ts'
-import { isRole } from '../access/permissions.ts'
-import { RATES_COLUMN, ratesFromColumn } from '../rate-limits/plans.ts'
-import { authenticateApiKey } from '../api-keys/authenticate-key.ts'
+// tokens go to the api-keys module. Runs on every request: kept lean on purpose (one read, on the read
+// connection; the RSA check only for a token not seen before).
+import type { AppContext, RequestMeta, UserActor } from '../../context.ts'
+import type { VerifiedClaims } from '../../ports.ts'
+import { isRole, roleGrants } from '../access/index.ts'
+import { authenticateApiKey } from '../api-keys/index.ts'
+import { ratesFromColumn } from '../rate-limits/index.ts'
 import { presentedCredential, unauthorized } from './credential.ts'
-import { assertIpAllowed } from './ip-check.ts'
-import type { VerifiedClaims } from './verified-tokens.ts'
+import { assertIpAllowed } from './ip-gate.ts'
+import { userState } from './store.ts'
 import { hasCanonicalSegments, verifyJwt } from './verify-jwt.ts'
 
-interface UserState {
-  role: string
-  status: string
-  allowed_ips: string
-  rates: string | null
-}
-
-// A scalar subquery, not a JOIN: through bun:sqlite the JOIN costs ~12 µs a call, this ~4 µs.
-const USER_STATE = `SELECT role, status, (SELECT allowed_ips FROM organizations WHERE id = users.organization_id) AS allowed_ips,
-  (SELECT ${RATES_COLUMN} FROM organizations WHERE id = users.organization_id) AS rates FROM users WHERE id = ? AND organization_id = ?`
-
-export function authenticate(deps: AppDeps, request: Request, meta: RequestMeta): UserActor {
+/**
+ * The actor of a request. TRANSITIONAL (issue 13): also takes the AppDeps of modules not yet ported
+ * (it carries the AppContext as `app`).
+ */
+export async function authenticate(from: AppContext | { readonly app: AppContext }, request: Request, meta: RequestMeta): Promise<UserActor> {
+  const app = 'app' in from ? from.app : from
   const presented = presentedCredential(request)
-  if (presented.kind === 'api_key') return authenticateApiKey(deps, presented.token, meta)
-  const claims = verifiedClaims(deps, presented.token)
-  if (deps.revocations.isTokenRevoked(claims.jti) || deps.revocations.isSessionRevoked(claims.sid)) throw unauthorized('TOKEN_INVALID', 'The access token has been revoked')
-  const user = deps.sqlite.query<UserState, [string, string]>(USER_STATE).get(claims.sub, claims.organizationId)
-  if (!user || user.status !== 'active' || !isRole(user.role)) throw unauthorized('TOKEN_INVALID', 'The user of this token is disabled or gone')
-  const ranges = deps.allowlists.ranges(user.allowed_ips)
-  if (ranges.length > 0) assertIpAllowed(deps, ranges, { organizationId: claims.organizationId, actor: { type: 'user', id: claims.sub, credentialId: claims.sid } }, meta)
-  deps.activity.session(claims.sid, deps.clock.now())
+  if (presented.kind === 'api_key') return authenticateApiKey(app, presented.token, meta)
+  const claims = knownClaims(app, presented.token) ?? (await verifiedClaims(app, presented.token))
+  const { revocations } = app.ports
+  if (revocations.isTokenRevoked(claims.jti) || revocations.isSessionRevoked(claims.sid)) throw unauthorized('TOKEN_INVALID', 'The access token has been revoked')
+  const user = await userState(app.db, claims.sub, claims.organizationId)
+  if (user?.status !== 'active' || !isRole(user.role)) throw unauthorized('TOKEN_INVALID', 'The user of this token is disabled or gone')
+  const ranges = app.allowlists.ranges(user.allowed_ips)
+  if (ranges.length > 0) await assertIpAllowed(app, ranges, { organizationId: claims.organizationId, actor: { type: 'user', id: claims.sub, credentialId: claims.sid } }, meta)
+  app.lastSeen.session(claims.sid, app.clock.now())
   return {
     kind: 'user',
     userId: claims.sub,
@@ -47,23 +43,30 @@ export function authenticate(deps: AppDeps, request: Request, meta: RequestMeta)
 }
 
 const REQUIRED = ['sub', 'jti', 'iat', 'nbf', 'exp', 'sid', 'organization_id'] as const
+const malformed = () => unauthorized('TOKEN_INVALID', 'The access token is malformed, forged or not ours')
+
+/** The claims of a token verified before (undefined when it was not), or 401 when it has expired since. */
+function knownClaims(app: AppContext, token: string): VerifiedClaims | undefined {
+  // Before the cache: another spelling of a cached token must not even be looked up.
+  if (!hasCanonicalSegments(token)) throw malformed()
+  const cached = app.ports.verifiedTokens.get(token, Math.floor(app.clock.now() / 1000))
+  if (cached === 'expired') throw unauthorized('TOKEN_EXPIRED', 'The access token has expired')
+  return cached
+}
 
 /** The claims of a token whose signature, issuer, audience and times hold; cached until it expires. */
-function verifiedClaims(deps: AppDeps, token: string): VerifiedClaims {
-  // Before the cache: another spelling of a cached token must not even be looked up.
-  if (!hasCanonicalSegments(token)) throw unauthorized('TOKEN_INVALID', 'The access token is malformed, forged or not ours')
-  const now = Math.floor(deps.clock.now() / 1000)
-  const cached = deps.verifiedTokens.get(token, now)
-  if (cached === 'expired') throw unauthorized('TOKEN_EXPIRED', 'The access token has expired')
-  if (cached) return cached
-  const result = verifyJwt(token, (kid) => deps.keyring.verificationKey(kid), { issuer: deps.config.authUrl, audience: deps.config.apiAudience, now, required: REQUIRED })
+async function verifiedClaims(app: AppContext, token: string): Promise<VerifiedClaims> {
+  const now = Math.floor(app.clock.now() / 1000)
+  const expect = { issuer: app.config.authUrl, audience: app.config.apiAudience, now, required: REQUIRED }
+  const keyFor = (kid: string) => app.keys.verificationKey(kid)
+  let result = verifyJwt(token, keyFor, expect)
+  // A key rotated in by another process: load it (at most once a second) and look again.
+  if (result === 'unknown_key' && (await app.keys.reloadKeys())) result = verifyJwt(token, keyFor, expect)
   if (result === 'expired') throw unauthorized('TOKEN_EXPIRED', 'The access token has expired')
-  if (typeof result === 'string') throw unauthorized('TOKEN_INVALID', 'The access token is malformed, forged or not ours')
+  if (typeof result === 'string') throw malformed()
   const { sub, jti, sid, organization_id: organizationId, exp } = result
-  if (typeof sub !== 'string' || typeof jti !== 'string' || typeof sid !== 'string' || typeof organizationId !== 'string' || typeof exp !== 'number') {
-    throw unauthorized('TOKEN_INVALID', 'The access token is malformed, forged or not ours')
-  }
+  if (typeof sub !== 'string' || typeof jti !== 'string' || typeof sid !== 'string' || typeof organizationId !== 'string' || typeof exp !== 'number') throw malformed()
   const claims = { sub, jti, sid, organizationId, exp, mfaEnrollmentOnly: result.mfa_enrollment_required === true }
-  deps.verifiedTokens.remember(token, claims)
+  app.ports.verifiedTokens.remember(token, claims)
   return claims
 }

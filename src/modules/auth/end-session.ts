@@ -1,31 +1,25 @@
 // endSession: ends one live session (its refresh tokens die, its access tokens are refused from now
 // on). Your own, or, with session:delete, one of a user you may manage in your organization.
-import { and, eq, gt, isNull } from 'drizzle-orm'
-import type { AppDeps, UserActor } from '../../context.ts'
-import { write } from '../../db/tx.ts'
+import type { Ctx, UserActor } from '../../context.ts'
 import { AppError } from '../../errors.ts'
-import { requirePermission } from '../access/require.ts'
-import { actorOf, audit } from '../audit/record.ts'
-import { getUserInOrg } from '../users/get-user.ts'
-import { assertCanManage } from '../users/rules.ts'
-import { revokeSession } from './sessions.ts'
-import { sessions } from './table.ts'
+import { requirePermission } from '../access/index.ts'
+import { appendAudit, auditActorOf } from '../audit/index.ts'
+import { assertCanManage, getUserInOrg } from '../users/index.ts'
+import { findLiveSession, revokeSession } from './store.ts'
 
-export function endSession(deps: AppDeps, actor: UserActor, sessionId: string): void {
-  const now = deps.clock.now()
-  const until = write(deps.db, (tx) => {
-    const session = tx
-      .select({ id: sessions.id, userId: sessions.userId })
-      .from(sessions)
-      .where(and(eq(sessions.id, sessionId), eq(sessions.organizationId, actor.organizationId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
-      .get()
+export async function endSession(ctx: Ctx<UserActor>, input: { sessionId: string }): Promise<void> {
+  const { actor } = ctx
+  const now = ctx.clock.now()
+  const until = await ctx.db.write('session.end', async (tx) => {
+    const session = await findLiveSession(tx, actor.organizationId, input.sessionId, now)
     if (!session) throw new AppError('NOT_FOUND', 'No such live session')
-    if (session.userId !== actor.userId) {
+    if (session.user_id !== actor.userId) {
       requirePermission(actor, 'session:delete')
-      assertCanManage(actor, getUserInOrg(tx, actor.organizationId, session.userId))
+      assertCanManage(actor, await getUserInOrg(tx, actor.organizationId, session.user_id))
     }
-    audit(tx, { organizationId: actor.organizationId, actor: actorOf(actor), event: 'session.ended', target: { type: 'session', id: session.id }, details: { user_id: session.userId }, request: actor.request, now })
+    const details = { user_id: session.user_id }
+    await appendAudit(tx, { organizationId: actor.organizationId, actor: auditActorOf(actor), event: 'session.ended', target: { type: 'session', id: session.id }, details, request: actor.request, now })
     return revokeSession(tx, session.id, 'ended', now)
   })
-  if (until !== undefined) deps.revocations.rememberSession(sessionId, until)
+  if (until !== undefined) ctx.ports.revocations.rememberSession(input.sessionId, until)
 }

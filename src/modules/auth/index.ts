@@ -1,62 +1,86 @@
-// Routes of the auth module under /api/v1/auth: login, refresh, logout, password change, sessions.
+// The auth module's public entry: its routes under /api/v1/auth (login, refresh, logout, password
+// change, sessions), authenticating a request, and the sign-in, session and password pieces the other
+// modules (mfa, users, api-keys) and the composition root use.
+// The pure re-exports come first: modules that import them through this file may load while the
+// routes' own imports (http/auth.ts) are still loading.
+// Password and schema pieces first of all: users and mfa import them through here while auth's own
+// imports (which reach users) are still loading.
+export { dummyHash, generatePassword, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from './password.ts'
+export { ChangePasswordBody, LoginBody, RefreshBody, TokenResponse } from './model.ts'
+export { authenticate } from './authenticate.ts'
+export { chargePasswordAttempt } from './attempt-limit.ts'
+export { Activity } from './activity.ts'
+export { presentedCredential, unauthorized } from './credential.ts'
+export { assertIpAllowed, checkIp, type Who } from './ip-gate.ts'
+export { AUTH_CLEANUP_INTERVAL_MS, authCleanupTask } from './jobs.ts'
+export { continueSession, openSession } from './open-session.ts'
+export { Revocations } from './revocations.ts'
+export { finishSignIn, openSignInSession, type SignInOrganization, type SignInOutcome, type SignInUser, tokenUser } from './session-start.ts'
+export { revokeSession, revokeUserSessions } from './store.ts'
+export { hashToken, mintTokens, type PendingTokens, type SessionKind, type SessionMeta, sessionEnd, type TokenSubject } from './tokens.ts'
+export { type VerifiedClaims, VerifiedTokens } from './verified-tokens.ts'
+
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../context.ts'
+import type { AppContext } from '../../context.ts'
+import { listBody } from '../../db/list.ts'
 import { authMacros, protectedErrors } from '../../http/auth.ts'
 import { listRequest } from '../../http/list.ts'
-import { chargeLogin } from '../../http/rate-limit.ts'
 import { errorResponses } from '../../http/problem.ts'
+import { chargeLogin } from '../../http/rate-limit.ts'
 import { requestMeta } from '../../http/request-meta.ts'
-import { LoginResult } from '../mfa/model.ts'
+import { LoginResult } from '../mfa/index.ts'
 import { changePassword } from './change-password.ts'
 import { endSession } from './end-session.ts'
-import { listSessions } from './list-sessions.ts'
+import { listSessions, sessionJson } from './list-sessions.ts'
 import { login } from './login.ts'
 import { logout } from './logout.ts'
 import { ChangePasswordBody, LoginBody, RefreshBody, SessionIdParams, SessionList, SessionListQuery, TokenResponse } from './model.ts'
 import { refresh } from './refresh.ts'
 
-export function authRoutes(deps: AppDeps) {
-  const meta = (ctx: Parameters<typeof requestMeta>[0]) => requestMeta(ctx, deps.config.trustedProxies)
+export function authRoutes(app: AppContext) {
+  const meta = (c: Parameters<typeof requestMeta>[0]) => requestMeta(c, app.config.trustedProxies)
   return new Elysia({ prefix: '/api/v1/auth' })
-    .use(authMacros(deps))
+    .use(authMacros(app))
     .post(
       '/login',
-      async (ctx) => {
-        ctx.set.headers['cache-control'] = 'no-store'
+      async (c) => {
+        c.set.headers['cache-control'] = 'no-store'
         // Before the password is hashed: a refused attempt costs the server nothing.
-        chargeLogin(deps, ctx, ctx.body.email)
-        return login(deps, ctx.body, meta(ctx))
+        chargeLogin(app, c, c.body.email)
+        return login(app, { email: c.body.email, password: c.body.password, request: meta(c) })
       },
       {
         body: LoginBody,
         response: { 200: LoginResult, ...errorResponses('VALIDATION_FAILED', 'INVALID_CREDENTIALS', 'IP_NOT_ALLOWED', 'SESSION_LIMIT_REACHED', 'RATE_LIMITED') },
         detail: {
           tags: ['Auth'],
-          operationId: 'login', summary: 'Sign in with e-mail and password',
+          operationId: 'login',
+          summary: 'Sign in with e-mail and password',
           description: 'Returns tokens, or, when the user has MFA on, `{mfa_required, mfa_token, mfa_methods}` to finish with POST /api/v1/auth/mfa/verify.',
         },
       },
     )
     .post(
       '/refresh',
-      async (ctx) => {
-        ctx.set.headers['cache-control'] = 'no-store'
-        return refresh(deps, ctx.body.refresh_token, meta(ctx))
+      async (c) => {
+        c.set.headers['cache-control'] = 'no-store'
+        return refresh(app, { refreshToken: c.body.refresh_token, request: meta(c) })
       },
       {
         body: RefreshBody,
         response: { 200: TokenResponse, ...errorResponses('VALIDATION_FAILED', 'TOKEN_INVALID', 'IP_NOT_ALLOWED', 'RATE_LIMITED') },
         detail: {
           tags: ['Auth'],
-          operationId: 'refreshTokens', summary: 'Exchange a refresh token for new tokens',
+          operationId: 'refreshTokens',
+          summary: 'Exchange a refresh token for new tokens',
           description: 'The refresh token is rotated: the one sent is used up. Sending a used one again ends the whole session.',
         },
       },
     )
     .post(
       '/logout',
-      ({ actor, set }) => {
-        logout(deps, actor)
+      async ({ ctx, set }) => {
+        await logout(ctx)
         set.status = 204
       },
       {
@@ -67,8 +91,8 @@ export function authRoutes(deps: AppDeps) {
     )
     .post(
       '/password',
-      async ({ actor, body, set }) => {
-        await changePassword(deps, actor, body)
+      async ({ ctx, body, set }) => {
+        await changePassword(ctx, body)
         set.status = 204
       },
       {
@@ -79,20 +103,29 @@ export function authRoutes(deps: AppDeps) {
       },
     )
     // Sessions are credentials: managed with a sign-in, never with a personal access token.
-    .get('/sessions', ({ actor, query }) => listSessions(deps, actor, query.user_id, listRequest(query)), {
-      session: 'full',
-      query: SessionListQuery,
-      response: { 200: SessionList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN', 'NOT_FOUND') },
-      detail: {
-        tags: ['Sessions'],
-        operationId: 'listSessions', summary: 'List live sessions',
-        description: 'Your own, or with `user_id` (and the `session:read` permission) those of a user of your organization. Newest first; `last_seen_at` is exact to the minute.',
+    .get(
+      '/sessions',
+      async ({ ctx, query }) => {
+        const page = await listSessions(ctx, { userId: query.user_id, request: listRequest(query) })
+        return listBody('sessions', page, (row) => sessionJson(row, ctx.actor.credential.id))
       },
-    })
+      {
+        session: 'full',
+        query: SessionListQuery,
+        response: { 200: SessionList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN', 'NOT_FOUND') },
+        detail: {
+          tags: ['Sessions'],
+          operationId: 'listSessions',
+          summary: 'List live sessions',
+          description:
+            'Your own, or with `user_id` (and the `session:read` permission) those of a user of your organization. Newest first; `last_seen_at` is exact to the minute.',
+        },
+      },
+    )
     .delete(
       '/sessions/:id',
-      ({ actor, params, set }) => {
-        endSession(deps, actor, params.id)
+      async ({ ctx, params, set }) => {
+        await endSession(ctx, { sessionId: params.id })
         set.status = 204
       },
       {
@@ -101,8 +134,9 @@ export function authRoutes(deps: AppDeps) {
         response: { 204: t.Void({ description: 'Ended' }), ...protectedErrors('NOT_FOUND') },
         detail: {
           tags: ['Sessions'],
-          operationId: 'endSession', summary: 'End a session',
-          description: 'Its refresh token stops working and its access tokens are refused at once. Ending another user\'s session needs `session:delete`.',
+          operationId: 'endSession',
+          summary: 'End a session',
+          description: "Its refresh token stops working and its access tokens are refused at once. Ending another user's session needs `session:delete`.",
         },
       },
     )

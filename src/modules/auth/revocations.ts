@@ -1,23 +1,19 @@
 // What has been revoked before it expired, kept in memory for the per-request check and loaded from
 // the database at boot, so a logout survives a restart: revoked access-token ids and revoked sessions.
-import { and, gt, isNotNull } from 'drizzle-orm'
-import type { Db } from '../../db/tx.ts'
-import { revokedTokens, sessions } from './table.ts'
+import type { Queries } from '../../db/database.ts'
+import type { RevocationList } from '../../ports.ts'
+import { liveRevocations } from './store.ts'
 
-export class Revocations {
+export class Revocations implements RevocationList {
   /** jti -> expiry (ms) of the revoked token. */
   private readonly tokens = new Map<string, number>()
   /** session id -> latest expiry (ms) of an access token issued for it. */
   private readonly sessions = new Map<string, number>()
 
-  load(db: Db, now: number): this {
-    for (const row of db.select().from(revokedTokens).where(gt(revokedTokens.expiresAt, now)).all()) this.tokens.set(row.jti, row.expiresAt)
-    const revoked = db
-      .select({ id: sessions.id, until: sessions.accessExpiresAt })
-      .from(sessions)
-      .where(and(isNotNull(sessions.revokedAt), gt(sessions.accessExpiresAt, now)))
-      .all()
-    for (const row of revoked) this.sessions.set(row.id, row.until)
+  async load(db: Queries, now: number): Promise<this> {
+    const live = await liveRevocations(db, now)
+    for (const [jti, until] of live.tokens) this.tokens.set(jti, until)
+    for (const [id, until] of live.sessions) this.sessions.set(id, until)
     return this
   }
 

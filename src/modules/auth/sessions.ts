@@ -1,115 +1,56 @@
-// Sessions and their refresh-token family: open one at login, rotate a refresh token, revoke a session.
-// A session ends SESSION_MAX_AGE after its sign-in at the latest: no token of it outlives that.
-import { and, eq, isNull, sql } from 'drizzle-orm'
+// TRANSITIONAL (issue 13): the synchronous drizzle forms of opening and revoking sessions, for the
+// callers not yet on the new data layer (test/helpers/seed.ts, mfa's sign-in, users' disable). The new
+// forms are open-session.ts and store.ts, exported from auth/index.ts; this file goes with drizzle.
+import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { Config } from '../../config.ts'
 import type { Tx } from '../../db/tx.ts'
 import { prefixedId } from '../../lib/ids.ts'
-import type { Keyring } from '../keys/keyring.ts'
-import { roleGrants } from '../access/match.ts'
-import type { Role } from '../access/permissions.ts'
+import { signingKeys } from '../keys/table.ts'
 import { refreshTokens, sessions } from './table.ts'
+import { accessClaims, hashToken, newRefreshToken, type PendingTokens, type SessionClaims, type SessionKind, type SessionMeta, sessionEnd } from './tokens.ts'
 
-export interface SessionMeta {
-  ip: string | null
-  userAgent: string | null
-}
+export { hashToken, mintTokens, type PendingTokens, type SessionKind, type SessionMeta, sessionEnd } from './tokens.ts'
 
-/** How the session was established, carried into every access token it issues. */
-export interface SessionKind {
-  /** RFC 8176 `amr` values: ["pwd"], ["pwd", "otp", "mfa"], … */
-  authMethods: string[]
-  /** The organization requires MFA and the user has none: tokens for the enrollment routes only. */
-  mfaEnrollmentOnly: boolean
-}
-
-/** The session fields an access token repeats. */
-interface SessionClaims extends SessionKind {
-  id: string
-  createdAt: number
-}
-
-export interface TokenSubject {
+/** @deprecated TRANSITIONAL (issue 13): a drizzle user row; the new forms take TokenSubject (snake_case). */
+export interface LegacyTokenSubject {
   id: string
   organizationId: string
   role: string
 }
 
-/** What a committed transaction hands to mintTokens(): everything but the signature. */
-export interface PendingTokens {
-  kid: string
-  claims: Record<string, unknown>
-  refreshToken: string
-  expiresIn: number
-}
-
-/** When a session opened at `createdAt` ends whatever happens (ms). */
-export function sessionEnd(config: Config, createdAt: number): number {
-  return createdAt + config.sessionMaxAgeS * 1000
-}
-
-export function hashToken(token: string): string {
-  return new Bun.CryptoHasher('sha256').update(token).digest('hex')
-}
-
-function newRefreshToken(): string {
-  return `rt_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')}`
-}
-
-/** Prepares the access token of a session: picks the signing key and records that it signs until `exp`. */
-function prepareAccess(tx: Tx, deps: { config: Config; keyring: Keyring }, subject: TokenSubject, session: SessionClaims, now: number) {
-  const sessionId = session.id
-  const iat = Math.floor(now / 1000)
-  const exp = Math.min(iat + deps.config.accessTokenTtlS, Math.floor(sessionEnd(deps.config, session.createdAt) / 1000))
-  const { kid } = deps.keyring.signer(now, tx)
-  deps.keyring.recordUse(tx, kid, exp * 1000)
+function prepareAccess(tx: Tx, config: Config, subject: LegacyTokenSubject, session: SessionClaims, now: number) {
+  const { claims, iat, exp } = accessClaims(config, { id: subject.id, organization_id: subject.organizationId, role: subject.role }, session, now)
+  const key = tx
+    .select({ kid: signingKeys.kid })
+    .from(signingKeys)
+    .where(sql`${signingKeys.activatesAt} <= ${now}`)
+    .orderBy(desc(signingKeys.activatesAt), desc(signingKeys.createdAt))
+    .limit(1)
+    .get()
+  if (!key) throw new Error('no signing key is active')
+  tx.update(signingKeys)
+    .set({ maxTokenExpiresAt: sql`max(${signingKeys.maxTokenExpiresAt}, ${exp * 1000})` })
+    .where(eq(signingKeys.kid, key.kid))
+    .run()
   tx.update(sessions)
     .set({ accessExpiresAt: sql`max(${sessions.accessExpiresAt}, ${exp * 1000})`, lastUsedAt: now })
-    .where(eq(sessions.id, sessionId))
+    .where(eq(sessions.id, session.id))
     .run()
-  const claims: Record<string, unknown> = {
-    iss: deps.config.authUrl,
-    aud: deps.config.apiAudience,
-    sub: subject.id,
-    iat,
-    nbf: iat,
-    exp,
-    jti: prefixedId('at'),
-    organization_id: subject.organizationId,
-    roles: [subject.role],
-    permissions: session.mfaEnrollmentOnly ? [] : [...roleGrants(subject.role as Role)],
-    sid: sessionId,
-    auth_time: Math.floor(session.createdAt / 1000),
-    amr: session.authMethods,
-  }
-  if (session.mfaEnrollmentOnly) claims.mfa_enrollment_required = true
-  return { kid, claims, expiresIn: exp - iat }
-}
-
-/**
- * A new refresh token of the session; the session lives as long as its newest refresh token, which
- * expires REFRESH_TOKEN_TTL from now or at the session's end, whichever comes first.
- */
-function insertRefreshToken(tx: Tx, config: Config, session: { id: string; createdAt: number }, generation: number, now: number): string {
-  const sessionId = session.id
-  const token = newRefreshToken()
-  const expiresAt = Math.min(now + config.refreshTokenTtlS * 1000, sessionEnd(config, session.createdAt))
-  tx.insert(refreshTokens).values({ id: prefixedId('rtk'), sessionId, tokenHash: hashToken(token), generation, createdAt: now, expiresAt }).run()
-  tx.update(sessions).set({ expiresAt }).where(eq(sessions.id, sessionId)).run()
-  return token
+  return { kid: key.kid, claims, expiresIn: exp - iat }
 }
 
 const PASSWORD_ONLY: SessionKind = { authMethods: ['pwd'], mfaEnrollmentOnly: false }
 
-/** Inside the login transaction: a new session, its first refresh token, and the access token to sign. */
+/** @deprecated TRANSITIONAL (issue 13): use openSession(tx, app, input) from auth/index.ts. */
 export function openSession(
   tx: Tx,
-  deps: { config: Config; keyring: Keyring },
-  subject: TokenSubject,
+  deps: { config: Config },
+  subject: LegacyTokenSubject,
   meta: SessionMeta,
   now: number,
   kind: SessionKind = PASSWORD_ONLY,
 ): PendingTokens & { sessionId: string } {
-  const session = { id: prefixedId('ses'), createdAt: now, ...kind }
+  const session: SessionClaims = { id: prefixedId('ses'), createdAt: now, ...kind }
   tx.insert(sessions)
     .values({
       id: session.id,
@@ -124,24 +65,14 @@ export function openSession(
       mfaEnrollmentOnly: kind.mfaEnrollmentOnly,
     })
     .run()
-  const refreshToken = insertRefreshToken(tx, deps.config, session, 1, now)
-  return { sessionId: session.id, ...prepareAccess(tx, deps, subject, session, now), refreshToken }
+  const refreshToken = newRefreshToken()
+  const expiresAt = Math.min(now + deps.config.refreshTokenTtlS * 1000, sessionEnd(deps.config, now))
+  tx.insert(refreshTokens).values({ id: prefixedId('rtk'), sessionId: session.id, tokenHash: hashToken(refreshToken), generation: 1, createdAt: now, expiresAt }).run()
+  tx.update(sessions).set({ expiresAt }).where(eq(sessions.id, session.id)).run()
+  return { sessionId: session.id, ...prepareAccess(tx, deps.config, subject, session, now), refreshToken }
 }
 
-/** Inside the refresh transaction, after the presented token was consumed: its successor and a new access token. */
-export function continueSession(
-  tx: Tx,
-  deps: { config: Config; keyring: Keyring },
-  subject: TokenSubject,
-  session: SessionClaims,
-  generation: number,
-  now: number,
-): PendingTokens {
-  const refreshToken = insertRefreshToken(tx, deps.config, session, generation + 1, now)
-  return { ...prepareAccess(tx, deps, subject, session, now), refreshToken }
-}
-
-/** Revokes a live session; returns until when its access tokens must be refused (undefined if it was not live). */
+/** @deprecated TRANSITIONAL (issue 13): use revokeSession(tx, …) from auth/index.ts. */
 export function revokeSession(tx: Tx, sessionId: string, reason: string, now: number): number | undefined {
   const row = tx
     .update(sessions)
@@ -152,7 +83,7 @@ export function revokeSession(tx: Tx, sessionId: string, reason: string, now: nu
   return row?.until
 }
 
-/** Revokes every live session of a user (except one, e.g. the caller's); returns [id, until] pairs to remember. */
+/** @deprecated TRANSITIONAL (issue 13): use revokeUserSessions(tx, …) from auth/index.ts. */
 export function revokeUserSessions(tx: Tx, userId: string, reason: string, now: number, except?: string): [string, number][] {
   const rows = tx
     .update(sessions)
@@ -161,14 +92,4 @@ export function revokeUserSessions(tx: Tx, userId: string, reason: string, now: 
     .returning({ id: sessions.id, until: sessions.accessExpiresAt })
     .all()
   return rows.map((r) => [r.id, r.until])
-}
-
-/** Signs the prepared access token (after commit: no crypto inside a transaction). */
-export async function mintTokens(keyring: Keyring, pending: PendingTokens) {
-  return {
-    access_token: await keyring.sign(pending.kid, pending.claims),
-    refresh_token: pending.refreshToken,
-    token_type: 'Bearer' as const,
-    expires_in: pending.expiresIn,
-  }
 }

@@ -1,18 +1,11 @@
 // Access tokens already verified (signature, issuer, audience, nbf), kept until they expire so a
 // request with a known token skips the RSA check (~150 µs). Revocation and the user's state are still
 // checked on every request by authenticate(); only what cannot change is cached.
-export interface VerifiedClaims {
-  sub: string
-  jti: string
-  sid: string
-  organizationId: string
-  /** Unix seconds. */
-  exp: number
-  /** Issued to a user who must enroll in MFA first: good for the enrollment routes only. */
-  mfaEnrollmentOnly: boolean
-}
+import type { VerifiedClaims, VerifiedTokenCache } from '../../ports.ts'
 
-export class VerifiedTokens {
+export type { VerifiedClaims }
+
+export class VerifiedTokens implements VerifiedTokenCache {
   private readonly tokens = new Map<string, VerifiedClaims>()
 
   constructor(private readonly capacity = 10_000) {}

@@ -15,3 +15,20 @@ export const signingKeys = sqliteTable('signing_keys', {
   /** Latest `exp` of a token it signed: it stays published until then. */
   maxTokenExpiresAt: integer('max_token_expires_at').notNull(),
 })
+
+/** A row of signing_keys (Kysely). */
+export interface SigningKeysTable {
+  kid: string
+  alg: string
+  public_jwk: string
+  private_key_encrypted: string
+  created_at: number
+  activates_at: number
+  max_token_expires_at: number
+}
+
+declare module '../../db/database.ts' {
+  interface Tables {
+    signing_keys: SigningKeysTable
+  }
+}

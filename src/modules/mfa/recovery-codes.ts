@@ -1,9 +1,8 @@
 // Recovery codes: 10 per user, 80 random bits each (xxxx-xxxx-xxxx-xxxx in Crockford base32), shown
 // once, stored as SHA-256 (enough for 80 random bits), each usable once.
-import { and, eq, isNull, sql } from 'drizzle-orm'
-import type { Db, Tx } from '../../db/tx.ts'
+import type { Tx } from '../../db/database.ts'
 import { prefixedId } from '../../lib/ids.ts'
-import { recoveryCodes } from './table.ts'
+import { replaceRecoveryCodeRows, useRecoveryCodeHash } from './store.ts'
 
 export const RECOVERY_CODE_COUNT = 10
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'
@@ -25,28 +24,17 @@ function hashCode(userId: string, code: string): string {
 }
 
 /** A fresh set: the previous codes stop working. Returns the codes to show once. */
-export function replaceRecoveryCodes(tx: Tx, userId: string, now: number): string[] {
-  tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run()
+export async function replaceRecoveryCodes(tx: Tx, userId: string, now: number): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newCode)
-  tx.insert(recoveryCodes).values(codes.map((code) => ({ id: prefixedId('rcv'), userId, codeHash: hashCode(userId, code), createdAt: now }))).run()
+  await replaceRecoveryCodeRows(
+    tx,
+    userId,
+    codes.map((code) => ({ id: prefixedId('rcv'), user_id: userId, code_hash: hashCode(userId, code), created_at: now, used_at: null })),
+  )
   return codes
 }
 
 /** Marks the code used if it is an unused code of the user; false otherwise. */
-export function useRecoveryCode(tx: Tx, userId: string, code: string, now: number): boolean {
-  const used = tx
-    .update(recoveryCodes)
-    .set({ usedAt: now })
-    .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, hashCode(userId, code)), isNull(recoveryCodes.usedAt)))
-    .returning({ id: recoveryCodes.id })
-    .all()
-  return used.length === 1
-}
-
-export function remainingRecoveryCodes(db: Db, userId: string): number {
-  return db.select({ n: sql<number>`count(*)` }).from(recoveryCodes).where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt))).get()!.n
-}
-
-export function deleteRecoveryCodes(tx: Tx, userId: string): void {
-  tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run()
+export async function useRecoveryCode(tx: Tx, userId: string, code: string, now: number): Promise<boolean> {
+  return useRecoveryCodeHash(tx, userId, hashCode(userId, code), now)
 }

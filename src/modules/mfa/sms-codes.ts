@@ -1,10 +1,9 @@
 // SMS codes: 6 random digits, stored hashed, valid 5 minutes; sending is throttled per user (one
 // message per 30 seconds, 10 per hour) so nobody can run up an SMS bill or flood a phone.
-import { and, eq, gt, sql } from 'drizzle-orm'
-import type { Tx } from '../../db/tx.ts'
+import type { Tx } from '../../db/database.ts'
 import { rateLimited } from '../../errors.ts'
 import { prefixedId } from '../../lib/ids.ts'
-import { smsMessages } from './table.ts'
+import { insertSmsMessage, recentSms } from './store.ts'
 
 export const SMS_CODE_TTL_MS = 5 * 60 * 1000
 const MIN_INTERVAL_MS = 30 * 1000
@@ -33,12 +32,8 @@ export function smsText(code: string): string {
 }
 
 /** Refuses (429 with the seconds to wait) when the user was sent too many messages lately; else records one. */
-export function recordSmsSend(tx: Tx, userId: string, purpose: 'enroll' | 'login', now: number): void {
-  const recent = tx
-    .select({ n: sql<number>`count(*)`, last: sql<number | null>`max(${smsMessages.sentAt})`, first: sql<number | null>`min(${smsMessages.sentAt})` })
-    .from(smsMessages)
-    .where(and(eq(smsMessages.userId, userId), gt(smsMessages.sentAt, now - HOUR_MS)))
-    .get()!
+export async function recordSmsSend(tx: Tx, userId: string, purpose: 'enroll' | 'login', now: number): Promise<void> {
+  const recent = await recentSms(tx, userId, now - HOUR_MS)
   // When both limits apply, the hourly one ends later: retry_after must be when a retry can succeed.
   if (recent.n >= HOURLY_LIMIT && recent.first !== null) {
     throw rateLimited((recent.first + HOUR_MS - now) / 1000, `At most ${HOURLY_LIMIT} codes are sent per hour`)
@@ -46,7 +41,7 @@ export function recordSmsSend(tx: Tx, userId: string, purpose: 'enroll' | 'login
   if (recent.last !== null && now - recent.last < MIN_INTERVAL_MS) {
     throw rateLimited((recent.last + MIN_INTERVAL_MS - now) / 1000, 'A code was sent moments ago: wait before asking for another')
   }
-  tx.insert(smsMessages).values({ id: prefixedId('sms'), userId, purpose, sentAt: now }).run()
+  await insertSmsMessage(tx, { id: prefixedId('sms'), user_id: userId, purpose, sent_at: now })
 }
 
 /** `+4915112345678` -> `+49•••••••5678`: enough to recognise the number, not to read it off a screen. */

@@ -49,7 +49,10 @@ export function createSmsSender(config: SmsConfig, log: Logger): SmsSender {
         provider: 'webhook',
         async send(to, text) {
           const body = JSON.stringify({ to, text })
-          await post(config.url, { headers: { 'content-type': 'application/json', 'x-service-signature': smsSignature(config.secret, body) }, body })
+          await post(config.url, {
+            headers: { 'content-type': 'application/json', 'x-service-signature': smsSignature(config.secret, body) },
+            body,
+          })
         },
       }
     case 'twilio':
@@ -61,7 +64,10 @@ export function createSmsSender(config: SmsConfig, log: Logger): SmsSender {
           form.set(config.from.startsWith('MG') ? 'MessagingServiceSid' : 'From', config.from)
           const url = `${config.apiUrl}/2010-04-01/Accounts/${encodeURIComponent(config.accountSid)}/Messages.json`
           const basic = Buffer.from(`${config.accountSid}:${config.authToken}`).toString('base64')
-          await post(url, { headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() })
+          await post(url, {
+            headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+            body: form.toString(),
+          })
         },
       }
   }

@@ -1,7 +1,7 @@
 // TOTP (RFC 6238: HMAC-SHA1, 6 digits, 30-second steps) through `otpauth`, with the replay guard of
 // RFC 6238 §5.2: a code is accepted only for a time step later than the last one accepted.
 import { Secret, TOTP } from 'otpauth'
-import { seal, unseal } from '../keys/master-key.ts'
+import { seal, unseal } from '../keys/index.ts'
 
 const PERIOD_S = 30
 const DIGITS = 6

@@ -13,15 +13,24 @@ const AllowedIps = t.Array(t.String(), {
   examples: [['203.0.113.7', '10.0.0.0/8', '2001:db8::/32']],
 })
 
-export const SecurityBody = t.Object({
-  allowed_ips: AllowedIps,
-  max_concurrent_sessions: t.Union([Type.Integer({ minimum: 1 }), t.Null()], { description: 'Live sessions a user may hold at once; null: unlimited' }),
-  session_limit_policy: oneOf(SESSION_LIMIT_POLICIES, { description: 'At the limit: deny_new refuses the login (403 SESSION_LIMIT_REACHED), evict_oldest ends the oldest session' }),
-  mfa_required: t.Boolean({ description: 'Users without MFA get tokens for the MFA enrollment endpoints only' }),
-}, {
-  title: 'OrganizationSecurity',
-  examples: [{ allowed_ips: ['203.0.113.7', '10.0.0.0/8'], max_concurrent_sessions: 5, session_limit_policy: 'evict_oldest', mfa_required: true }],
-})
+export const SecurityBody = t.Object(
+  {
+    allowed_ips: AllowedIps,
+    max_concurrent_sessions: t.Union([Type.Integer({ minimum: 1 }), t.Null()], {
+      description: 'Live sessions a user may hold at once; null: unlimited',
+    }),
+    session_limit_policy: oneOf(SESSION_LIMIT_POLICIES, {
+      description: 'At the limit: deny_new refuses the login (403 SESSION_LIMIT_REACHED), evict_oldest ends the oldest session',
+    }),
+    mfa_required: t.Boolean({ description: 'Users without MFA get tokens for the MFA enrollment endpoints only' }),
+  },
+  {
+    title: 'OrganizationSecurity',
+    examples: [
+      { allowed_ips: ['203.0.113.7', '10.0.0.0/8'], max_concurrent_sessions: 5, session_limit_policy: 'evict_oldest', mfa_required: true },
+    ],
+  },
+)
 
 export const UpdateSecurityBody = t.Object(
   {

@@ -1,12 +1,13 @@
-// Organization verbs: create (CLI and first start) and look up.
-import { eq } from 'drizzle-orm'
+// TRANSITIONAL (issue 13): the synchronous (drizzle) createOrganization for test seeding until it is
+// ported; the new one is in create-organization.ts, through index.ts. Removed with drizzle.
 import type { Db } from '../../db/tx.ts'
-import { isoTime } from '../../lib/clock.ts'
 import { prefixedId } from '../../lib/ids.ts'
 import { organizations, type Plan } from './table.ts'
 
+/** @deprecated TRANSITIONAL (issue 13): the drizzle row; use OrganizationRow from index.ts (snake_case). */
 export type OrganizationRow = typeof organizations.$inferSelect
 
+/** @deprecated TRANSITIONAL (issue 13): use createOrganization from index.ts (async). */
 export function createOrganization(db: Db, input: { name: string; plan: Plan }, now: number): OrganizationRow {
   const row: OrganizationRow = {
     id: prefixedId('org'),
@@ -24,12 +25,4 @@ export function createOrganization(db: Db, input: { name: string; plan: Plan }, 
   }
   db.insert(organizations).values(row).run()
   return row
-}
-
-export function findOrganization(db: Db, id: string): OrganizationRow | undefined {
-  return db.select().from(organizations).where(eq(organizations.id, id)).get()
-}
-
-export function organizationJson(row: OrganizationRow) {
-  return { id: row.id, name: row.name, plan: row.plan, settings: row.settings, created_at: isoTime(row.createdAt), updated_at: isoTime(row.updatedAt) }
 }

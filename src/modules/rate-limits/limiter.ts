@@ -1,9 +1,12 @@
-// RateLimiter: every request-rate limit of the spec as checks on in-memory sliding windows: per user
-// and per organization at the plan's rates (the organization's multiplied by ORG_LIMIT_FACTOR), per
-// client address for unauthenticated requests, and the endpoint limits. Framework-free: it answers
-// with a report (the X-RateLimit-* values) or a refusal; the HTTP layer turns those into headers and 429s.
+// RateLimiter: every request-rate limit of the spec as checks on sliding windows (the rateCounters
+// port: in memory for one process): per user and per organization at the plan's rates (the
+// organization's multiplied by ORG_LIMIT_FACTOR), per client address for unauthenticated requests, and
+// the endpoint limits. Framework-free: it answers with a report (the X-RateLimit-* values) or a refusal;
+// the HTTP layer turns those into headers and 429s.
 import { clientNetwork } from '../../lib/cidr.ts'
 import { SlidingWindows, type WindowCheck, type WindowReport } from '../../lib/sliding-window.ts'
+import type { Config } from '../../config.ts'
+import type { Ports, RateCounters } from '../../ports.ts'
 import { LOGIN_LIMIT, type EndpointLimit } from './endpoints.ts'
 import type { Rates } from './plans.ts'
 
@@ -29,10 +32,17 @@ export const MAX_KEYS = 200_000
 /** Windows at least this long (the daily quotas, the hourly upload limit) are saved across restarts. */
 export const SAVED_WINDOW_MS = 60 * 60 * 1000
 
-export class RateLimiter {
-  readonly windows = new SlidingWindows(MAX_KEYS, SAVED_WINDOW_MS)
+/** The in-memory counters of one process (the rateCounters port's implementation). */
+export function memoryRateCounters(): RateCounters {
+  return new SlidingWindows(MAX_KEYS, SAVED_WINDOW_MS)
+}
 
-  constructor(readonly settings: RateLimitSettings) {}
+export class RateLimiter {
+  constructor(
+    readonly settings: RateLimitSettings,
+    /** The counters it checks and counts on (shared by every limiter of the app). */
+    readonly windows: RateCounters = memoryRateCounters(),
+  ) {}
 
   get enabled(): boolean {
     return this.settings.enabled
@@ -78,4 +88,15 @@ export class RateLimiter {
 
 function network(ip: string | null): string {
   return ip === null ? '-' : clientNetwork(ip)
+}
+
+// The rules are a few numbers: one limiter per counters port (per app), built on first use.
+const limiters = new WeakMap<RateCounters, RateLimiter>()
+
+/** The app's rate limiter: the configured rules over its rateCounters port. */
+export function rateLimiterOf(app: { readonly config: Pick<Config, 'rateLimits'>; readonly ports: Pick<Ports, 'rateCounters'> }): RateLimiter {
+  const counters = app.ports.rateCounters
+  let limiter = limiters.get(counters)
+  if (!limiter) limiters.set(counters, (limiter = new RateLimiter(app.config.rateLimits, counters)))
+  return limiter
 }

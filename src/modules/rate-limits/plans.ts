@@ -1,7 +1,7 @@
 // Request rates by plan (spec "Limits"), and an organization's effective rates: the values set by
 // `switchboard org set-limits` when there are any, otherwise its plan's. Enterprise has no rates of its
 // own: until set-limits gives it some, it gets Professional's.
-import type { Plan } from '../organizations/table.ts'
+import type { Plan } from '../organizations/index.ts'
 
 export interface Rates {
   readonly perMinute: number
@@ -33,8 +33,12 @@ export function organizationRates(plan: string, perMinute: number | null, perDay
   return rates
 }
 
-/** SQL for one column holding an organization's rates as `plan/per_minute/per_day` (empty when not set). */
-export const RATES_COLUMN = "plan || '/' || ifnull(rate_limit_per_minute, '') || '/' || ifnull(rate_limit_per_day, '')"
+/**
+ * SQL for one column holding an organization's rates as `plan/per_minute/per_day` (empty when not set).
+ * The CAST keeps coalesce's arguments of one type, as PostgreSQL requires.
+ */
+export const RATES_COLUMN =
+  "plan || '/' || coalesce(CAST(rate_limit_per_minute AS TEXT), '') || '/' || coalesce(CAST(rate_limit_per_day AS TEXT), '')"
 
 const fromText = new Map<string, Rates>()
 

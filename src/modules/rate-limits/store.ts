@@ -1,8 +1,8 @@
-// Saving and restoring the long rate-limit windows (SAVED_WINDOW_MS, an hour, or more: the daily
-// quotas, the hourly upload limit), so a restart does not hand out a fresh daily quota. Minute windows
-// start afresh.
-import type { Database } from 'bun:sqlite'
-import type { RateLimiter } from './limiter.ts'
+// The rate-limits module's SQL. Saving and restoring the long windows (SAVED_WINDOW_MS, an hour, or
+// more: the daily quotas, the hourly upload limit), so a restart does not hand out a fresh daily quota
+// (minute windows start afresh); and an organization's plan and own rates.
+import type { Database, Queries, Tx } from '../../db/database.ts'
+import type { RateCounters } from '../../ports.ts'
 
 const UPSERT = `INSERT INTO rate_limit_counters (key, window_ms, window_start, current, previous, updated_at) VALUES (?, ?, ?, ?, ?, ?)
   ON CONFLICT (key) DO UPDATE SET window_ms = excluded.window_ms, window_start = excluded.window_start,
@@ -17,26 +17,54 @@ interface Row {
 }
 
 /** Puts back every saved window that still counts (its requests have not all slid out). */
-export function restoreRateCounters(sqlite: Database, limiter: RateLimiter, now: number): number {
-  const rows = sqlite.query<Row, [number]>('SELECT key, window_ms, window_start, current, previous FROM rate_limit_counters WHERE window_start + 2 * window_ms > ?').all(now)
-  for (const row of rows) limiter.windows.restore(row.key, { windowMs: row.window_ms, start: row.window_start, current: row.current, previous: row.previous })
+export async function restoreRateCounters(db: Queries, counters: RateCounters, now: number): Promise<number> {
+  const rows = await db.raw.all<Row>('SELECT key, window_ms, window_start, current, previous FROM rate_limit_counters WHERE window_start + 2 * window_ms > ?', [now])
+  for (const row of rows) {
+    counters.restore(row.key, { windowMs: Number(row.window_ms), start: Number(row.window_start), current: Number(row.current), previous: Number(row.previous) })
+  }
   return rows.length
 }
 
 /** Writes the long windows counted since the last save, and deletes saved windows that no longer count. */
-export function saveRateCounters(sqlite: Database, limiter: RateLimiter, now: number): { saved: number; deleted: number } {
-  const dirty = limiter.windows.takeDirty()
-  let deleted = 0
+export async function saveRateCounters(db: Database, counters: RateCounters, now: number): Promise<{ saved: number; deleted: number }> {
+  const dirty = counters.takeDirty()
   try {
-    const upsert = sqlite.query(UPSERT)
-    sqlite.transaction(() => {
-      for (const [key, count] of dirty) upsert.run(key, count.windowMs, count.start, count.current, count.previous, now)
-      deleted = sqlite.run('DELETE FROM rate_limit_counters WHERE window_start + 2 * window_ms <= ?', [now]).changes
-    }).immediate()
+    const deleted = await db.write('rate_limit.save', async (tx) => {
+      for (const [key, count] of dirty) await tx.raw.run(UPSERT, [key, count.windowMs, count.start, count.current, count.previous, now])
+      return tx.raw.run('DELETE FROM rate_limit_counters WHERE window_start + 2 * window_ms <= ?', [now])
+    })
+    return { saved: dirty.length, deleted }
   } catch (error) {
     // Not saved: mark them again so the next save retries.
     for (const [, count] of dirty) count.dirty = true
     throw error
   }
-  return { saved: dirty.length, deleted }
+}
+
+/** An organization's plan and its own rates (null: the plan's). */
+export interface OrgRatesRow {
+  id: string
+  plan: string
+  rate_limit_per_minute: number | null
+  rate_limit_per_day: number | null
+}
+
+export async function findOrgRates(db: Queries, organizationId: string): Promise<OrgRatesRow | undefined> {
+  return db.raw.get<OrgRatesRow>('SELECT id, plan, rate_limit_per_minute, rate_limit_per_day FROM organizations WHERE id = ?', [organizationId])
+}
+
+/** Sets the plan and, where given, the rates (a number, or null to clear); `undefined` keeps a rate. */
+export async function updateOrgRates(
+  tx: Tx,
+  organizationId: string,
+  change: { plan?: string; perMinute?: number | null; perDay?: number | null },
+  now: number,
+): Promise<OrgRatesRow | undefined> {
+  const columns: [string, string | number | null][] = [['updated_at', now]]
+  if (change.plan !== undefined) columns.push(['plan', change.plan])
+  if (change.perMinute !== undefined) columns.push(['rate_limit_per_minute', change.perMinute])
+  if (change.perDay !== undefined) columns.push(['rate_limit_per_day', change.perDay])
+  const sets = columns.map(([column]) => `${column} = ?`).join(', ')
+  await tx.raw.run(`UPDATE organizations SET ${sets} WHERE id = ?`, [...columns.map(([, value]) => value), organizationId])
+  return findOrgRates(tx, organizationId)
 }

@@ -12,3 +12,19 @@ export const rateLimitCounters = sqliteTable('rate_limit_counters', {
   previous: integer('previous').notNull(),
   updatedAt: integer('updated_at').notNull(),
 })
+
+/** A row of rate_limit_counters (Kysely). */
+export interface RateLimitCountersTable {
+  key: string
+  window_ms: number
+  window_start: number
+  current: number
+  previous: number
+  updated_at: number
+}
+
+declare module '../../db/database.ts' {
+  interface Tables {
+    rate_limit_counters: RateLimitCountersTable
+  }
+}

@@ -1,10 +1,9 @@
 // System verbs: the liveness report with the cron loop's state (error messages for operators only),
 // and the readiness probe (at most one database write a second, however often it is asked).
-import { sql } from 'drizzle-orm'
-import type { UserActor } from '../../context.ts'
-import type { AppDatabase } from '../../db/open.ts'
-import { systemKv } from '../../db/kv.ts'
-import type { Scheduler, TaskStatus } from '../../jobs/scheduler.ts'
+import type { AppContext, UserActor } from '../../context.ts'
+import type { Database } from '../../db/database.ts'
+import type { TaskStatus } from '../../jobs/scheduler.ts'
+import { writeReadyProbe } from './store.ts'
 
 /** What an unauthenticated caller of /health sees instead of a failed task's error message. */
 export const HIDDEN_ERROR = 'hidden: shown to Super Admins only (send their access token or personal access token)'
@@ -14,24 +13,27 @@ export const HIDDEN_ERROR = 'hidden: shown to Super Admins only (send their acce
  * Cron errors are the installation's, not an organization's, and can name files, hosts or SQL.
  */
 export function isOperator(actor: UserActor | undefined): boolean {
-  if (!actor || actor.role !== 'super_admin') return false
+  if (actor?.role !== 'super_admin') return false
   return actor.credential.type !== 'session' || !actor.credential.mfaEnrollmentOnly
 }
 
-export function getHealth(deps: { version: string; startedAt: number; now: number; scheduler: Scheduler; showErrors: boolean }) {
-  const cron = deps.scheduler.status()
+/** The liveness report; `showErrors` for an operator (see isOperator). Asked by anyone, so it takes no Ctx. */
+export function getHealth(app: Pick<AppContext, 'version' | 'startedAt' | 'scheduler'>, input: { now: number; showErrors: boolean }) {
+  const cron = app.scheduler.status()
   const failing = Object.values(cron).some((task) => task.last_error !== null)
   return {
     status: failing ? ('degraded' as const) : ('ok' as const),
-    version: deps.version,
-    uptime_s: Math.max(0, Math.floor((deps.now - deps.startedAt) / 1000)),
-    cron: deps.showErrors ? cron : withoutErrorText(cron),
+    version: app.version,
+    uptime_s: Math.max(0, Math.floor((input.now - app.startedAt) / 1000)),
+    cron: input.showErrors ? cron : withoutErrorText(cron),
   }
 }
 
 /** That a task failed, and when, stays visible; what it said does not. */
 function withoutErrorText(cron: Record<string, TaskStatus>): Record<string, TaskStatus> {
-  return Object.fromEntries(Object.entries(cron).map(([name, task]) => [name, task.last_error === null ? task : { ...task, last_error: HIDDEN_ERROR }]))
+  return Object.fromEntries(
+    Object.entries(cron).map(([name, task]) => [name, task.last_error === null ? task : { ...task, last_error: HIDDEN_ERROR }]),
+  )
 }
 
 /** A write at most this often: a flood of /ready calls costs the writer lock once a second, not once a call. */
@@ -41,25 +43,30 @@ export type ReadyResult = { ok: true } | { ok: false; reason: string }
 
 /**
  * Ready means the database takes a write. A write that succeeded less than READY_WRITE_INTERVAL_MS
- * ago answers for the calls that follow it; a failure is never remembered (the next call tries again).
+ * ago answers for the calls that follow it, and calls that arrive while a write is under way share
+ * it; a failure is never remembered (the next call tries again).
  */
-export function readinessProbe(db: AppDatabase): (now: number) => ReadyResult {
+export function readinessProbe(db: Database): (now: number) => Promise<ReadyResult> {
   let lastWriteAt: number | undefined
-  return (now) => {
+  let inFlight: Promise<ReadyResult> | undefined
+  return async (now) => {
     if (lastWriteAt !== undefined && now >= lastWriteAt && now - lastWriteAt < READY_WRITE_INTERVAL_MS) return { ok: true }
-    const result = probeDatabaseWrite(db, now)
-    lastWriteAt = result.ok ? now : undefined
-    return result
+    if (inFlight) return inFlight
+    inFlight = probeDatabaseWrite(db, now)
+    try {
+      const result = await inFlight
+      lastWriteAt = result.ok ? now : undefined
+      return result
+    } finally {
+      inFlight = undefined
+    }
   }
 }
 
 /** One single-row upsert in system_kv; returns the reason when the database refuses it. */
-export function probeDatabaseWrite(db: AppDatabase, now: number): ReadyResult {
+export async function probeDatabaseWrite(db: Database, now: number): Promise<ReadyResult> {
   try {
-    db.insert(systemKv)
-      .values({ key: 'ready_probe', value: String(now), updatedAt: now })
-      .onConflictDoUpdate({ target: systemKv.key, set: { value: sql`excluded.value`, updatedAt: sql`excluded.updated_at` } })
-      .run()
+    await writeReadyProbe(db, now)
     return { ok: true }
   } catch (error) {
     return { ok: false, reason: (error as Error).message }

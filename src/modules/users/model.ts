@@ -4,8 +4,11 @@ import { t } from 'elysia'
 import { isEmailAddress } from '../../lib/email.ts'
 import { listResponse, pagingQuery } from '../../http/list.ts'
 import { oneOf } from '../../http/schema.ts'
-import { ROLES } from '../access/permissions.ts'
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/password.ts'
+import { ROLES } from '../access/index.ts'
+// TRANSITIONAL (issue 13): straight from auth's file, not its index.ts, until auth/index.ts re-exports its
+// leaf files (password.ts, model.ts) before authenticate.ts: through the index, the users <-> auth import
+// cycle reaches these constants before they are initialized (a TDZ error at start).
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/index.ts'
 import { USER_SORTS } from './list-users.ts'
 import { USER_STATUSES } from './table.ts'
 
@@ -18,30 +21,55 @@ export const UserStatusName = oneOf(USER_STATUSES)
 // At least one character that is not white space (names are stored trimmed).
 const Name = t.String({ minLength: 1, maxLength: 200, pattern: '\\S' })
 
-export const UserBody = t.Object({
-  id: t.String({ examples: ['usr_01KAX3M6W9P8T2V5G7H4J3C1QZ'] }),
-  organization_id: t.String(),
-  email: t.String(),
-  name: t.String(),
-  role: RoleName,
-  status: UserStatusName,
-  created_at: t.String({ format: 'date-time' }),
-  updated_at: t.String({ format: 'date-time' }),
-}, {
-  title: 'User',
-  examples: [{ id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ', organization_id: 'org_01KAX3M6W9P8T2V5G7H4J3C1QA', email: 'ada@example.com', name: 'Ada Agent', role: 'agent', status: 'active', created_at: '2026-01-15T09:30:00.000Z', updated_at: '2026-01-15T09:30:00.000Z' }],
+export const UserBody = t.Object(
+  {
+    id: t.String({ examples: ['usr_01KAX3M6W9P8T2V5G7H4J3C1QZ'] }),
+    organization_id: t.String(),
+    email: t.String(),
+    name: t.String(),
+    role: RoleName,
+    status: UserStatusName,
+    created_at: t.String({ format: 'date-time' }),
+    updated_at: t.String({ format: 'date-time' }),
+  },
+  {
+    title: 'User',
+    examples: [
+      {
+        id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ',
+        organization_id: 'org_01KAX3M6W9P8T2V5G7H4J3C1QA',
+        email: 'ada@example.com',
+        name: 'Ada Agent',
+        role: 'agent',
+        status: 'active',
+        created_at: '2026-01-15T09:30:00.000Z',
+        updated_at: '2026-01-15T09:30:00.000Z',
+      },
+    ],
+  },
+)
+
+export const MeBody = t.Object({
+  ...UserBody.properties,
+  permissions: t.Array(t.String(), {
+    description: 'What this credential may do: the grants of the current role, narrowed for a personal access token',
+  }),
 })
 
-export const MeBody = t.Object({ ...UserBody.properties, permissions: t.Array(t.String(), { description: 'What this credential may do: the grants of the current role, narrowed for a personal access token' }) })
+export const CreateUserBody = t.Object(
+  {
+    email: t.String({ format: 'email', maxLength: 254 }),
+    name: Name,
+    password: t.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH }),
+    role: RoleName,
+  },
+  { examples: [{ email: 'ada@example.com', name: 'Ada Agent', password: 'correct horse battery staple', role: 'agent' }] },
+)
 
-export const CreateUserBody = t.Object({
-  email: t.String({ format: 'email', maxLength: 254 }),
-  name: Name,
-  password: t.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH }),
-  role: RoleName,
-}, { examples: [{ email: 'ada@example.com', name: 'Ada Agent', password: 'correct horse battery staple', role: 'agent' }] })
-
-export const UpdateUserBody = t.Object({ name: t.Optional(Name), role: t.Optional(RoleName), status: t.Optional(UserStatusName) }, { minProperties: 1, examples: [{ role: 'supervisor' }] })
+export const UpdateUserBody = t.Object(
+  { name: t.Optional(Name), role: t.Optional(RoleName), status: t.Optional(UserStatusName) },
+  { minProperties: 1, examples: [{ role: 'supervisor' }] },
+)
 
 export const UserIdParams = t.Object({ id: t.String({ maxLength: 64 }) })
 

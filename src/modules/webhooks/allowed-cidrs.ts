@@ -1,12 +1,12 @@
 // The internal ranges one organization's webhooks may reach although they are not public: an operator
 // setting (`switchboard org webhook-cidrs`), never the tenant's, because a delivery record shows the
 // tenant the first 16 KB of every answer. Read at registration, and joined into every claim for the send.
-import { eq } from 'drizzle-orm'
-import type { Db } from '../../db/tx.ts'
+import type { Ctx, SystemActor } from '../../context.ts'
+import type { Queries } from '../../db/database.ts'
 import { cidrContains, parseCidr, type Cidr } from '../../lib/cidr.ts'
 import { memoize } from '../../lib/memo.ts'
-import { audit, type AuditActor } from '../audit/record.ts'
-import { webhookAllowedCidrs } from './table.ts'
+import { appendAudit, auditActorOf } from '../audit/index.ts'
+import { allowedCidrsColumn, saveAllowedCidrs } from './store/webhooks.ts'
 
 /** At most this many ranges per organization: a list, not a routing table. */
 export const MAX_ALLOWED_CIDRS = 100
@@ -46,31 +46,34 @@ export const allowedCidrsFromColumn = memoize((column: string | null): readonly 
 }, 1000)
 
 /** The organization's allowed ranges as written (empty: public addresses only). */
-export function findAllowedCidrs(db: Db, organizationId: string): string[] {
-  return allowedCidrsFromColumn(columnOf(db, organizationId)).map((c) => c.text)
+export async function readAllowedCidrs(db: Queries, organizationId: string): Promise<string[]> {
+  return allowedCidrsFromColumn(await allowedCidrsColumn(db, organizationId)).map((c) => c.text)
 }
 
 /** The organization's allowed ranges, for a URL check. */
-export function allowedCidrsOf(db: Db, organizationId: string): readonly Cidr[] {
-  return allowedCidrsFromColumn(columnOf(db, organizationId))
-}
-
-function columnOf(db: Db, organizationId: string): string | null {
-  return db.select({ cidrs: webhookAllowedCidrs.cidrs }).from(webhookAllowedCidrs).where(eq(webhookAllowedCidrs.organization_id, organizationId)).get()?.cidrs ?? null
+export async function allowedCidrsOf(db: Queries, organizationId: string): Promise<readonly Cidr[]> {
+  return allowedCidrsFromColumn(await allowedCidrsColumn(db, organizationId))
 }
 
 /**
- * Replaces the organization's list (empty: removes it), with an audit record in its chain; returns the
- * list now in force. Webhooks registered under a wider list stay registered: each send checks again.
+ * The operator replaces the organization's list (empty: removes it), with an audit record in its chain;
+ * returns the list now in force. Webhooks registered under a wider list stay registered: each send
+ * checks again.
  */
-export function setAllowedCidrs(tx: Db, organizationId: string, cidrs: readonly Cidr[], actor: AuditActor, now: number): string[] {
-  const before = findAllowedCidrs(tx, organizationId)
-  const after = cidrs.map((c) => c.text)
-  if (after.length === 0) tx.delete(webhookAllowedCidrs).where(eq(webhookAllowedCidrs.organization_id, organizationId)).run()
-  else {
-    const row = { organization_id: organizationId, cidrs: JSON.stringify(after), updated_at: now }
-    tx.insert(webhookAllowedCidrs).values(row).onConflictDoUpdate({ target: webhookAllowedCidrs.organization_id, set: { cidrs: row.cidrs, updated_at: now } }).run()
-  }
-  audit(tx, { organizationId, actor, event: 'organization.webhook_cidrs_changed', target: { type: 'organization', id: organizationId }, details: { before, after }, now })
-  return after
+export async function changeAllowedCidrs(ctx: Ctx<SystemActor>, input: { organizationId: string; cidrs: readonly Cidr[] }): Promise<string[]> {
+  const now = ctx.clock.now()
+  const after = input.cidrs.map((c) => c.text)
+  return ctx.db.write('webhook.allowed_cidrs.set', async (tx) => {
+    const before = await readAllowedCidrs(tx, input.organizationId)
+    await saveAllowedCidrs(tx, input.organizationId, after, now)
+    await appendAudit(tx, {
+      organizationId: input.organizationId,
+      actor: auditActorOf(ctx.actor),
+      event: 'organization.webhook_cidrs_changed',
+      target: { type: 'organization', id: input.organizationId },
+      details: { before, after },
+      now,
+    })
+    return after
+  })
 }

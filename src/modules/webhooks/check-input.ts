@@ -1,15 +1,15 @@
 // Checks of a webhook's url and events beyond their schemas, each failure naming its field. The url
 // is judged against the organization's own allowed ranges (allowed-cidrs.ts).
-import type { Db } from '../../db/tx.ts'
-import { validationError, type FieldError } from '../../errors.ts'
+import type { Queries } from '../../db/database.ts'
+import { type FieldError, validationError } from '../../errors.ts'
 import { allowedCidrsOf } from './allowed-cidrs.ts'
 import { unknownFilters } from './filters.ts'
 import { webhookUrlProblem } from './url.ts'
 
-export function checkWebhookInput(db: Db, organizationId: string, input: { url?: string; events?: string[] }): { events?: string[] } {
+export async function checkWebhookInput(db: Queries, organizationId: string, input: { url?: string; events?: string[] }): Promise<{ events?: string[] }> {
   const errors: FieldError[] = []
   if (input.url !== undefined) {
-    const problem = webhookUrlProblem(input.url, allowedCidrsOf(db, organizationId))
+    const problem = webhookUrlProblem(input.url, await allowedCidrsOf(db, organizationId))
     if (problem) errors.push({ field: 'url', message: problem })
   }
   let events: string[] | undefined

@@ -1,14 +1,11 @@
-// createWebhook: registers a receiver for some of the organization's events (at most 50 a organization).
-import { eq, sql } from 'drizzle-orm'
-import type { AppDeps, UserActor } from '../../context.ts'
-import { write } from '../../db/tx.ts'
+// createWebhook: registers a receiver for some of the organization's events (at most 50 an organization).
+import type { Ctx, UserActor } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { prefixedId } from '../../lib/ids.ts'
-import { actorOf, audit } from '../audit/record.ts'
+import { appendAudit, auditActorOf } from '../audit/index.ts'
 import { checkWebhookInput } from './check-input.ts'
 import { sealWebhookSecret } from './secret.ts'
-import { webhooks } from './table.ts'
-import { webhookJson, type WebhookRow } from './webhook-json.ts'
+import { countWebhooks, insertWebhook, type WebhookRow } from './store/webhooks.ts'
 
 export const MAX_WEBHOOKS_PER_ORGANIZATION = 50
 
@@ -19,16 +16,18 @@ export interface NewWebhook {
   description?: string
 }
 
-export function createWebhook(deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'masterKey'>, actor: UserActor, input: NewWebhook) {
-  const { events } = checkWebhookInput(deps.db, actor.organizationId, input)
-  const now = deps.clock.now()
+export async function createWebhook(ctx: Ctx<UserActor>, input: NewWebhook): Promise<WebhookRow> {
+  const { actor } = ctx
+  const { events } = await checkWebhookInput(ctx.db, actor.organizationId, input)
+  const now = ctx.clock.now()
   const id = prefixedId('whk')
   const row: WebhookRow = {
     id,
     organization_id: actor.organizationId,
     url: input.url,
     events: JSON.stringify(events),
-    secret_sealed: sealWebhookSecret(deps.masterKey, id, input.secret),
+    // Sealed before the transaction: no crypto while the writer is held.
+    secret_sealed: sealWebhookSecret(ctx.masterKey, id, input.secret),
     description: input.description ?? null,
     enabled: true,
     disabled_reason: null,
@@ -39,11 +38,20 @@ export function createWebhook(deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'm
     created_at: now,
     updated_at: now,
   }
-  write(deps.db, (tx) => {
-    const count = tx.select({ n: sql<number>`count(*)` }).from(webhooks).where(eq(webhooks.organization_id, actor.organizationId)).get()!.n
-    if (count >= MAX_WEBHOOKS_PER_ORGANIZATION) throw new AppError('LIMIT_REACHED', `An organization has at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks: delete one first`)
-    tx.insert(webhooks).values(row).run()
-    audit(tx, { organizationId: actor.organizationId, actor: actorOf(actor), event: 'webhook.created', target: { type: 'webhook', id }, details: { url: row.url, events }, request: actor.request, now })
+  await ctx.db.write('webhook.create', async (tx) => {
+    if ((await countWebhooks(tx, actor.organizationId)) >= MAX_WEBHOOKS_PER_ORGANIZATION) {
+      throw new AppError('LIMIT_REACHED', `An organization has at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks: delete one first`)
+    }
+    await insertWebhook(tx, row)
+    await appendAudit(tx, {
+      organizationId: actor.organizationId,
+      actor: auditActorOf(actor),
+      event: 'webhook.created',
+      target: { type: 'webhook', id },
+      details: { url: row.url, events },
+      request: actor.request,
+      now,
+    })
   })
-  return webhookJson(row)
+  return row
 }

@@ -1,17 +1,22 @@
 // deleteWebhook: removes the webhook and its delivery records; pending deliveries go with them.
-import { eq } from 'drizzle-orm'
-import type { AppDeps, UserActor } from '../../context.ts'
-import { write } from '../../db/tx.ts'
-import { actorOf, audit } from '../audit/record.ts'
-import { getWebhookInOrg } from './get-webhook.ts'
-import { webhookDeliveries, webhooks } from './table.ts'
+import type { Ctx, UserActor } from '../../context.ts'
+import { appendAudit, auditActorOf } from '../audit/index.ts'
+import { deleteWebhookRow, getWebhookInOrg } from './store/webhooks.ts'
 
-export function deleteWebhook(deps: Pick<AppDeps, 'db' | 'clock'>, actor: UserActor, id: string): void {
-  const now = deps.clock.now()
-  write(deps.db, (tx) => {
-    const row = getWebhookInOrg(tx, actor.organizationId, id)
-    tx.delete(webhookDeliveries).where(eq(webhookDeliveries.webhook_id, id)).run()
-    tx.delete(webhooks).where(eq(webhooks.id, id)).run()
-    audit(tx, { organizationId: actor.organizationId, actor: actorOf(actor), event: 'webhook.deleted', target: { type: 'webhook', id }, details: { url: row.url }, request: actor.request, now })
+export async function deleteWebhook(ctx: Ctx<UserActor>, input: { id: string }): Promise<void> {
+  const { actor } = ctx
+  const now = ctx.clock.now()
+  await ctx.db.write('webhook.delete', async (tx) => {
+    const row = await getWebhookInOrg(tx, actor.organizationId, input.id)
+    await deleteWebhookRow(tx, row.id)
+    await appendAudit(tx, {
+      organizationId: actor.organizationId,
+      actor: auditActorOf(actor),
+      event: 'webhook.deleted',
+      target: { type: 'webhook', id: row.id },
+      details: { url: row.url },
+      request: actor.request,
+      now,
+    })
   })
 }

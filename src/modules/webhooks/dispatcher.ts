@@ -1,7 +1,7 @@
 // The dispatcher: claims due deliveries with a lease (see claim-due.ts), sends each outside any
-// transaction, and records the outcome in a short one. Woken after every transaction that queued
-// deliveries (attempt 1 goes at once) and by the cron loop (retries, and anything a crash left:
-// a claim whose lease ran out is due again, so a delivery is sent at least once, maybe twice).
+// transaction, and records the outcome in a short one. Woken after every commit that queued
+// deliveries (the Wakeups port: attempt 1 goes at once) and by the cron loop (retries, and anything a
+// crash left: a claim whose lease ran out is due again, so a delivery is sent at least once, maybe twice).
 // WEBHOOK_CONCURRENCY caps sends in flight, WEBHOOK_CONCURRENCY_PER_WEBHOOK (4) those to one webhook;
 // first attempts are claimed before retries.
 //
@@ -9,23 +9,20 @@
 // in a ready queue, so a send that ends starts the next at once. One transaction (a "tick") does all
 // the bookkeeping for many sends: it records the outcomes of those that ended and tops the queue up;
 // it runs at once when a webhook's queue runs dry, otherwise within TICK_DELAY_MS, batching the rest.
-import type { Database } from 'bun:sqlite'
-import type { Config } from '../../config.ts'
-import type { AppDatabase } from '../../db/open.ts'
-import { write } from '../../db/tx.ts'
-import type { Clock } from '../../lib/clock.ts'
+// Ticks never overlap: one asked for while another runs follows it.
+import type { AppContext } from '../../context.ts'
 import { cachingResolver } from '../../lib/dns-cache.ts'
-import type { Logger } from '../../lib/log.ts'
+import type { DeliveryService, ReadyQueue } from '../../ports.ts'
 import { allowedCidrsFromColumn } from './allowed-cidrs.ts'
-import { claimDue, type DueDelivery } from './claim-due.ts'
-import { findDeliveryTarget, type DeliveryTarget } from './delivery-target.ts'
+import { claimDue } from './claim-due.ts'
 import { EventBodies } from './event-bodies.ts'
 import { claimLeaseUntil } from './queue-delivery.ts'
-import { recordOutcome, type ClaimedDelivery, type OutcomeResult } from './record-outcome.ts'
+import { LocalReadyQueue, type ReadyJob } from './ready-queue.ts'
+import { recordOutcome, type OutcomeResult } from './record-outcome.ts'
 import { OpenedSecrets } from './secret.ts'
-import { resolveAll, sendAttempt, type AttemptOutcome, type AttemptOptions } from './send-attempt.ts'
-import { ReadyQueue, type ReadyJob } from './ready-queue.ts'
-import { onDeliveriesQueued } from './signal.ts'
+import { resolveAll, sendAttempt, type AttemptOptions, type AttemptOutcome } from './send-attempt.ts'
+import { findClaimedDelivery } from './store/deliveries.ts'
+import { type ClaimedDelivery, type DeliveryTarget, type DueDelivery, extendLease, releaseClaims, skipDeliveries } from './store/dispatch.ts'
 
 export const SHUTDOWN_GRACE_MS = 10_000
 /** How many times the caps are claimed (in flight plus ready). */
@@ -40,29 +37,12 @@ const TICK_BATCH = 64
  */
 const DNS_TTL_MS = 30_000
 
-export interface DispatcherDeps {
-  sqlite: Database
-  db: AppDatabase
-  clock: Clock
-  log: Logger
-  config: Config
-  masterKey: Uint8Array
-  version: string
-}
+/** What the dispatcher needs of the app's context (built before the context, which carries the dispatcher). */
+export type DispatcherDeps = Pick<AppContext, 'db' | 'clock' | 'log' | 'config' | 'masterKey' | 'version' | 'ports'>
 
-// INDEXED BY in both: rows by primary key, whatever statistics taken on a tiny table would prefer.
-export const SKIP = `UPDATE webhook_deliveries INDEXED BY sqlite_autoindex_webhook_deliveries_1 SET status = 'skipped', lease_until = NULL, next_attempt_at = NULL
-  WHERE id IN (SELECT value FROM json_each(?)) AND status = 'pending'`
-export const RELEASE = 'UPDATE webhook_deliveries INDEXED BY sqlite_autoindex_webhook_deliveries_1 SET lease_until = NULL WHERE id IN (SELECT value FROM json_each(?))'
-
-/** Records claimed deliveries of a disabled webhook as skipped: not sent, kept for POST /webhooks/{id}/recover. */
-function skipDeliveries(sqlite: Database, ids: readonly string[]): void {
-  if (ids.length > 0) sqlite.query(SKIP).run(JSON.stringify(ids))
-}
-
-/** Gives claims back unsent: due again at once, for whoever claims next (the next start). */
-function releaseClaims(sqlite: Database, ids: readonly string[]): void {
-  if (ids.length > 0) sqlite.query(RELEASE).run(JSON.stringify(ids))
+export interface DispatcherOptions extends Pick<AttemptOptions, 'extraCa' | 'resolve'> {
+  /** Where claimed deliveries wait for a free sender; in memory by default. */
+  ready?: ReadyQueue<ReadyJob>
 }
 
 const idsOf = (jobs: readonly ReadyJob[]) => jobs.map((job) => job.delivery.id)
@@ -74,10 +54,10 @@ interface Finished {
   reject(error: unknown): void
 }
 
-export class WebhookDispatcher {
+export class WebhookDispatcher implements DeliveryService {
   /** Every started delivery not yet recorded (what stop() and settled() wait for). */
   private readonly inFlight = new Map<string, Promise<unknown>>()
-  private readonly ready = new ReadyQueue()
+  private readonly ready: ReadyQueue<ReadyJob>
   /** Slots: sends started and not yet answered, in all and per webhook. */
   private sending = 0
   private readonly sendingTo = new Map<string, number>()
@@ -91,24 +71,27 @@ export class WebhookDispatcher {
   private readonly attemptOptions: Pick<AttemptOptions, 'extraCa' | 'resolve'>
   private unsubscribe: (() => void) | undefined
   private stopped = false
-  private ticking = false
+  /** The tick under way, and whether another was asked for meanwhile. */
+  private running: Promise<number> | undefined
+  private again = false
   private tickScheduled = false
   private tickTimer: ReturnType<typeof setTimeout> | undefined
 
   constructor(
     private readonly deps: DispatcherDeps,
-    options: Pick<AttemptOptions, 'extraCa' | 'resolve'> = {},
+    options: DispatcherOptions = {},
   ) {
     this.userAgent = `Switchboard-Webhooks/${deps.version}`
     this.secrets = new OpenedSecrets(deps.masterKey)
-    this.attemptOptions = { ...options, resolve: cachingResolver(options.resolve ?? resolveAll, DNS_TTL_MS) }
+    this.ready = options.ready ?? new LocalReadyQueue()
+    this.attemptOptions = { extraCa: options.extraCa, resolve: cachingResolver(options.resolve ?? resolveAll, DNS_TTL_MS) }
   }
 
   /** Listens for queued deliveries and sends what is due now. */
   start(): this {
     // Woken once per turn of the event loop, however many transactions queued deliveries in it.
-    this.unsubscribe = onDeliveriesQueued(() => this.scheduleTick())
-    this.pump()
+    this.unsubscribe = this.deps.ports.wakeups.onDeliveriesQueued(() => this.scheduleTick())
+    this.kick()
     return this
   }
 
@@ -117,24 +100,36 @@ export class WebhookDispatcher {
     return this.inFlight.size + this.ready.size
   }
 
-  /** Resolves once nothing is in flight or ready (sends started meanwhile included). */
+  /** Resolves once nothing is in flight, ready or about to be recorded (sends started meanwhile included). */
   async settled(): Promise<void> {
-    while (this.inFlight.size > 0 || this.ready.size > 0 || this.tickScheduled || this.tickTimer !== undefined) {
+    while (this.inFlight.size > 0 || this.ready.size > 0 || this.running || this.tickScheduled || this.tickTimer !== undefined) {
       if (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()])
+      else if (this.running) await this.running.catch(() => 0)
       else await new Promise((resolve) => setImmediate(resolve))
     }
   }
 
-  /** Records finished sends, claims due deliveries as far as the caps allow and starts them; returns how many it claimed. */
-  pump(): number {
-    // Nothing a tick calls runs a tick synchronously; the guard keeps it so.
-    if (this.ticking) return 0
-    this.ticking = true
+  /** Records finished sends, claims due deliveries as far as the caps allow and starts them; resolves to how many it claimed. */
+  async pump(): Promise<number> {
+    // Ticks never overlap: a second one waits for the first (whose failure is its caller's to see).
+    while (this.running) await this.running.catch(() => 0)
+    const run = this.tick()
+    this.running = run
     try {
-      return this.tick()
+      return await run
     } finally {
-      this.ticking = false
+      this.running = undefined
+      if (this.again) {
+        this.again = false
+        this.scheduleTick()
+      }
     }
+  }
+
+  /** A tick now, or right after the one under way. */
+  private kick(): void {
+    if (this.running) this.again = true
+    else this.pump().catch((error) => this.deps.log.error('webhook dispatch failed', { error }))
   }
 
   /** A tick in this turn of the event loop, or (`soon`) within TICK_DELAY_MS. */
@@ -143,50 +138,67 @@ export class WebhookDispatcher {
     if (soon) {
       this.tickTimer ??= setTimeout(() => {
         this.tickTimer = undefined
-        this.pump()
+        this.kick()
       }, TICK_DELAY_MS)
       return
     }
     this.tickScheduled = true
     setImmediate(() => {
       this.tickScheduled = false
-      this.pump()
+      this.kick()
     })
   }
 
-  private tick(): number {
+  /** Claims this dispatcher may still hold, in all and for one webhook. */
+  private free(): number {
+    return this.stopped ? 0 : CLAIM_AHEAD * this.deps.config.webhooks.concurrency - this.sending - this.ready.size
+  }
+
+  private freeFor(webhookId: string): number {
+    return CLAIM_AHEAD * this.deps.config.webhooks.perWebhookConcurrency - (this.sendingTo.get(webhookId) ?? 0) - this.ready.countFor(webhookId)
+  }
+
+  private async tick(): Promise<number> {
     if (this.tickTimer !== undefined) {
       clearTimeout(this.tickTimer)
       this.tickTimer = undefined
     }
-    const finished = this.finished.splice(0)
-    const { config, db, sqlite } = this.deps
-    const free = this.stopped ? 0 : CLAIM_AHEAD * config.webhooks.concurrency - this.sending - this.ready.size
-    if (finished.length === 0 && free <= 0 && this.gone.length === 0) return 0
-    const now = this.deps.clock.now()
-    const leaseUntil = this.leaseFrom(now)
-    let results: OutcomeResult[]
+    if (this.finished.length === 0 && this.gone.length === 0 && this.free() <= 0) return 0
+    const { config, db, clock } = this.deps
+    let finished: Finished[] = []
     let claimed: DueDelivery[] = []
+    let leaseUntil = 0
+    let results: OutcomeResult[]
     try {
-      results = write(db, (tx) => {
-        skipDeliveries(sqlite, idsOf(this.gone.splice(0)))
+      results = await db.write('webhook.dispatch', async (tx) => {
+        // Taken once the writer is ours: sends that ended while this waited for it come along.
+        finished = this.finished.splice(0)
+        const now = clock.now()
+        leaseUntil = this.leaseFrom(now)
+        await skipDeliveries(tx, idsOf(this.gone.splice(0)))
         const succeeded = new Set<string>()
-        const recorded = finished.map((f) => recordOutcome(tx, sqlite, f.delivery, f.outcome, config.webhooks.retryScheduleMs, now, succeeded))
-        recorded.forEach((result, i) => {
+        const recorded: OutcomeResult[] = []
+        for (const f of finished) {
+          const result = await recordOutcome(tx, f.delivery, f.outcome, config.webhooks.retryScheduleMs, now, succeeded)
           // Disabled now (all attempts failed, or 410 Gone): what it has ready is not sent, but kept for recovery.
-          if (result.disabled) skipDeliveries(sqlite, idsOf(this.ready.takeFor(finished[i]!.delivery.webhook_id)))
-        })
-        if (free > 0) {
-          const freeFor = (webhookId: string) => CLAIM_AHEAD * config.webhooks.perWebhookConcurrency - (this.sendingTo.get(webhookId) ?? 0) - this.ready.countFor(webhookId)
-          claimed = claimDue(sqlite, now, leaseUntil, { free, freeFor }, this.bodies)
+          if (result.disabled) await skipDeliveries(tx, idsOf(this.ready.takeFor(f.delivery.webhook_id)))
+          recorded.push(result)
         }
+        const free = this.free()
+        if (free > 0) claimed = await claimDue(tx, now, leaseUntil, { free, freeFor: (id) => this.freeFor(id) }, this.bodies)
         return recorded
       })
     } catch (error) {
+      this.deps.log.error('webhook dispatch transaction failed', { error })
       for (const f of finished) f.reject(error)
       return 0
     }
     for (const [i, f] of finished.entries()) f.resolve(results[i]!)
+    if (this.stopped) {
+      // Stopped while the claim ran (possible on an engine that interleaves): give it back unsent.
+      await releaseClaims(db, claimed.map((due) => due.id))
+      return 0
+    }
     for (const due of claimed) this.ready.push({ delivery: due, target: due, leaseUntil })
     this.startReady()
     return claimed.length
@@ -213,11 +225,6 @@ export class WebhookDispatcher {
 
   private launch(job: ReadyJob): void {
     const { delivery } = job
-    const now = this.deps.clock.now()
-    if (job.leaseUntil - now < this.deps.config.webhooks.timeoutMs + 5_000) {
-      // It waited in the queue long enough (slow receivers) that the claim could run out mid-send.
-      this.deps.sqlite.query('UPDATE webhook_deliveries SET lease_until = ? WHERE id = ?').run(this.leaseFrom(now), delivery.id)
-    }
     let released = false
     const release = (outcome?: AttemptOutcome) => {
       if (released) return
@@ -233,7 +240,7 @@ export class WebhookDispatcher {
       const urgent = this.ready.countFor(delivery.webhook_id) === 0 || this.finished.length >= TICK_BATCH || this.stopped || this.gone.length > 0
       this.scheduleTick(!urgent)
     }
-    const running = this.send(delivery, job.target, release)
+    const running = this.send(delivery, job.target, job.leaseUntil, release)
       .catch((error) => this.deps.log.error('webhook delivery failed unexpectedly', { delivery_id: delivery.id, error }))
       .finally(() => {
         release()
@@ -242,20 +249,27 @@ export class WebhookDispatcher {
     this.inFlight.set(delivery.id, running)
   }
 
-  /** Sends one claimed delivery and records the outcome (exported through sendNow for manual sends). */
-  async deliver(delivery: ClaimedDelivery): Promise<AttemptOutcome | undefined> {
-    return this.send(delivery, findDeliveryTarget(this.deps.sqlite, delivery.id), () => {})
+  async sendNow(deliveryId: string): Promise<void> {
+    const due = await findClaimedDelivery(this.deps.db, deliveryId)
+    if (due) await this.send(due, due, undefined, () => {})
   }
 
-  /** `sent` is called as soon as the receiver has answered (or not): the slot is free before the outcome is written. */
-  private async send(delivery: ClaimedDelivery, target: DeliveryTarget | undefined, sent: (outcome: AttemptOutcome) => void): Promise<AttemptOutcome | undefined> {
-    const { config, log, sqlite } = this.deps
+  /**
+   * Sends one claimed delivery and has its outcome recorded. `sent` is called as soon as the receiver
+   * has answered (or not): the slot is free before the outcome is written. `leaseUntil`: when the claim
+   * of a job from the ready queue runs out (extended first if a send could outlast it).
+   */
+  private async send(delivery: ClaimedDelivery, target: DeliveryTarget | undefined, leaseUntil: number | undefined, sent: (outcome: AttemptOutcome) => void): Promise<AttemptOutcome | undefined> {
+    const { config, log, db, clock } = this.deps
     if (!target) return undefined
-    if (target.enabled !== 1 && delivery.trigger !== 'test' && delivery.trigger !== 'retry') {
+    if (!target.enabled && delivery.trigger !== 'test' && delivery.trigger !== 'retry') {
       // Disabled since it was queued.
-      skipDeliveries(sqlite, [delivery.id])
+      await skipDeliveries(db, [delivery.id])
       return undefined
     }
+    const now = clock.now()
+    // It waited in the ready queue long enough (slow receivers) that the claim could run out mid-send.
+    if (leaseUntil !== undefined && leaseUntil - now < config.webhooks.timeoutMs + 5_000) await extendLease(db, delivery.id, this.leaseFrom(now))
     const outcome = await sendAttempt(
       {
         url: target.url,
@@ -265,14 +279,14 @@ export class WebhookDispatcher {
         deliveryId: delivery.id,
         attempt: delivery.attempt,
         userAgent: this.userAgent,
-        now: this.deps.clock.now(),
+        now,
       },
       { timeoutMs: config.webhooks.timeoutMs, allowedCidrs: allowedCidrsFromColumn(target.allowed_cidrs), signal: this.abort.signal, ...this.attemptOptions },
     )
     sent(outcome)
     if (this.abort.signal.aborted && !outcome.ok) {
       // Shutting down mid-send.
-      releaseClaims(sqlite, [delivery.id])
+      await releaseClaims(db, [delivery.id])
       return outcome
     }
     const result = await this.record(delivery, outcome)
@@ -303,8 +317,11 @@ export class WebhookDispatcher {
   async stop(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
     this.stopped = true
     this.unsubscribe?.()
+    this.unsubscribe = undefined
+    // A tick under way may still be claiming: it ends first.
+    while (this.running) await this.running.catch(() => 0)
     // Claimed but never started.
-    releaseClaims(this.deps.sqlite, idsOf(this.ready.drain()))
+    await releaseClaims(this.deps.db, idsOf(this.ready.drain()))
     const all = Promise.allSettled([...this.inFlight.values()])
     const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref?.())
     if ((await Promise.race([all, timer])) === 'timeout') {

@@ -1,11 +1,8 @@
 // The stored envelopes of recently claimed events, kept for the dispatcher's next claims: an event
 // goes to every webhook that subscribes to it, so its body is read once, not once per delivery.
 // Bounded by bytes (an envelope can be 256 KB); emptied when full, which only costs re-reading.
-import type { Database } from 'bun:sqlite'
-
-// INDEXED BY: each id of the list looked up by primary key. Left to the planner, statistics taken while
-// the table was tiny (an early PRAGMA optimize) make it scan every event on every claim instead.
-export const BODIES = 'SELECT id, body FROM events INDEXED BY sqlite_autoindex_events_1 WHERE id IN (SELECT value FROM json_each(?))'
+import type { Queries } from '../../db/database.ts'
+import { eventBody } from './store/dispatch.ts'
 
 export class EventBodies {
   private readonly bodies = new Map<string, string>()
@@ -13,11 +10,12 @@ export class EventBodies {
 
   constructor(private readonly maxBytes = 4 * 1024 * 1024) {}
 
-  /** Sets `body` on each row from the cache, reading the missing ones in one query. */
-  fill<T extends { event_id: string }>(sqlite: Database, rows: T[]): Array<T & { body: string }> {
-    const missing = [...new Set(rows.filter((row) => !this.bodies.has(row.event_id)).map((row) => row.event_id))]
-    if (missing.length > 0) {
-      for (const { id, body } of sqlite.query<{ id: string; body: string }, [string]>(BODIES).all(JSON.stringify(missing))) this.remember(id, body)
+  /** Sets `body` on each row, reading the ones not kept; drops rows whose event is gone. */
+  async fill<T extends { event_id: string }>(db: Queries, rows: T[]): Promise<Array<T & { body: string }>> {
+    for (const eventId of new Set(rows.map((row) => row.event_id))) {
+      if (this.bodies.has(eventId)) continue
+      const body = await eventBody(db, eventId)
+      if (body !== undefined) this.remember(eventId, body)
     }
     const filled: Array<T & { body: string }> = []
     for (const row of rows) {

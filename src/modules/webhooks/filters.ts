@@ -1,7 +1,8 @@
 // Event filters of a webhook: catalog names, `*` (everything) or a group prefix ending in `.*`
 // (`ticket.*`, `crm.contact.*`) that covers at least one name. Checked once at registration; matched
 // against each event type when an event is written.
-import { EVENT_TYPES } from '../events/catalog.ts'
+import { memoize } from '../../lib/memo.ts'
+import { EVENT_TYPES } from '../events/index.ts'
 
 export const ALL_EVENT_TYPES: readonly string[] = Object.values(EVENT_TYPES).flat()
 const KNOWN = new Set(ALL_EVENT_TYPES)
@@ -20,3 +21,6 @@ export function subscribes(filters: readonly string[], type: string): boolean {
   }
   return false
 }
+
+/** A webhook's stored filters (JSON), parsed once per distinct text: the fan-out reads them for every event. */
+export const filtersOf = memoize((column: string): readonly string[] => Object.freeze(JSON.parse(column) as string[]), 1000)

@@ -1,14 +1,24 @@
-// Routes of webhooks under /api/v1/webhooks: register, list, read, change and delete; delivery records;
-// a test send, a manual retry and the recovery of what was not delivered.
+// The webhooks module's public entry: routes under /api/v1/webhooks (register, list, read, change and
+// delete; delivery records; a test send, a manual retry and the recovery of what was not delivered),
+// and what the composition root wires: the fan-out subscriber, the wake-ups, the dispatcher, cron tasks.
+// The re-exports come first (see access/index.ts).
+export { changeAllowedCidrs, MAX_ALLOWED_CIDRS, parseAllowedCidrs, readAllowedCidrs } from './allowed-cidrs.ts'
+export { WebhookDispatcher, type DispatcherDeps, type DispatcherOptions } from './dispatcher.ts'
+export { fanOutSubscriber } from './fan-out.ts'
+export { webhookDispatchTask, webhookPruneTask } from './jobs.ts'
+export { sampleData } from './sample-data.ts'
+export { InProcessWakeups } from './signal.ts'
+
 import { Elysia, t } from 'elysia'
-import type { AppDeps } from '../../context.ts'
+import type { AppContext } from '../../context.ts'
 import { authMacros, protectedErrors } from '../../http/auth.ts'
 import { listRequest } from '../../http/list.ts'
 import { createWebhook } from './create-webhook.ts'
 import { deleteWebhook } from './delete-webhook.ts'
-import { getWebhookInOrg } from './get-webhook.ts'
-import { listWebhooks } from './list-webhooks.ts'
+import { deliveryJson } from './delivery-json.ts'
+import { getWebhook } from './get-webhook.ts'
 import { listDeliveries } from './list-deliveries.ts'
+import { listWebhooks } from './list-webhooks.ts'
 import {
   CreateWebhookBody,
   DeliveryBody,
@@ -32,14 +42,14 @@ import { webhookJson } from './webhook-json.ts'
 
 const tags = ['Webhooks']
 
-export function webhooksRoutes(deps: AppDeps) {
+export function webhooksRoutes(app: AppContext) {
   return new Elysia({ prefix: '/api/v1/webhooks' })
-    .use(authMacros(deps))
+    .use(authMacros(app))
     .post(
       '',
-      ({ actor, body, set }) => {
+      async ({ ctx, body, set }) => {
         set.status = 201
-        return createWebhook(deps, actor, body)
+        return webhookJson(await createWebhook(ctx, body))
       },
       {
         permission: 'webhook:create',
@@ -48,19 +58,19 @@ export function webhooksRoutes(deps: AppDeps) {
         detail: { tags, operationId: 'createWebhook', summary: 'Register a webhook', description: 'Deliveries of the subscribed events start with the next event. The secret is never returned.' },
       },
     )
-    .get('', ({ actor, query }) => listWebhooks(deps, actor, listRequest(query)), {
+    .get('', ({ ctx, query }) => listWebhooks(ctx, { request: listRequest(query) }), {
       permission: 'webhook:read',
       query: WebhookListQuery,
       response: { 200: WebhookList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN') },
       detail: { tags, operationId: 'listWebhooks', summary: 'List webhooks', description: 'Newest first.' },
     })
-    .get('/:id', ({ actor, params }) => webhookJson(getWebhookInOrg(deps.db, actor.organizationId, params.id)), {
+    .get('/:id', async ({ ctx, params }) => webhookJson(await getWebhook(ctx, { id: params.id })), {
       permission: 'webhook:read',
       params: WebhookIdParams,
       response: { 200: WebhookBody, ...protectedErrors('NOT_FOUND') },
       detail: { tags, operationId: 'getWebhook', summary: 'Read a webhook', description: 'With its failure state.' },
     })
-    .patch('/:id', ({ actor, params, body }) => updateWebhook(deps, actor, params.id, body), {
+    .patch('/:id', async ({ ctx, params, body }) => webhookJson(await updateWebhook(ctx, { id: params.id, changes: body })), {
       permission: 'webhook:update',
       params: WebhookIdParams,
       body: UpdateWebhookBody,
@@ -69,8 +79,8 @@ export function webhooksRoutes(deps: AppDeps) {
     })
     .delete(
       '/:id',
-      ({ actor, params, set }) => {
-        deleteWebhook(deps, actor, params.id)
+      async ({ ctx, params, set }) => {
+        await deleteWebhook(ctx, { id: params.id })
         set.status = 204
       },
       {
@@ -82,7 +92,7 @@ export function webhooksRoutes(deps: AppDeps) {
     )
     .get(
       '/:id/deliveries',
-      ({ actor, params, query }) => listDeliveries(deps, actor, params.id, { status: query.status, event_id: query.event_id }, listRequest(query)),
+      ({ ctx, params, query }) => listDeliveries(ctx, { webhookId: params.id, filters: { status: query.status, event_id: query.event_id }, request: listRequest(query) }),
       {
         permission: 'webhook:read',
         params: WebhookIdParams,
@@ -91,7 +101,7 @@ export function webhooksRoutes(deps: AppDeps) {
         detail: { tags, operationId: 'listWebhookDeliveries', summary: 'List delivery attempts', description: 'One record per attempt, newest first; filters status and event_id.' },
       },
     )
-    .post('/:id/test', ({ actor, params, body }) => sendTestEvent(deps, actor, params.id, body.event_type), {
+    .post('/:id/test', async ({ ctx, params, body }) => deliveryJson(await sendTestEvent(ctx, { webhookId: params.id, eventType: body.event_type })), {
       permission: 'webhook:update',
       params: WebhookIdParams,
       body: TestWebhookBody,
@@ -102,13 +112,13 @@ export function webhooksRoutes(deps: AppDeps) {
         description: 'An event of the given type with sample data (`data.test: true`), to this webhook whatever its events filter, through the real pipeline; answers with the delivery record. Never counts toward disabling.',
       },
     })
-    .post('/:id/deliveries/:delivery_id/retry', ({ actor, params }) => retryDelivery(deps, actor, params.id, params.delivery_id), {
+    .post('/:id/deliveries/:delivery_id/retry', async ({ ctx, params }) => deliveryJson(await retryDelivery(ctx, { webhookId: params.id, deliveryId: params.delivery_id })), {
       permission: 'webhook:update',
       params: DeliveryParams,
       response: { 200: DeliveryBody, ...protectedErrors('NOT_FOUND', 'CONFLICT') },
       detail: { tags, operationId: 'retryWebhookDelivery', summary: 'Send a delivery again now', description: 'One more attempt of the same event, answered with its record; not retried further if it fails.' },
     })
-    .post('/:id/recover', ({ actor, params, body }) => recoverWebhook(deps, actor, params.id, body.since), {
+    .post('/:id/recover', ({ ctx, params, body }) => recoverWebhook(ctx, { webhookId: params.id, since: body.since }), {
       permission: 'webhook:update',
       params: WebhookIdParams,
       body: RecoverBody,

@@ -1,13 +1,10 @@
-// queueDelivery: writes one delivery row (an attempt to come) with a prepared statement, inside the
-// caller's transaction: the one insert behind the fan-out of every event, the next attempt after a
-// failure, recovery and manual sends. Also the lease a claim holds.
-import type { Database } from 'bun:sqlite'
+// Delivery rows to come (attempts not yet made), as the fan-out of an event, the next attempt after a
+// failure, a recovery and a manual send write them in the caller's transaction; and the lease a claim holds.
+import type { Tx } from '../../db/database.ts'
 import { prefixedId } from '../../lib/ids.ts'
-import type { ClaimedDelivery } from './record-outcome.ts'
+import { insertDelivery, type NewDeliveryRow } from './store/deliveries.ts'
+import type { ClaimedDelivery } from './store/dispatch.ts'
 import type { DeliveryTrigger } from './table.ts'
-
-const INSERT = `INSERT INTO webhook_deliveries (id, organization_id, webhook_id, event_id, event_type, attempt, trigger, status, next_attempt_at, lease_until, created_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 export interface NewDelivery {
   organizationId: string
@@ -24,13 +21,29 @@ export interface NewDelivery {
   now: number
 }
 
-/** Inserts the row; returns it as a claim would. */
-export function queueDelivery(sqlite: Database, d: NewDelivery): ClaimedDelivery {
-  const id = prefixedId('dlv')
-  sqlite
-    .query(INSERT)
-    .run(id, d.organizationId, d.webhookId, d.eventId, d.eventType, d.attempt, d.trigger, d.status, d.nextAttemptAt, d.leaseUntil ?? null, d.now)
-  return { id, organization_id: d.organizationId, webhook_id: d.webhookId, event_id: d.eventId, event_type: d.eventType, attempt: d.attempt, trigger: d.trigger, created_at: d.now }
+/** The row of a new delivery, with its id. */
+export function deliveryRow(d: NewDelivery): NewDeliveryRow {
+  return {
+    id: prefixedId('dlv'),
+    organization_id: d.organizationId,
+    webhook_id: d.webhookId,
+    event_id: d.eventId,
+    event_type: d.eventType,
+    attempt: d.attempt,
+    trigger: d.trigger,
+    status: d.status,
+    next_attempt_at: d.nextAttemptAt,
+    lease_until: d.leaseUntil ?? null,
+    created_at: d.now,
+  }
+}
+
+/** Inserts one delivery; returns it as a claim would. */
+export async function queueDelivery(tx: Tx, d: NewDelivery): Promise<ClaimedDelivery> {
+  const row = deliveryRow(d)
+  await insertDelivery(tx, row)
+  const { id, organization_id, webhook_id, event_id, event_type, attempt, trigger, created_at } = row
+  return { id, organization_id, webhook_id, event_id, event_type, attempt, trigger, created_at }
 }
 
 /** A claim must outlast a send that starts at its very end: twice the timeout, and some. */

@@ -1,8 +1,9 @@
-// The dispatcher's claimed-but-not-started deliveries: per webhook, first attempts and retries each in
-// claim order, so a send that ends starts the next one from here at once (no transaction to wait for)
-// and picking the next costs a look at the webhooks with jobs, not at every job.
-import type { DeliveryTarget } from './delivery-target.ts'
-import type { ClaimedDelivery } from './record-outcome.ts'
+// The dispatcher's claimed-but-not-started deliveries (the ReadyQueue port of ports.ts, in memory): per
+// webhook, first attempts and retries each in claim order, so a send that ends starts the next one from
+// here at once (no transaction to wait for) and picking the next costs a look at the webhooks with jobs,
+// not at every job.
+import type { ReadyQueue } from '../../ports.ts'
+import type { ClaimedDelivery, DeliveryTarget } from './store/dispatch.ts'
 
 export interface ReadyJob {
   delivery: ClaimedDelivery
@@ -16,7 +17,7 @@ interface WebhookJobs {
   retries: ReadyJob[]
 }
 
-export class ReadyQueue {
+export class LocalReadyQueue implements ReadyQueue<ReadyJob> {
   /** Webhooks with jobs, in the order their first job arrived (Map keeps insertion order). */
   private readonly byWebhook = new Map<string, WebhookJobs>()
   private count = 0

@@ -1,39 +1,44 @@
 // recoverWebhook: POST /webhooks/{id}/recover {since}: queues again every event since `since` (at
 // most 14 days back) that matched this webhook and was not delivered — failed for good, or skipped
 // while the webhook was disabled. Each starts a fresh schedule. The webhook must be on.
-import type { AppDeps, UserActor } from '../../context.ts'
-import { write } from '../../db/tx.ts'
+import type { Ctx, UserActor } from '../../context.ts'
 import { AppError, validationError } from '../../errors.ts'
 import { DATE_TIME_EXPECTED, parseDateTime } from '../../lib/date-time.ts'
-import { actorOf, audit } from '../audit/record.ts'
-import { getWebhookInOrg } from './get-webhook.ts'
-import { queueDelivery } from './queue-delivery.ts'
-import { deliveriesQueued } from './signal.ts'
+import { appendAudit, auditActorOf } from '../audit/index.ts'
+import { deliveryRow } from './queue-delivery.ts'
+import { insertDeliveries, undeliveredEvents } from './store/deliveries.ts'
+import { getWebhookInOrg } from './store/webhooks.ts'
 
 export const RECOVER_WINDOW_MS = 14 * 86_400_000
 
-const UNDELIVERED = `SELECT event_id, event_type FROM webhook_deliveries d
-  WHERE webhook_id = ?1 AND organization_id = ?2 AND created_at >= ?3 AND trigger <> 'test'
-    AND NOT EXISTS (SELECT 1 FROM webhook_deliveries s WHERE s.webhook_id = d.webhook_id AND s.event_id = d.event_id AND s.status IN ('success', 'pending'))
-  GROUP BY event_id ORDER BY min(created_at)`
-
-export function recoverWebhook(deps: Pick<AppDeps, 'db' | 'sqlite' | 'clock'>, actor: UserActor, webhookId: string, sinceText: string): { queued: number; since: string } {
-  const now = deps.clock.now()
-  const since = parseDateTime(sinceText)
+export async function recoverWebhook(ctx: Ctx<UserActor>, input: { webhookId: string; since: string }): Promise<{ queued: number; since: string }> {
+  const { actor } = ctx
+  const { webhookId } = input
+  const now = ctx.clock.now()
+  const since = parseDateTime(input.since)
   if (since === undefined) throw validationError([{ field: 'since', message: DATE_TIME_EXPECTED }])
   if (since < now - RECOVER_WINDOW_MS) throw validationError([{ field: 'since', message: 'must be at most 14 days ago' }])
   if (since > now) throw validationError([{ field: 'since', message: 'must not be in the future' }])
-  const queued = write(deps.db, (tx) => {
-    const webhook = getWebhookInOrg(tx, actor.organizationId, webhookId)
+  const queued = await ctx.db.write('webhook.recover', async (tx) => {
+    const webhook = await getWebhookInOrg(tx, actor.organizationId, webhookId)
     if (!webhook.enabled) throw new AppError('CONFLICT', 'The webhook is disabled: turn it back on first (PATCH {"enabled": true})')
-    const events = deps.sqlite.query<{ event_id: string; event_type: string }, [string, string, number]>(UNDELIVERED).all(webhookId, actor.organizationId, since)
-    // 14 days of events can be 100,000 rows: queueDelivery's prepared insert, not the query builder.
-    for (const event of events) {
-      queueDelivery(deps.sqlite, { organizationId: actor.organizationId, webhookId, eventId: event.event_id, eventType: event.event_type, attempt: 1, trigger: 'recover', status: 'pending', nextAttemptAt: now, now })
-    }
-    audit(tx, { organizationId: actor.organizationId, actor: actorOf(actor), event: 'webhook.recovered', target: { type: 'webhook', id: webhookId }, details: { since: sinceText, queued: events.length }, request: actor.request, now })
-    return events.length
+    const events = await undeliveredEvents(tx, actor.organizationId, webhookId, since)
+    // 14 days of events can be 100,000 rows: written many to a statement.
+    const rows = events.map((event) =>
+      deliveryRow({ organizationId: actor.organizationId, webhookId, eventId: event.event_id, eventType: event.event_type, attempt: 1, trigger: 'recover', status: 'pending', nextAttemptAt: now, now }),
+    )
+    await insertDeliveries(tx, rows)
+    await appendAudit(tx, {
+      organizationId: actor.organizationId,
+      actor: auditActorOf(actor),
+      event: 'webhook.recovered',
+      target: { type: 'webhook', id: webhookId },
+      details: { since: input.since, queued: events.length },
+      request: actor.request,
+      now,
+    })
+    if (rows.length > 0) tx.afterCommit(() => ctx.ports.wakeups.deliveriesQueued())
+    return rows.length
   })
-  if (queued > 0) deliveriesQueued()
   return { queued, since: new Date(since).toISOString() }
 }

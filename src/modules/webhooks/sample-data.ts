@@ -1,6 +1,6 @@
 // Realistic sample `data` for each event type, for POST /webhooks/{id}/test: the resource under its
 // name, as a real event of that type carries it, with ids that say they are samples.
-import { EVENT_TYPES, type EventType } from '../events/catalog.ts'
+import { EVENT_TYPES, type EventType } from '../events/index.ts'
 
 const SAMPLES: Record<keyof typeof EVENT_TYPES, (now: string) => Record<string, unknown>> = {
   ticket: (now) => ({ ticket: { id: 'tkt_SAMPLE', number: 1042, subject: 'Printer on the 3rd floor is out of toner', status: 'open', priority: 'high', channel: 'email', assignee_id: null, tags: ['hardware'], created_at: now, updated_at: now } }),

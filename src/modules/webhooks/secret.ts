@@ -1,7 +1,7 @@
 // Webhook signing secrets at rest: sealed with the master key and bound to their webhook's id, so a
 // copied database row cannot be moved to another webhook and still open.
 import { memoize } from '../../lib/memo.ts'
-import { seal, unseal } from '../keys/master-key.ts'
+import { seal, unseal } from '../keys/index.ts'
 
 export function sealWebhookSecret(masterKey: Uint8Array, webhookId: string, secret: string): string {
   return seal(masterKey, new TextEncoder().encode(secret), `webhook:${webhookId}`)

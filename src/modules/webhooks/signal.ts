@@ -1,25 +1,43 @@
-// The wake-up call from fanOut to the dispatchers: delivered in a microtask, i.e. once the synchronous
-// write transaction that queued the deliveries is over (committed, or rolled back and then harmless).
-// Process-wide on purpose: emit() runs inside a transaction and knows no dispatcher; a dispatcher that
-// wakes for another app's database finds nothing due and goes back to sleep.
+// The in-process implementation of the Wakeups port (ports.ts): "deliveries were queued" reaches the
+// dispatchers of this process, once per turn of the microtask queue however many commits queued some.
+// Several instances will share the call through Redis instead.
+import type { Wakeups } from '../../ports.ts'
 
-const listeners = new Set<() => void>()
-let scheduled = false
+/**
+ * TRANSITIONAL (issue 13): the listeners of every InProcessWakeups, for the synchronous legacy fan-out
+ * (legacy-fan-out.ts), which runs under events/emit.ts and knows no context. Removed with it.
+ */
+const legacyListeners = new Set<() => void>()
 
-/** Calls `listener` after every transaction that queued deliveries; returns the unsubscribe. */
-export function onDeliveriesQueued(listener: () => void): () => void {
-  listeners.add(listener)
-  return () => listeners.delete(listener)
+export class InProcessWakeups implements Wakeups {
+  private readonly listeners = new Set<() => void>()
+  private scheduled = false
+
+  /** Calls `listener` after every transaction that queued deliveries; returns the unsubscribe. */
+  onDeliveriesQueued(listener: () => void): () => void {
+    // A listener of its own per subscription: the same function subscribed twice is two subscriptions.
+    const call = () => listener()
+    this.listeners.add(call)
+    legacyListeners.add(call)
+    return () => {
+      this.listeners.delete(call)
+      legacyListeners.delete(call)
+    }
+  }
+
+  deliveriesQueued(): void {
+    if (this.scheduled) return
+    this.scheduled = true
+    queueMicrotask(() => {
+      this.scheduled = false
+      for (const listener of this.listeners) listener()
+    })
+  }
 }
 
-export function deliveriesQueued(): void {
-  if (scheduled) return
-  scheduled = true
+/** @deprecated TRANSITIONAL (issue 13): the legacy fan-out's wake-up, after its synchronous transaction. */
+export function legacyDeliveriesQueued(): void {
   queueMicrotask(() => {
-    scheduled = false
-    for (const listener of listeners) listener()
+    for (const listener of legacyListeners) listener()
   })
 }
-
-/** The in-process wake-ups as the context's port. */
-export const processWakeups = { onDeliveriesQueued, deliveriesQueued }

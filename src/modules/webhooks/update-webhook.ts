@@ -1,14 +1,10 @@
 // updateWebhook: changes url, events, secret, description, or turns the webhook off or back on.
 // Turning it on clears the failure state: the next event starts a fresh count of failures.
-import { eq } from 'drizzle-orm'
-import type { AppDeps, UserActor } from '../../context.ts'
-import { write } from '../../db/tx.ts'
-import { actorOf, audit } from '../audit/record.ts'
+import type { Ctx, UserActor } from '../../context.ts'
+import { appendAudit, auditActorOf } from '../audit/index.ts'
 import { checkWebhookInput } from './check-input.ts'
-import { getWebhookInOrg } from './get-webhook.ts'
 import { sealWebhookSecret } from './secret.ts'
-import { webhooks } from './table.ts'
-import { webhookJson, type WebhookRow } from './webhook-json.ts'
+import { getWebhookInOrg, saveWebhook, type WebhookRow } from './store/webhooks.ts'
 
 export interface WebhookChanges {
   url?: string
@@ -18,24 +14,36 @@ export interface WebhookChanges {
   enabled?: boolean
 }
 
-export function updateWebhook(deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'masterKey'>, actor: UserActor, id: string, input: WebhookChanges) {
-  const { events } = checkWebhookInput(deps.db, actor.organizationId, input)
-  const now = deps.clock.now()
-  return write(deps.db, (tx) => {
-    const before = getWebhookInOrg(tx, actor.organizationId, id)
+export async function updateWebhook(ctx: Ctx<UserActor>, input: { id: string; changes: WebhookChanges }): Promise<WebhookRow> {
+  const { actor } = ctx
+  const { id, changes: asked } = input
+  const { events } = await checkWebhookInput(ctx.db, actor.organizationId, asked)
+  const now = ctx.clock.now()
+  // Sealed before the transaction: no crypto while the writer is held.
+  const secretSealed = asked.secret === undefined ? undefined : sealWebhookSecret(ctx.masterKey, id, asked.secret)
+  return ctx.db.write('webhook.update', async (tx) => {
+    const before = await getWebhookInOrg(tx, actor.organizationId, id)
     const changes: Partial<WebhookRow> = { updated_at: now }
-    if (input.url !== undefined) changes.url = input.url
+    if (asked.url !== undefined) changes.url = asked.url
     if (events !== undefined) changes.events = JSON.stringify(events)
-    if (input.secret !== undefined) changes.secret_sealed = sealWebhookSecret(deps.masterKey, id, input.secret)
-    if (input.description !== undefined) changes.description = input.description
-    if (input.enabled === true && !before.enabled) {
+    if (secretSealed !== undefined) changes.secret_sealed = secretSealed
+    if (asked.description !== undefined) changes.description = asked.description
+    if (asked.enabled === true && !before.enabled) {
       Object.assign(changes, { enabled: true, disabled_reason: null, disabled_at: null, consecutive_failures: 0, failing_since: null })
-    } else if (input.enabled === false && before.enabled) {
+    } else if (asked.enabled === false && before.enabled) {
       Object.assign(changes, { enabled: false, disabled_reason: 'manual', disabled_at: now })
     }
-    const after = tx.update(webhooks).set(changes).where(eq(webhooks.id, id)).returning().get()!
-    const changed = Object.keys(input).filter((k) => k !== 'secret' || input.secret !== undefined)
-    audit(tx, { organizationId: actor.organizationId, actor: actorOf(actor), event: 'webhook.updated', target: { type: 'webhook', id }, details: { changed, enabled: after.enabled }, request: actor.request, now })
-    return webhookJson(after)
+    const after = await saveWebhook(tx, id, changes)
+    const changed = Object.keys(asked).filter((k) => k !== 'secret' || asked.secret !== undefined)
+    await appendAudit(tx, {
+      organizationId: actor.organizationId,
+      actor: auditActorOf(actor),
+      event: 'webhook.updated',
+      target: { type: 'webhook', id },
+      details: { changed, enabled: Boolean(after.enabled) },
+      request: actor.request,
+      now,
+    })
+    return after
   })
 }

@@ -1,8 +1,8 @@
 // The public JSON of a webhook: never its secret.
 import { isoTime } from '../../lib/clock.ts'
-import type { webhooks } from './table.ts'
+import type { WebhookRow } from './store/webhooks.ts'
 
-export type WebhookRow = typeof webhooks.$inferSelect
+export type { WebhookRow }
 
 export function webhookJson(row: WebhookRow) {
   return {
@@ -10,12 +10,13 @@ export function webhookJson(row: WebhookRow) {
     url: row.url,
     events: JSON.parse(row.events) as string[],
     description: row.description,
-    enabled: row.enabled,
+    // 0/1 on SQLite.
+    enabled: Boolean(row.enabled),
     disabled_reason: row.disabled_reason,
-    disabled_at: row.disabled_at === null ? null : isoTime(row.disabled_at),
-    consecutive_failures: row.consecutive_failures,
-    last_success_at: row.last_success_at === null ? null : isoTime(row.last_success_at),
-    created_at: isoTime(row.created_at),
-    updated_at: isoTime(row.updated_at),
+    disabled_at: row.disabled_at === null ? null : isoTime(Number(row.disabled_at)),
+    consecutive_failures: Number(row.consecutive_failures),
+    last_success_at: row.last_success_at === null ? null : isoTime(Number(row.last_success_at)),
+    created_at: isoTime(Number(row.created_at)),
+    updated_at: isoTime(Number(row.updated_at)),
   }
 }

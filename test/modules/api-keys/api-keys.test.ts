@@ -1,7 +1,7 @@
 // Personal access tokens through the API: create (shown once, stored as SHA-256 only) and its validation, the paginated list of your own keys, revocation, the audit records and the 100-key limit.
 import { afterAll, describe, expect, test } from 'bun:test'
 import { createHash } from 'node:crypto'
-import { apiKeys } from '../../../src/modules/api-keys/table.ts'
+import type { ApiKeysTable } from '../../../src/modules/api-keys/table.ts'
 import { json, makeTestApp } from '../../helpers/app.ts'
 import { seedOrganization } from '../../helpers/seed.ts'
 
@@ -59,12 +59,12 @@ const fieldsOf = async (response: Response) => {
 }
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** Every value of every table, as one string: to prove a secret is stored nowhere. */
-const wholeDatabase = () =>
-  app.deps.sqlite
-    .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'")
-    .all()
-    .map(({ name }) => JSON.stringify(app.deps.sqlite.query(`SELECT * FROM "${name}"`).all()))
-    .join('\n')
+const wholeDatabase = async () => {
+  const { raw } = app.deps.app.db
+  const tables = await raw.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+  const contents = await Promise.all(tables.map(async ({ name }) => JSON.stringify(await raw.all(`SELECT * FROM "${name}"`))))
+  return contents.join('\n')
+}
 
 describe('POST /api/v1/api-keys', () => {
   test('201 with the token, shown once: pat_live_ + 49 base62 characters, its 17-character prefix, no-store', async () => {
@@ -91,13 +91,13 @@ describe('POST /api/v1/api-keys', () => {
 
   test('the database keeps the SHA-256 (hex) of the token and its prefix, and the token itself nowhere', async () => {
     const key = await createKey(users.admin.auth, { name: 'Stored hashed' })
-    const row = app.deps.sqlite.query<Record<string, unknown>, [string]>('SELECT * FROM api_keys WHERE id = ?').get(key.id)!
+    const row = (await app.deps.app.db.raw.get<Record<string, unknown>>('SELECT * FROM api_keys WHERE id = ?', [key.id]))!
     expect(row.token_hash).toBe(sha256(key.token))
     expect(row.prefix).toBe(key.token.slice(0, 17))
     expect(row).toMatchObject({ organization_id: acme.org.id, user_id: users.admin.user.id, name: 'Stored hashed', permissions: null, revoked_at: null, last_used_at: null })
     // Neither the token nor its secret part (after the displayed prefix) is in any table: not in
     // api_keys, not in the audit log, not in the events.
-    const everything = wholeDatabase()
+    const everything = await wholeDatabase()
     expect(everything).toContain(key.id)
     expect(everything).not.toContain(key.token)
     expect(everything).not.toContain(key.token.slice(17))
@@ -259,10 +259,11 @@ describe('POST /api/v1/api-keys', () => {
     })
 
     test('a refused request creates nothing', async () => {
-      const before = app.deps.sqlite.query<{ n: number }, []>('SELECT count(*) AS n FROM api_keys').get()!.n
+      const count = async () => (await app.deps.app.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM api_keys'))!.n
+      const before = await count()
       await create(users.agent.auth, { name: 'Wider', expires_at: ahead(DAY), permissions: ['user:delete'] })
       await create(users.agent.auth, { name: 'Late', expires_at: ahead(-DAY) })
-      expect(app.deps.sqlite.query<{ n: number }, []>('SELECT count(*) AS n FROM api_keys').get()!.n).toBe(before)
+      expect(await count()).toBe(before)
     })
   })
 })
@@ -366,7 +367,7 @@ describe('DELETE /api/v1/api-keys/{id}', () => {
     expect(response.status).toBe(204)
     expect(await response.text()).toBe('')
     expect((await list(users.agent.auth, '?page_size=100')).api_keys.map((k) => k.id)).not.toContain(key.id)
-    expect(app.deps.sqlite.query<{ revoked_at: number }, [string]>('SELECT revoked_at FROM api_keys WHERE id = ?').get(key.id)!.revoked_at).toBe(app.clock.now())
+    expect((await app.deps.app.db.raw.get<{ revoked_at: number }>('SELECT revoked_at FROM api_keys WHERE id = ?', [key.id]))!.revoked_at).toBe(app.clock.now())
     const again = await send('DELETE', `/api/v1/api-keys/${key.id}`, users.agent.auth)
     expect(again.status).toBe(404)
     expect(await json(again)).toMatchObject({ code: 'NOT_FOUND' })
@@ -454,22 +455,26 @@ describe('at most 100 live keys per user', () => {
     const { users, org } = await seedOrganization(app, 'limits')
     const owner = users.supervisor
     const now = app.clock.now()
-    const row = (i: number, extra: Partial<typeof apiKeys.$inferInsert> = {}) => ({
+    const row = (i: number, extra: Partial<ApiKeysTable> = {}): ApiKeysTable => ({
       id: `key_LIMIT${String(i).padStart(21, '0')}`,
-      organizationId: org.id,
-      userId: owner.user.id,
+      organization_id: org.id,
+      user_id: owner.user.id,
       name: `Bulk ${i}`,
-      tokenHash: sha256(`bulk-${i}`),
+      token_hash: sha256(`bulk-${i}`),
       prefix: 'pat_live_bulk0000',
       permissions: null,
-      createdAt: now - 1000,
-      expiresAt: now + DAY,
+      created_at: now - 1000,
+      expires_at: now + DAY,
+      last_used_at: null,
+      last_used_ip: null,
+      revoked_at: null,
       ...extra,
     })
     // 99 live keys, plus some that no longer count.
-    app.deps.db.insert(apiKeys).values(Array.from({ length: 99 }, (_, i) => row(i))).run()
-    app.deps.db.insert(apiKeys).values(Array.from({ length: 5 }, (_, i) => row(200 + i, { revokedAt: now - 500 }))).run()
-    app.deps.db.insert(apiKeys).values(Array.from({ length: 5 }, (_, i) => row(300 + i, { expiresAt: now - 500 }))).run()
+    const insert = (rows: ApiKeysTable[]) => app.deps.app.db.write('test.keys', (tx) => tx.kysely.insertInto('api_keys').values(rows).execute())
+    await insert(Array.from({ length: 99 }, (_, i) => row(i)))
+    await insert(Array.from({ length: 5 }, (_, i) => row(200 + i, { revoked_at: now - 500 })))
+    await insert(Array.from({ length: 5 }, (_, i) => row(300 + i, { expires_at: now - 500 })))
     const hundredth = await createKey(owner.auth, { name: 'Hundredth' })
     const refused = await create(owner.auth, { name: 'One too many', expires_at: ahead(DAY) })
     expect(refused.status).toBe(409)
@@ -481,7 +486,7 @@ describe('at most 100 live keys per user', () => {
     await createKey(owner.auth, { name: 'Replacement' })
     expect((await create(owner.auth, { name: 'Again too many', expires_at: ahead(DAY) })).status).toBe(409)
     // A key that expires makes room too.
-    app.deps.sqlite.query('UPDATE api_keys SET expires_at = ? WHERE id = ?').run(app.clock.now(), row(0).id)
+    await app.deps.app.db.raw.run('UPDATE api_keys SET expires_at = ? WHERE id = ?', [app.clock.now(), row(0).id])
     await createKey(owner.auth, { name: 'After an expiry' })
   })
 })

@@ -127,7 +127,7 @@ describe('in process, with a fake clock', async () => {
     const expiring = await createKey(MINUTE)
     expect((await send('DELETE', `/api/v1/api-keys/${revoked.id}`, agent.auth)).status).toBe(204)
     expect((await use(revoked.token)).status).toBe(401)
-    expect(app.deps.sqlite.query<{ last_used_at: number | null }, [string]>('SELECT last_used_at FROM api_keys WHERE id = ?').get(revoked.id)!.last_used_at).toBeNull()
+    expect((await app.deps.app.db.raw.get<{ last_used_at: number | null }>('SELECT last_used_at FROM api_keys WHERE id = ?', [revoked.id]))!.last_used_at).toBeNull()
     app.clock.advance(MINUTE)
     expect((await use(expiring.token)).status).toBe(401)
     expect((await use(`${expiring.token.slice(0, -1)}${expiring.token.endsWith('a') ? 'b' : 'a'}`)).status).toBe(401)
@@ -180,7 +180,7 @@ describe('over a real server on loopback', async () => {
       expect(response.status).toBe(403)
       expect(await response.json()).toMatchObject({ code: 'IP_NOT_ALLOWED' })
     }
-    const row = runtime.deps.sqlite.query<{ last_used_at: number }, [string]>('SELECT last_used_at FROM api_keys WHERE id = ?').get(key.id)!
+    const row = (await runtime.deps.app.db.raw.get<{ last_used_at: number }>('SELECT last_used_at FROM api_keys WHERE id = ?', [key.id]))!
     expect(row.last_used_at).toBeLessThan(clock.now())
   })
 })

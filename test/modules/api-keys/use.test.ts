@@ -1,7 +1,6 @@
 // Using a personal access token: both headers, every malformed, unknown or revoked form refused (bad checksums without a database read), narrowed permissions, the owner's current role and status, and the sign-in-only routes it cannot reach.
 import { afterAll, beforeAll, beforeEach, describe, expect, spyOn, test } from 'bun:test'
 import { createHash } from 'node:crypto'
-import { apiKeys } from '../../../src/modules/api-keys/table.ts'
 import { newPersonalAccessToken } from '../../../src/modules/api-keys/token.ts'
 import { json, makeTestApp } from '../../helpers/app.ts'
 import { PASSWORD, seedOrganization, signIn } from '../../helpers/seed.ts'
@@ -42,7 +41,7 @@ const expectError = async (response: Response, status: number, code: string) => 
   expect({ status: response.status, code: body.code }).toEqual({ status, code })
   return body
 }
-const keyCount = () => app.deps.sqlite.query<{ n: number }, []>('SELECT count(*) AS n FROM api_keys').get()!.n
+const keyCount = async () => (await app.deps.app.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM api_keys'))!.n
 
 const adminKey = await createKey(users.admin.auth, { name: 'Admin, all permissions' })
 
@@ -118,18 +117,33 @@ describe('presenting the token', () => {
 })
 
 describe('malformed and unknown tokens', () => {
-  // Every statement the app prepares goes through sqlite.query(): a pass-through spy records those
-  // that read api_keys.
+  // Every read outside a transaction goes through the raw helper or Kysely on the read connection:
+  // pass-through spies record the statements that read api_keys.
   const lookups: string[] = []
-  let spy: ReturnType<typeof spyOn> | undefined
+  const spies: { mockRestore(): void }[] = []
   beforeAll(() => {
-    const original = app.deps.sqlite.query.bind(app.deps.sqlite)
-    spy = spyOn(app.deps.sqlite, 'query').mockImplementation(((sql: string) => {
+    const { raw, kysely } = app.deps.app.db
+    const record = (sql: string) => {
       if (/\bFROM api_keys\b/.test(sql)) lookups.push(sql)
-      return original(sql)
-    }) as typeof app.deps.sqlite.query)
+    }
+    for (const method of ['get', 'all'] as const) {
+      const original = raw[method].bind(raw)
+      const spy = (sql: string, params?: never[]) => {
+        record(sql)
+        return original(sql, params)
+      }
+      spies.push(spyOn(raw, method).mockImplementation(spy as never))
+    }
+    const executeQuery = kysely.executeQuery.bind(kysely)
+    const spy = (query: { sql: string }) => {
+      record(query.sql)
+      return executeQuery(query as never)
+    }
+    spies.push(spyOn(kysely, 'executeQuery').mockImplementation(spy as never))
   })
-  afterAll(() => spy?.mockRestore())
+  afterAll(() => {
+    for (const spy of spies) spy.mockRestore()
+  })
   beforeEach(() => void lookups.splice(0))
 
   const token = adminKey.token
@@ -302,12 +316,12 @@ describe('the owner as it is now', () => {
 
 describe('what a personal access token cannot do (sign-in only)', () => {
   test('create a key: 403, even with api_key:create, and nothing is created', async () => {
-    const before = keyCount()
+    const before = await keyCount()
     for (const [, header] of HEADERS) {
       const response = await send('POST', '/api/v1/api-keys', header(adminKey.token), { name: 'Child', expires_at: new Date(app.clock.now() + DAY).toISOString() })
       await expectError(response, 403, 'INSUFFICIENT_PERMISSIONS')
     }
-    expect(keyCount()).toBe(before)
+    expect(await keyCount()).toBe(before)
   })
 
   test('revoke a key, not even itself: 403, and both keys still work', async () => {
@@ -354,10 +368,21 @@ describe('what a personal access token cannot do (sign-in only)', () => {
     // operator would find it after a demotion.
     const token = newPersonalAccessToken()
     const now = app.clock.now()
-    app.deps.db
-      .insert(apiKeys)
-      .values({ id: 'key_VIEWER0000000000000000000', organizationId: acme.org.id, userId: users.viewer.user.id, name: 'Viewer\'s', tokenHash: createHash('sha256').update(token).digest('hex'), prefix: token.slice(0, 17), permissions: null, createdAt: now, expiresAt: now + DAY })
-      .run()
+    const key = {
+      id: 'key_VIEWER0000000000000000000',
+      organization_id: acme.org.id,
+      user_id: users.viewer.user.id,
+      name: "Viewer's",
+      token_hash: createHash('sha256').update(token).digest('hex'),
+      prefix: token.slice(0, 17),
+      permissions: null,
+      created_at: now,
+      expires_at: now + DAY,
+      last_used_at: null,
+      last_used_ip: null,
+      revoked_at: null,
+    }
+    await app.deps.app.db.write('test.viewer_key', (tx) => tx.kysely.insertInto('api_keys').values(key).execute())
     expect((await send('GET', '/api/v1/tickets', xApiKey(token))).status).toBe(200)
     await expectError(await send('GET', '/api/v1/api-keys', xApiKey(token)), 403, 'INSUFFICIENT_PERMISSIONS')
   })

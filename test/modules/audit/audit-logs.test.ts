@@ -1,6 +1,6 @@
 // GET /api/v1/audit-logs over loopback: permissions, organization scope, order and paging, filters, the record shape, every event the auth flows write (outcome, reason, request id), and that no record holds a secret.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { json, makeTestApp } from '../../helpers/app.ts'
+import { makeTestApp } from '../../helpers/app.ts'
 import { PASSWORD, seedOrganization, type SeededOrg } from '../../helpers/seed.ts'
 
 const app = await makeTestApp()
@@ -138,7 +138,7 @@ describe('access', () => {
     expect((await list({})).status).toBe(401)
   })
 
-  test('only the caller\'s organization', async () => {
+  test("only the caller's organization", async () => {
     await login(globex.users.agent.user.email, PASSWORD)
     await login(acme.users.agent.user.email, PASSWORD)
     const acmeRecords = await walk(acme)
@@ -184,8 +184,16 @@ describe('order and paging', () => {
   test('a page token is bound to its filters and organization', async () => {
     const first = await page(acme.users.admin.auth, { event: 'user.created', page_size: 1 })
     expect(first.next_page_token).not.toBe('')
-    await expectError(await list(acme.users.admin.auth, { event: 'login.success', page_size: 1, page_token: first.next_page_token }), 400, 'INVALID_PAGE_TOKEN')
-    await expectError(await list(globex.users.admin.auth, { event: 'user.created', page_size: 1, page_token: first.next_page_token }), 400, 'INVALID_PAGE_TOKEN')
+    await expectError(
+      await list(acme.users.admin.auth, { event: 'login.success', page_size: 1, page_token: first.next_page_token }),
+      400,
+      'INVALID_PAGE_TOKEN',
+    )
+    await expectError(
+      await list(globex.users.admin.auth, { event: 'user.created', page_size: 1, page_token: first.next_page_token }),
+      400,
+      'INVALID_PAGE_TOKEN',
+    )
   })
 })
 
@@ -232,7 +240,15 @@ describe('filters', () => {
     const plusOne = new Date(t0 + 2 * MINUTE + 3_600_000).toISOString().replace('Z', '+01:00')
     expect(events(await walk(org, { since: plusOne }))).toEqual(['login.success@3', 'login.failure@2'])
     // RFC 3339 lets the T and Z be lowercase; whole seconds need no fraction.
-    expect(events(await walk(org, { since: at(t0 + 2 * MINUTE).toLowerCase().replace('.000', '') }))).toEqual(['login.success@3', 'login.failure@2'])
+    expect(
+      events(
+        await walk(org, {
+          since: at(t0 + 2 * MINUTE)
+            .toLowerCase()
+            .replace('.000', ''),
+        }),
+      ),
+    ).toEqual(['login.success@3', 'login.failure@2'])
     // An empty window.
     expect(await walk(org, { since: at(t0 + MINUTE), until: at(t0 + MINUTE) })).toEqual([])
   })
@@ -272,7 +288,24 @@ describe('record shape', () => {
     expect(records).toHaveLength(1)
     const r = records[0]!
     expect(Object.keys(r).sort()).toEqual(
-      ['id', 'seq', 'created_at', 'organization_id', 'actor', 'credential_id', 'event', 'outcome', 'reason', 'ip', 'user_agent', 'request_id', 'target', 'details', 'prev_hash', 'hash'].sort(),
+      [
+        'id',
+        'seq',
+        'created_at',
+        'organization_id',
+        'actor',
+        'credential_id',
+        'event',
+        'outcome',
+        'reason',
+        'ip',
+        'user_agent',
+        'request_id',
+        'target',
+        'details',
+        'prev_hash',
+        'hash',
+      ].sort(),
     )
     expect(r).toEqual({
       id: expect.stringMatching(/^aud_\w{26}$/),
@@ -329,16 +362,19 @@ describe('recorded events', () => {
     const response = await login(leaver.email, PASSWORD, disabled)
     expect(response.status).toBe(401)
     expect(((await response.json()) as { code: string }).code).toBe('INVALID_CREDENTIALS')
-    expect((await recordsOf(acme, disabled)).map((r) => [r.event, r.outcome, r.reason, r.target?.id])).toEqual([['login.failure', 'failure', 'user_disabled', leaver.id]])
+    expect((await recordsOf(acme, disabled)).map((r) => [r.event, r.outcome, r.reason, r.target?.id])).toEqual([
+      ['login.failure', 'failure', 'user_disabled', leaver.id],
+    ])
   })
 
-  test('an unknown e-mail goes to the installation chain, in no organization\'s list', async () => {
+  test("an unknown e-mail goes to the installation chain, in no organization's list", async () => {
     const ghost = rid('login-ghost')
     expect((await login('Ghost@Nowhere.test', 'a guessed password', ghost)).status).toBe(401)
     for (const org of [acme, globex]) expect(await recordsOf(org, ghost)).toEqual([])
-    const row = app.deps.sqlite
-      .query<Record<string, unknown>, [string]>('SELECT organization_id, actor_type, actor_id, event, outcome, reason, details FROM audit_logs WHERE request_id = ?')
-      .get(ghost)
+    const row = await app.deps.app.db.raw.get<Record<string, unknown>>(
+      'SELECT organization_id, actor_type, actor_id, event, outcome, reason, details FROM audit_logs WHERE request_id = ?',
+      [ghost],
+    )
     expect(row).toEqual({
       organization_id: null,
       actor_type: 'anonymous',
@@ -358,17 +394,30 @@ describe('recorded events', () => {
     expect(refreshed.status).toBe(200)
     const next = (await refreshed.json()) as Tokens
     secrets.add(next.access_token).add(next.refresh_token)
-    expect((await recordsOf(acme, r1)).map((r) => [r.event, r.outcome, r.target, r.credential_id])).toEqual([['token.refresh', 'success', { type: 'session', id: sid }, sid]])
+    expect((await recordsOf(acme, r1)).map((r) => [r.event, r.outcome, r.target, r.credential_id])).toEqual([
+      ['token.refresh', 'success', { type: 'session', id: sid }, sid],
+    ])
 
     const r2 = rid('reuse')
     expect((await call('/api/v1/auth/refresh', { body: { refresh_token: tokens.refresh_token }, requestId: r2 })).status).toBe(401)
     const [reuse] = await recordsOf(acme, r2)
-    expect(reuse).toMatchObject({ event: 'token.refresh_reuse_detected', outcome: 'failure', reason: 'refresh_token_reuse', target: { type: 'session', id: sid }, details: { generation: 1 } })
+    expect(reuse).toMatchObject({
+      event: 'token.refresh_reuse_detected',
+      outcome: 'failure',
+      reason: 'refresh_token_reuse',
+      target: { type: 'session', id: sid },
+      details: { generation: 1 },
+    })
 
     const other = (await (await login(acme.users.agent.user.email, PASSWORD)).json()) as Tokens
     const r3 = rid('logout')
-    expect((await call('/api/v1/auth/logout', { method: 'POST', auth: { authorization: `Bearer ${other.access_token}` }, requestId: r3 })).status).toBe(204)
-    expect((await recordsOf(acme, r3)).map((r) => [r.event, r.outcome, r.target])).toEqual([['logout', 'success', { type: 'session', id: claims(other.access_token).sid }]])
+    expect(
+      (await call('/api/v1/auth/logout', { method: 'POST', auth: { authorization: `Bearer ${other.access_token}` }, requestId: r3 }))
+        .status,
+    ).toBe(204)
+    expect((await recordsOf(acme, r3)).map((r) => [r.event, r.outcome, r.target])).toEqual([
+      ['logout', 'success', { type: 'session', id: claims(other.access_token).sid }],
+    ])
   })
 
   test('password.change: failure with its reason, then success with the sessions it ended', async () => {
@@ -381,13 +430,32 @@ describe('recorded events', () => {
     secrets.add(newPassword).add('certainly not it')
 
     const bad = rid('password-bad')
-    expect((await call('/api/v1/auth/password', { auth, body: { current_password: 'certainly not it', new_password: newPassword }, requestId: bad })).status).toBe(400)
-    expect((await recordsOf(acme, bad)).map((r) => [r.event, r.outcome, r.reason, r.actor.id])).toEqual([['password.change', 'failure', 'wrong_current_password', user.id]])
+    expect(
+      (
+        await call('/api/v1/auth/password', {
+          auth,
+          body: { current_password: 'certainly not it', new_password: newPassword },
+          requestId: bad,
+        })
+      ).status,
+    ).toBe(400)
+    expect((await recordsOf(acme, bad)).map((r) => [r.event, r.outcome, r.reason, r.actor.id])).toEqual([
+      ['password.change', 'failure', 'wrong_current_password', user.id],
+    ])
 
     const good = rid('password-good')
-    expect((await call('/api/v1/auth/password', { auth, body: { current_password: PASSWORD, new_password: newPassword }, requestId: good })).status).toBe(204)
+    expect(
+      (await call('/api/v1/auth/password', { auth, body: { current_password: PASSWORD, new_password: newPassword }, requestId: good }))
+        .status,
+    ).toBe(204)
     const [record] = await recordsOf(acme, good)
-    expect(record).toMatchObject({ event: 'password.change', outcome: 'success', reason: null, target: { type: 'user', id: user.id }, details: { sessions_ended: 2 } })
+    expect(record).toMatchObject({
+      event: 'password.change',
+      outcome: 'success',
+      reason: null,
+      target: { type: 'user', id: user.id },
+      details: { sessions_ended: 2 },
+    })
   })
 
   test('session.ended and session.evicted', async () => {
@@ -395,13 +463,25 @@ describe('recorded events', () => {
     const a = (await (await login(user.email, PASSWORD)).json()) as Tokens
     const b = (await (await login(user.email, PASSWORD)).json()) as Tokens
     const ended = rid('end')
-    expect((await call(`/api/v1/auth/sessions/${claims(a.access_token).sid}`, { method: 'DELETE', auth: acme.users.admin.auth, requestId: ended })).status).toBe(204)
+    expect(
+      (
+        await call(`/api/v1/auth/sessions/${claims(a.access_token).sid}`, {
+          method: 'DELETE',
+          auth: acme.users.admin.auth,
+          requestId: ended,
+        })
+      ).status,
+    ).toBe(204)
     expect((await recordsOf(acme, ended)).map((r) => [r.event, r.actor.id, r.target, r.details])).toEqual([
       ['session.ended', acme.users.admin.user.id, { type: 'session', id: claims(a.access_token).sid }, { user_id: user.id }],
     ])
 
     const evicting = await seedOrganization(app, 'evicting')
-    const limit = await call('/api/v1/organization/security', { method: 'PATCH', auth: evicting.users.super_admin.auth, body: { max_concurrent_sessions: 1, session_limit_policy: 'evict_oldest' } })
+    const limit = await call('/api/v1/organization/security', {
+      method: 'PATCH',
+      auth: evicting.users.super_admin.auth,
+      body: { max_concurrent_sessions: 1, session_limit_policy: 'evict_oldest' },
+    })
     expect(limit.status).toBe(200)
     const evicted = rid('evict')
     // The seeded session is the one to go.
@@ -417,16 +497,33 @@ describe('recorded events', () => {
 
   test('security.updated', async () => {
     const requestId = rid('security')
-    expect((await call('/api/v1/organization/security', { method: 'PATCH', auth: globex.users.admin.auth, body: { max_concurrent_sessions: 9 }, requestId })).status).toBe(200)
+    expect(
+      (
+        await call('/api/v1/organization/security', {
+          method: 'PATCH',
+          auth: globex.users.admin.auth,
+          body: { max_concurrent_sessions: 9 },
+          requestId,
+        })
+      ).status,
+    ).toBe(200)
     expect((await recordsOf(globex, requestId)).map((r) => [r.event, r.actor.id, r.details])).toEqual([
-      ['security.updated', globex.users.admin.user.id, { changed: ['max_concurrent_sessions'], max_concurrent_sessions: { from: null, to: 9 } }],
+      [
+        'security.updated',
+        globex.users.admin.user.id,
+        { changed: ['max_concurrent_sessions'], max_concurrent_sessions: { from: null, to: 9 } },
+      ],
     ])
   })
 
   test('user.created, user.updated (role change from and to) and user.deleted', async () => {
     const created = rid('user-created')
     const email = 'audited.user@acme.test'
-    const response = await call('/api/v1/users', { auth: acme.users.admin.auth, body: { email, name: 'Audited', password: PASSWORD, role: 'agent' }, requestId: created })
+    const response = await call('/api/v1/users', {
+      auth: acme.users.admin.auth,
+      body: { email, name: 'Audited', password: PASSWORD, role: 'agent' },
+      requestId: created,
+    })
     expect(response.status).toBe(201)
     const id = ((await response.json()) as { id: string }).id
     expect((await recordsOf(acme, created)).map((r) => [r.event, r.actor, r.target, r.details])).toEqual([
@@ -434,7 +531,16 @@ describe('recorded events', () => {
     ])
 
     const promoted = rid('user-role')
-    expect((await call(`/api/v1/users/${id}`, { method: 'PATCH', auth: acme.users.admin.auth, body: { role: 'supervisor' }, requestId: promoted })).status).toBe(200)
+    expect(
+      (
+        await call(`/api/v1/users/${id}`, {
+          method: 'PATCH',
+          auth: acme.users.admin.auth,
+          body: { role: 'supervisor' },
+          requestId: promoted,
+        })
+      ).status,
+    ).toBe(200)
     expect((await recordsOf(acme, promoted)).map((r) => [r.event, r.target, r.details])).toEqual([
       ['user.updated', { type: 'user', id }, { changed: ['role'], role: { from: 'agent', to: 'supervisor' } }],
     ])
@@ -446,8 +552,11 @@ describe('recorded events', () => {
     ])
   })
 
-  test('a personal access token\'s value is never recorded', async () => {
-    const response = await call('/api/v1/api-keys', { auth: acme.users.admin.auth, body: { name: 'audit scan', expires_at: new Date(app.clock.now() + 86_400_000).toISOString() } })
+  test("a personal access token's value is never recorded", async () => {
+    const response = await call('/api/v1/api-keys', {
+      auth: acme.users.admin.auth,
+      body: { name: 'audit scan', expires_at: new Date(app.clock.now() + 86_400_000).toISOString() },
+    })
     expect(response.status).toBe(201)
     const token = ((await response.json()) as { token: string }).token
     secrets.add(token)
@@ -457,7 +566,11 @@ describe('recorded events', () => {
 
 describe('no secrets', () => {
   test('no record, in any organization or the installation chain, holds a password or a token', async () => {
-    const everything = [JSON.stringify(await walk(acme)), JSON.stringify(await walk(globex)), JSON.stringify(app.deps.sqlite.query('SELECT * FROM audit_logs').all())].join('\n')
+    const everything = [
+      JSON.stringify(await walk(acme)),
+      JSON.stringify(await walk(globex)),
+      JSON.stringify(await app.deps.app.db.raw.all('SELECT * FROM audit_logs')),
+    ].join('\n')
     expect(secrets.size).toBeGreaterThan(20)
     const found = [...secrets].filter((secret) => everything.includes(secret))
     expect(found).toEqual([])

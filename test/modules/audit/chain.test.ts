@@ -1,8 +1,9 @@
-// The audit hash chain: every hash recomputed independently from the API's records, the append-only triggers, and verifyChains (chain.ts) on real SQLite files tampered with directly.
-import { Database } from 'bun:sqlite'
+// The audit hash chain: every hash recomputed independently from the API's records, the append-only triggers, and verifyChains on real SQLite files tampered with directly.
 import { createHash } from 'node:crypto'
 import { afterAll, describe, expect, test } from 'bun:test'
-import { verifyChains } from '../../../src/modules/audit/chain.ts'
+import type { Database } from '../../../src/db/database.ts'
+import { openSqlite } from '../../../src/db/sqlite.ts'
+import { verifyChains } from '../../../src/modules/audit/index.ts'
 import { join } from 'node:path'
 import { json, makeTestApp, tempDirs, type TestApp } from '../../helpers/app.ts'
 import { PASSWORD, seedOrganization, type SeededOrg } from '../../helpers/seed.ts'
@@ -52,23 +53,43 @@ function expectedHash(r: ApiRecord): string {
     r.target?.id ?? null,
     JSON.stringify(r.details),
   ])
-  return createHash('sha256').update(r.prev_hash + canonical, 'utf8').digest('hex')
+  return createHash('sha256')
+    .update(r.prev_hash + canonical, 'utf8')
+    .digest('hex')
 }
 
 /** Some of everything: logins (good and bad), refreshes, a reuse, a logout, user changes, settings, unicode. */
 async function activity(app: TestApp, org: SeededOrg) {
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'Chain "test" \\ café', ...headers }, body: JSON.stringify(body) })
-  const ok = await json<{ access_token: string; refresh_token: string }>(await post('/api/v1/auth/login', { email: org.users.agent.user.email, password: PASSWORD }))
+    app.request(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Chain "test" \\ café', ...headers },
+      body: JSON.stringify(body),
+    })
+  const ok = await json<{ access_token: string; refresh_token: string }>(
+    await post('/api/v1/auth/login', { email: org.users.agent.user.email, password: PASSWORD }),
+  )
   await post('/api/v1/auth/login', { email: org.users.agent.user.email, password: 'wrong' })
   await post('/api/v1/auth/login', { email: `nobody-${org.org.id}@example.com`, password: 'wrong' })
   const next = await json<{ refresh_token: string }>(await post('/api/v1/auth/refresh', { refresh_token: ok.refresh_token }))
   await post('/api/v1/auth/refresh', { refresh_token: ok.refresh_token })
   void next
-  const created = await post('/api/v1/users', { email: `chain-${org.org.id.slice(-6).toLowerCase()}@example.com`, name: 'Zoë «quoted» \\ back', password: PASSWORD, role: 'agent' }, org.users.admin.auth)
+  const created = await post(
+    '/api/v1/users',
+    { email: `chain-${org.org.id.slice(-6).toLowerCase()}@example.com`, name: 'Zoë «quoted» \\ back', password: PASSWORD, role: 'agent' },
+    org.users.admin.auth,
+  )
   const id = (await json<{ id: string }>(created)).id
-  await app.request(`/api/v1/users/${id}`, { method: 'PATCH', headers: { ...org.users.admin.auth, 'content-type': 'application/json' }, body: JSON.stringify({ role: 'viewer' }) })
-  await app.request('/api/v1/organization/security', { method: 'PATCH', headers: { ...org.users.super_admin.auth, 'content-type': 'application/json' }, body: JSON.stringify({ max_concurrent_sessions: 10 }) })
+  await app.request(`/api/v1/users/${id}`, {
+    method: 'PATCH',
+    headers: { ...org.users.admin.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ role: 'viewer' }),
+  })
+  await app.request('/api/v1/organization/security', {
+    method: 'PATCH',
+    headers: { ...org.users.super_admin.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ max_concurrent_sessions: 10 }),
+  })
   await app.request('/api/v1/auth/logout', { method: 'POST', headers: org.users.viewer.auth })
 }
 
@@ -86,14 +107,25 @@ describe('the chain as the API shows it', () => {
         let token = ''
         do {
           const body = await json<{ audit_logs: ApiRecord[]; next_page_token: string }>(
-            await app.request(`/api/v1/audit-logs?page_size=7${token ? `&page_token=${token}` : ''}`, { headers: org.users.super_admin.auth }),
+            await app.request(`/api/v1/audit-logs?page_size=7${token ? `&page_token=${token}` : ''}`, {
+              headers: org.users.super_admin.auth,
+            }),
           )
           records.push(...body.audit_logs)
           token = body.next_page_token
         } while (token !== '')
         const chain = records.reverse()
         expect(chain.map((r) => r.event).sort()).toEqual(
-          [...Array(6).fill('user.created'), 'login.success', 'login.failure', 'token.refresh', 'token.refresh_reuse_detected', 'user.updated', 'security.updated', 'logout'].sort(),
+          [
+            ...Array(6).fill('user.created'),
+            'login.success',
+            'login.failure',
+            'token.refresh',
+            'token.refresh_reuse_detected',
+            'user.updated',
+            'security.updated',
+            'logout',
+          ].sort(),
         )
         expect(chain.map((r) => r.seq)).toEqual(Array.from({ length: chain.length }, (_, i) => i + 1))
         expect(chain[0]!.prev_hash).toBe(ZEROS)
@@ -117,34 +149,41 @@ describe('append-only', () => {
     const app = await makeTestApp()
     try {
       await seedOrganization(app, 'acme')
-      const sqlite = app.deps.sqlite
-      const before = sqlite.query('SELECT * FROM audit_logs ORDER BY seq').all() as Record<string, unknown>[]
+      const db = app.deps.app.db
+      const all = () => db.raw.all<Record<string, unknown>>('SELECT * FROM audit_logs ORDER BY seq')
+      const before = await all()
       const first = before[0]!
       // An upsert turns into an UPDATE: the trigger refuses it.
-      expect(() => sqlite.run(`INSERT INTO audit_logs SELECT * FROM audit_logs WHERE id = ? ON CONFLICT(id) DO UPDATE SET details = '{}'`, [first.id as string])).toThrow('append-only')
+      await expect(
+        db.raw.run(`INSERT INTO audit_logs SELECT * FROM audit_logs WHERE id = ? ON CONFLICT(id) DO UPDATE SET details = '{}'`, [
+          first.id as string,
+        ]),
+      ).rejects.toThrow('append-only')
       // REPLACE deletes the conflicting row and inserts another: that is a delete, and must be refused as one.
       let replaced = false
       try {
-        sqlite
-          .query('INSERT OR REPLACE INTO audit_logs (id, organization_id, seq, created_at, actor_type, event, outcome, details, prev_hash, hash) VALUES (?, ?, 1, 0, ?, ?, ?, ?, ?, ?)')
-          .run(first.id as string, first.organization_id as string, 'system', 'forged', 'success', '{}', ZEROS, ZEROS)
+        await db.raw.run(
+          'INSERT OR REPLACE INTO audit_logs (id, organization_id, seq, created_at, actor_type, event, outcome, details, prev_hash, hash) VALUES (?, ?, 1, 0, ?, ?, ?, ?, ?, ?)',
+          [first.id as string, first.organization_id as string, 'system', 'forged', 'success', '{}', ZEROS, ZEROS],
+        )
         replaced = true
       } catch {
         // refused: as it should be
       }
-      expect(sqlite.query('SELECT * FROM audit_logs ORDER BY seq').all()).toEqual(before)
+      expect(await all()).toEqual(before)
       expect(replaced).toBe(false)
     } finally {
       await app.close()
     }
   })
 
-  test('UPDATE and DELETE of audit_logs throw and change nothing; INSERT through audit() still works', async () => {
+  test('UPDATE and DELETE of audit_logs throw and change nothing; appending still works', async () => {
     const app = await makeTestApp()
     try {
       const org = await seedOrganization(app, 'acme')
-      const sqlite = app.deps.sqlite
-      const before = sqlite.query('SELECT * FROM audit_logs ORDER BY seq').all()
+      const db = app.deps.app.db
+      const all = () => db.raw.all('SELECT * FROM audit_logs ORDER BY seq')
+      const before = await all()
       expect(before.length).toBe(5)
       const attempts = [
         "UPDATE audit_logs SET details = '{}' WHERE seq = 2",
@@ -154,13 +193,17 @@ describe('append-only', () => {
         'DELETE FROM audit_logs',
         `UPDATE audit_logs SET organization_id = NULL WHERE organization_id = '${org.org.id}'`,
       ]
-      for (const statement of attempts) expect(() => sqlite.run(statement)).toThrow('append-only')
+      for (const statement of attempts) await expect(db.raw.run(statement)).rejects.toThrow('append-only')
       // Not even inside a transaction that someone then commits.
-      expect(() => sqlite.transaction(() => sqlite.run('DELETE FROM audit_logs WHERE seq = 1'))()).toThrow('append-only')
-      expect(sqlite.query('SELECT * FROM audit_logs ORDER BY seq').all()).toEqual(before)
-      const login = await app.request('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: org.users.agent.user.email, password: PASSWORD }) })
+      await expect(db.write('tamper', (tx) => tx.raw.run('DELETE FROM audit_logs WHERE seq = 1'))).rejects.toThrow('append-only')
+      expect(await all()).toEqual(before)
+      const login = await app.request('/api/v1/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: org.users.agent.user.email, password: PASSWORD }),
+      })
       expect(login.status).toBe(200)
-      expect(sqlite.query('SELECT count(*) AS n FROM audit_logs').get()).toEqual({ n: 6 })
+      expect(await db.raw.get('SELECT count(*) AS n FROM audit_logs')).toEqual({ n: 6 })
     } finally {
       await app.close()
     }
@@ -176,10 +219,10 @@ await activity(source, globex)
 const copies = tempDirs('switchboard-chain-')
 let copied = 0
 /** A copy of the source database in a file of its own. */
-function copyOfSource(): Database {
+async function copyOfSource(): Promise<Database> {
   const path = join(copies(), `copy-${++copied}.db`)
-  source.deps.sqlite.run('VACUUM INTO ?', [path])
-  return new Database(path)
+  await source.deps.app.db.admin.backupTo(path)
+  return openSqlite(path)
 }
 afterAll(() => source.close())
 
@@ -187,38 +230,48 @@ describe('verifyChains', () => {
   type Row = { id: string; seq: number; organization_id: string | null; hash: string; prev_hash: string }
 
   /** A private copy of the database, its triggers dropped as someone holding the file could. */
-  function tamperable() {
-    const db = copyOfSource()
-    db.run('DROP TRIGGER audit_logs_no_update')
-    db.run('DROP TRIGGER audit_logs_no_delete')
-    const chain = (org: string) => db.query<Row, [string]>('SELECT id, seq, organization_id, hash, prev_hash FROM audit_logs WHERE organization_id = ? ORDER BY seq').all(org)
+  async function tamperable() {
+    const db = await copyOfSource()
+    await db.raw.run('DROP TRIGGER audit_logs_no_update')
+    await db.raw.run('DROP TRIGGER audit_logs_no_delete')
+    const chain = (org: string) =>
+      db.raw.all<Row>('SELECT id, seq, organization_id, hash, prev_hash FROM audit_logs WHERE organization_id = ? ORDER BY seq', [org])
     return { db, chain }
   }
 
-  function reportOf(db: Database, org: string | null) {
-    const report = verifyChains(db).find((r) => r.organizationId === org)
+  /** The reports, also read in pages of 1, 2, 3 and 5 records: a page boundary anywhere finds the same. */
+  async function reportsOf(db: Database) {
+    const reports = await verifyChains({ db })
+    for (const pageSize of [1, 2, 3, 5]) expect(await verifyChains({ db }, { pageSize })).toEqual(reports)
+    return reports
+  }
+
+  async function reportOf(db: Database, org: string | null) {
+    const report = (await reportsOf(db)).find((r) => r.organizationId === org)
     expect(report).toBeDefined()
     return report!
   }
 
-  test('intact: three chains, every record counted, none broken', () => {
-    const { db, chain } = tamperable()
-    const reports = verifyChains(db)
-    expect(reports.map((r) => r.organizationId).sort((a, b) => String(a).localeCompare(String(b)))).toEqual([acme.org.id, globex.org.id, null].sort((a, b) => String(a).localeCompare(String(b))))
+  test('intact: three chains, every record counted, none broken', async () => {
+    const { db, chain } = await tamperable()
+    const reports = await reportsOf(db)
+    expect(reports.map((r) => r.organizationId).sort((a, b) => String(a).localeCompare(String(b)))).toEqual(
+      [acme.org.id, globex.org.id, null].sort((a, b) => String(a).localeCompare(String(b))),
+    )
     for (const r of reports) expect(r.broken).toBeUndefined()
-    expect(reportOf(db, acme.org.id).records).toBe(chain(acme.org.id).length)
-    expect(reportOf(db, null).records).toBe(2)
-    const total = (db.query('SELECT count(*) AS n FROM audit_logs').get() as { n: number }).n
+    expect((await reportOf(db, acme.org.id)).records).toBe((await chain(acme.org.id)).length)
+    expect((await reportOf(db, null)).records).toBe(2)
+    const total = (await db.raw.get<{ n: number }>('SELECT count(*) AS n FROM audit_logs'))!.n
     expect(reports.reduce((n, r) => n + r.records, 0)).toBe(total)
-    db.close()
+    await db.close()
   })
 
-  test('an empty database: no chains', () => {
-    const db = copyOfSource()
-    db.run('DROP TRIGGER audit_logs_no_delete')
-    db.run('DELETE FROM audit_logs')
-    expect(verifyChains(db)).toEqual([])
-    db.close()
+  test('an empty database: no chains', async () => {
+    const db = await copyOfSource()
+    await db.raw.run('DROP TRIGGER audit_logs_no_delete')
+    await db.raw.run('DELETE FROM audit_logs')
+    expect(await reportsOf(db)).toEqual([])
+    await db.close()
   })
 
   // Each assignment changes the value whatever it was (NULL included).
@@ -241,123 +294,161 @@ describe('verifyChains', () => {
     ['hash', "hash = '" + 'f'.repeat(64) + "'"],
   ]
 
-  test.each(FIELDS)('an edited %s is found at that record; other chains stay intact', (_field, assignment) => {
-    const { db, chain } = tamperable()
-    const victim = chain(acme.org.id)[4]!
-    db.run(`UPDATE audit_logs SET ${assignment} WHERE hash = ?`, [victim.hash])
-    expect(reportOf(db, acme.org.id).broken).toEqual({ seq: victim.seq, id: expect.any(String), problem: expect.stringMatching(/changed/) })
-    expect(reportOf(db, globex.org.id).broken).toBeUndefined()
-    expect(reportOf(db, null).broken).toBeUndefined()
-    db.close()
+  test.each(FIELDS)('an edited %s is found at that record; other chains stay intact', async (_field, assignment) => {
+    const { db, chain } = await tamperable()
+    const victim = (await chain(acme.org.id))[4]!
+    await db.raw.run(`UPDATE audit_logs SET ${assignment} WHERE hash = ?`, [victim.hash])
+    expect((await reportOf(db, acme.org.id)).broken).toEqual({
+      seq: victim.seq,
+      id: expect.any(String),
+      problem: expect.stringMatching(/changed/),
+    })
+    expect((await reportOf(db, globex.org.id)).broken).toBeUndefined()
+    expect((await reportOf(db, null)).broken).toBeUndefined()
+    await db.close()
   })
 
-  test('the report names the record by seq and id', () => {
-    const { db, chain } = tamperable()
-    const victim = chain(globex.org.id)[2]!
-    db.run(`UPDATE audit_logs SET details = '{}' WHERE id = ?`, [victim.id])
-    expect(reportOf(db, globex.org.id)).toEqual({ organizationId: globex.org.id, records: chain(globex.org.id).length, broken: { seq: victim.seq, id: victim.id, problem: expect.any(String) } })
-    db.close()
+  test('the report names the record by seq and id', async () => {
+    const { db, chain } = await tamperable()
+    const victim = (await chain(globex.org.id))[2]!
+    await db.raw.run(`UPDATE audit_logs SET details = '{}' WHERE id = ?`, [victim.id])
+    expect(await reportOf(db, globex.org.id)).toEqual({
+      organizationId: globex.org.id,
+      records: (await chain(globex.org.id)).length,
+      broken: { seq: victim.seq, id: victim.id, problem: expect.any(String) },
+    })
+    await db.close()
   })
 
-  test('an edit in the installation chain is reported there', () => {
-    const { db } = tamperable()
-    db.run(`UPDATE audit_logs SET details = '{"email":"someone@else.test"}' WHERE organization_id IS NULL AND seq = 1`)
-    expect(reportOf(db, null).broken).toMatchObject({ seq: 1 })
-    expect(reportOf(db, acme.org.id).broken).toBeUndefined()
-    db.close()
+  test('an edit in the installation chain is reported there', async () => {
+    const { db } = await tamperable()
+    await db.raw.run(`UPDATE audit_logs SET details = '{"email":"someone@else.test"}' WHERE organization_id IS NULL AND seq = 1`)
+    expect((await reportOf(db, null)).broken).toMatchObject({ seq: 1 })
+    expect((await reportOf(db, acme.org.id)).broken).toBeUndefined()
+    await db.close()
   })
 
-  test('an edited record whose hash was recomputed breaks the next link', () => {
-    const { db, chain } = tamperable()
-    const rows = chain(acme.org.id)
+  test('an edited record whose hash was recomputed breaks the next link', async () => {
+    const { db, chain } = await tamperable()
+    const rows = await chain(acme.org.id)
     const victim = rows[3]!
-    db.run(`UPDATE audit_logs SET details = '{"role":"viewer"}' WHERE id = ?`, [victim.id])
+    await db.raw.run(`UPDATE audit_logs SET details = '{"role":"viewer"}' WHERE id = ?`, [victim.id])
     // Recompute its hash as a careful forger would (with the library's own hash, as the forger has the code).
-    const edited = db.query<Record<string, unknown>, [string]>('SELECT * FROM audit_logs WHERE id = ?').get(victim.id)!
-    const canonical = JSON.stringify(['id', 'organization_id', 'seq', 'created_at', 'actor_type', 'actor_id', 'credential_id', 'event', 'outcome', 'reason', 'ip', 'user_agent', 'request_id', 'target_type', 'target_id', 'details'].map((k) => edited[k]))
-    const forged = createHash('sha256').update(victim.prev_hash + canonical).digest('hex')
-    db.run('UPDATE audit_logs SET hash = ? WHERE id = ?', [forged, victim.id])
-    expect(reportOf(db, acme.org.id).broken).toEqual({ seq: rows[4]!.seq, id: rows[4]!.id, problem: expect.stringMatching(/prev_hash/) })
-    db.close()
+    const edited = (await db.raw.get<Record<string, unknown>>('SELECT * FROM audit_logs WHERE id = ?', [victim.id]))!
+    const canonical = JSON.stringify(
+      [
+        'id',
+        'organization_id',
+        'seq',
+        'created_at',
+        'actor_type',
+        'actor_id',
+        'credential_id',
+        'event',
+        'outcome',
+        'reason',
+        'ip',
+        'user_agent',
+        'request_id',
+        'target_type',
+        'target_id',
+        'details',
+      ].map((k) => edited[k]),
+    )
+    const forged = createHash('sha256')
+      .update(victim.prev_hash + canonical)
+      .digest('hex')
+    await db.raw.run('UPDATE audit_logs SET hash = ? WHERE id = ?', [forged, victim.id])
+    expect((await reportOf(db, acme.org.id)).broken).toEqual({
+      seq: rows[4]!.seq,
+      id: rows[4]!.id,
+      problem: expect.stringMatching(/prev_hash/),
+    })
+    await db.close()
   })
 
-  test('a deleted middle record: the gap is reported at the record after it', () => {
-    const { db, chain } = tamperable()
-    const rows = chain(acme.org.id)
-    db.run('DELETE FROM audit_logs WHERE id = ?', [rows[5]!.id])
-    const report = reportOf(db, acme.org.id)
+  test('a deleted middle record: the gap is reported at the record after it', async () => {
+    const { db, chain } = await tamperable()
+    const rows = await chain(acme.org.id)
+    await db.raw.run('DELETE FROM audit_logs WHERE id = ?', [rows[5]!.id])
+    const report = await reportOf(db, acme.org.id)
     expect(report.records).toBe(rows.length - 1)
     expect(report.broken).toEqual({ seq: rows[6]!.seq, id: rows[6]!.id, problem: expect.stringMatching(/missing/) })
-    db.close()
+    await db.close()
   })
 
-  test('a deleted first record is reported too', () => {
-    const { db, chain } = tamperable()
-    const rows = chain(globex.org.id)
-    db.run('DELETE FROM audit_logs WHERE id = ?', [rows[0]!.id])
-    expect(reportOf(db, globex.org.id).broken).toMatchObject({ seq: 2, id: rows[1]!.id })
-    db.close()
+  test('a deleted first record is reported too', async () => {
+    const { db, chain } = await tamperable()
+    const rows = await chain(globex.org.id)
+    await db.raw.run('DELETE FROM audit_logs WHERE id = ?', [rows[0]!.id])
+    expect((await reportOf(db, globex.org.id)).broken).toMatchObject({ seq: 2, id: rows[1]!.id })
+    await db.close()
   })
 
-  test('a deleted middle record with the seqs renumbered: the prev_hash link breaks', () => {
-    const { db, chain } = tamperable()
-    const rows = chain(acme.org.id)
-    db.run('DELETE FROM audit_logs WHERE id = ?', [rows[5]!.id])
+  test('a deleted middle record with the seqs renumbered: the prev_hash link breaks', async () => {
+    const { db, chain } = await tamperable()
+    const rows = await chain(acme.org.id)
+    await db.raw.run('DELETE FROM audit_logs WHERE id = ?', [rows[5]!.id])
     // Close the gap, last first so the unique index holds.
-    for (const r of rows.slice(6).sort((a, b) => a.seq - b.seq)) db.run('UPDATE audit_logs SET seq = seq - 1 WHERE id = ?', [r.id])
-    const broken = reportOf(db, acme.org.id).broken
+    for (const r of rows.slice(6).sort((a, b) => a.seq - b.seq))
+      await db.raw.run('UPDATE audit_logs SET seq = seq - 1 WHERE id = ?', [r.id])
+    const broken = (await reportOf(db, acme.org.id)).broken
     expect(broken?.seq).toBe(rows[5]!.seq)
     expect(broken?.id).toBe(rows[6]!.id)
-    db.close()
+    await db.close()
   })
 
-  test('a prev_hash pointing elsewhere (records reordered)', () => {
-    const { db, chain } = tamperable()
-    const rows = chain(acme.org.id)
-    db.run('UPDATE audit_logs SET prev_hash = ? WHERE id = ?', [rows[1]!.hash, rows[6]!.id])
-    expect(reportOf(db, acme.org.id).broken).toEqual({ seq: rows[6]!.seq, id: rows[6]!.id, problem: expect.stringMatching(/prev_hash/) })
-    db.close()
+  test('a prev_hash pointing elsewhere (records reordered)', async () => {
+    const { db, chain } = await tamperable()
+    const rows = await chain(acme.org.id)
+    await db.raw.run('UPDATE audit_logs SET prev_hash = ? WHERE id = ?', [rows[1]!.hash, rows[6]!.id])
+    expect((await reportOf(db, acme.org.id)).broken).toEqual({
+      seq: rows[6]!.seq,
+      id: rows[6]!.id,
+      problem: expect.stringMatching(/prev_hash/),
+    })
+    await db.close()
   })
 
-  test('two records swapped in order (their seqs exchanged)', () => {
-    const { db, chain } = tamperable()
-    const rows = chain(acme.org.id)
-    db.run('UPDATE audit_logs SET seq = -1 WHERE id = ?', [rows[3]!.id])
-    db.run('UPDATE audit_logs SET seq = ? WHERE id = ?', [rows[3]!.seq, rows[4]!.id])
-    db.run('UPDATE audit_logs SET seq = ? WHERE id = ?', [rows[4]!.seq, rows[3]!.id])
-    expect(reportOf(db, acme.org.id).broken).toMatchObject({ seq: rows[3]!.seq, id: rows[4]!.id })
-    db.close()
+  test('two records swapped in order (their seqs exchanged)', async () => {
+    const { db, chain } = await tamperable()
+    const rows = await chain(acme.org.id)
+    await db.raw.run('UPDATE audit_logs SET seq = -1 WHERE id = ?', [rows[3]!.id])
+    await db.raw.run('UPDATE audit_logs SET seq = ? WHERE id = ?', [rows[3]!.seq, rows[4]!.id])
+    await db.raw.run('UPDATE audit_logs SET seq = ? WHERE id = ?', [rows[4]!.seq, rows[3]!.id])
+    expect((await reportOf(db, acme.org.id)).broken).toMatchObject({ seq: rows[3]!.seq, id: rows[4]!.id })
+    await db.close()
   })
 
-  test('a record moved to another organization breaks both chains', () => {
-    const { db, chain } = tamperable()
-    const rows = chain(acme.org.id)
+  test('a record moved to another organization breaks both chains', async () => {
+    const { db, chain } = await tamperable()
+    const rows = await chain(acme.org.id)
     const moved = rows[rows.length - 1]!
-    db.run('UPDATE audit_logs SET organization_id = ?, seq = 999 WHERE id = ?', [globex.org.id, moved.id])
+    await db.raw.run('UPDATE audit_logs SET organization_id = ?, seq = 999 WHERE id = ?', [globex.org.id, moved.id])
     // Acme lost its last record (undetectable on its own), globex gained one that does not belong.
-    expect(reportOf(db, globex.org.id).broken).toMatchObject({ seq: 999, id: moved.id })
-    db.close()
+    expect((await reportOf(db, globex.org.id)).broken).toMatchObject({ seq: 999, id: moved.id })
+    await db.close()
   })
 
-  test('a forged record appended with the right prev_hash but a made-up hash', () => {
-    const { db, chain } = tamperable()
-    const rows = chain(acme.org.id)
+  test('a forged record appended with the right prev_hash but a made-up hash', async () => {
+    const { db, chain } = await tamperable()
+    const rows = await chain(acme.org.id)
     const last = rows[rows.length - 1]!
-    db.run(
+    await db.raw.run(
       "INSERT INTO audit_logs (id, organization_id, seq, created_at, actor_type, actor_id, event, outcome, details, prev_hash, hash) VALUES ('aud_forged', ?, ?, 0, 'user', 'usr_x', 'login.success', 'success', '{}', ?, ?)",
       [acme.org.id, last.seq + 1, last.hash, 'a'.repeat(64)],
     )
-    expect(reportOf(db, acme.org.id).broken).toMatchObject({ seq: last.seq + 1, id: 'aud_forged' })
-    db.close()
+    expect((await reportOf(db, acme.org.id)).broken).toMatchObject({ seq: last.seq + 1, id: 'aud_forged' })
+    await db.close()
   })
 
-  test('only the first broken link of a chain is reported, and every record is still counted', () => {
-    const { db, chain } = tamperable()
-    const rows = chain(acme.org.id)
-    db.run(`UPDATE audit_logs SET details = '{}' WHERE id IN (?, ?)`, [rows[2]!.id, rows[8]!.id])
-    const report = reportOf(db, acme.org.id)
+  test('only the first broken link of a chain is reported, and every record is still counted', async () => {
+    const { db, chain } = await tamperable()
+    const rows = await chain(acme.org.id)
+    await db.raw.run(`UPDATE audit_logs SET details = '{}' WHERE id IN (?, ?)`, [rows[2]!.id, rows[8]!.id])
+    const report = await reportOf(db, acme.org.id)
     expect(report.broken).toMatchObject({ seq: rows[2]!.seq })
     expect(report.records).toBe(rows.length)
-    db.close()
+    await db.close()
   })
 })

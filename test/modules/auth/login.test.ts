@@ -2,7 +2,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { ROLE_GRANTS } from '../../../src/modules/access/permissions.ts'
 import { dummyHash } from '../../../src/modules/auth/password.ts'
-import { sessions } from '../../../src/modules/auth/table.ts'
 import { json, makeTestApp } from '../../helpers/app.ts'
 import { PASSWORD, seedOrganization } from '../../helpers/seed.ts'
 
@@ -40,11 +39,12 @@ describe('success', () => {
   })
 
   test('each login opens its own session, recording the user agent', async () => {
-    const before = app.deps.db.select().from(sessions).all().length
+    const sessions = () => app.deps.app.db.raw.all<Record<string, unknown>>('SELECT * FROM sessions ORDER BY rowid')
+    const before = (await sessions()).length
     await login({ email: 'agent@acme.test', password: PASSWORD }, { 'user-agent': 'integration-test/1.0' })
-    const after = app.deps.db.select().from(sessions).all()
+    const after = await sessions()
     expect(after.length).toBe(before + 1)
-    expect(after.at(-1)).toMatchObject({ userId: users.agent.user.id, userAgent: 'integration-test/1.0', revokedAt: null })
+    expect(after.at(-1)).toMatchObject({ user_id: users.agent.user.id, user_agent: 'integration-test/1.0', revoked_at: null })
   })
 })
 
@@ -73,7 +73,7 @@ describe('failure', () => {
 
   test('an unknown e-mail is verified against a dummy hash made like real ones (same time, no enumeration)', async () => {
     const params = (hash: string) => hash.split('$').slice(1, 4).join('$')
-    expect(params(await dummyHash())).toBe(params(users.admin.user.passwordHash))
+    expect(params(await dummyHash())).toBe(params(users.admin.user.password_hash))
     expect(params(await dummyHash())).toBe('argon2id$v=19$m=19456,t=2,p=1')
   })
 

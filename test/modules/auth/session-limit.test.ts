@@ -71,11 +71,9 @@ async function start(settings: Record<string, string> = {}) {
       return { id: ((await response.json()) as { id: string }).id, email }
     },
     /** Live sessions of a user straight from the table: not revoked and not expired. */
-    liveSessions(userId: string): string[] {
-      return app.deps.sqlite
-        .query<{ id: string }, [string, number]>('SELECT id FROM sessions WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at, id')
-        .all(userId, clock.now())
-        .map((r) => r.id)
+    async liveSessions(userId: string): Promise<string[]> {
+      const rows = await app.deps.app.db.raw.all<{ id: string }>('SELECT id FROM sessions WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at, id', [userId, clock.now()])
+      return rows.map((r) => r.id)
     },
     async audit(event: string): Promise<AuditRecord[]> {
       const response = await fetch(`${base}/api/v1/audit-logs?event=${event}&page_size=100`, { headers: await current('admin') })
@@ -103,7 +101,7 @@ describe('settings', () => {
     const user = await h.newUser()
     const logins = []
     for (let i = 0; i < 5; i++) logins.push(await h.loginOk(user.email))
-    expect(h.liveSessions(user.id)).toHaveLength(5)
+    expect(await h.liveSessions(user.id)).toHaveLength(5)
     for (const t of logins) expect((await h.me(t.access_token)).status).toBe(200)
   })
 
@@ -136,7 +134,7 @@ describe('deny_new', () => {
       expect(body).not.toHaveProperty('access_token')
       expect(body).not.toHaveProperty('refresh_token')
       expect(JSON.stringify(body)).not.toContain('rt_')
-      expect(h.liveSessions(user.id)).toEqual([claims(first.access_token).sid, claims(second.access_token).sid])
+      expect(await h.liveSessions(user.id)).toEqual([claims(first.access_token).sid, claims(second.access_token).sid])
       // The existing sessions are untouched.
       expect((await h.me(first.access_token)).status).toBe(200)
       expect((await h.refresh(second.refresh_token)).status).toBe(200)
@@ -186,7 +184,7 @@ describe('deny_new', () => {
     await h.setLimit(2, 'deny_new')
     try {
       await expectCode(await h.login(user.email), 403, 'SESSION_LIMIT_REACHED')
-      expect(h.liveSessions(user.id)).toHaveLength(3)
+      expect(await h.liveSessions(user.id)).toHaveLength(3)
       for (const t of logins) expect((await h.me(t.access_token)).status).toBe(200)
     } finally {
       await h.setLimit(null)
@@ -220,7 +218,7 @@ describe('evict_oldest', () => {
       await expectCode(await h.refresh(oldest.refresh_token), 401, 'TOKEN_INVALID')
       expect((await h.me(middle.access_token)).status).toBe(200)
       expect((await h.me(newest.access_token)).status).toBe(200)
-      expect(h.liveSessions(user.id)).toEqual([claims(middle.access_token).sid, claims(newest.access_token).sid])
+      expect(await h.liveSessions(user.id)).toEqual([claims(middle.access_token).sid, claims(newest.access_token).sid])
       const evictions = (await h.audit('session.evicted')).filter((r) => r.target?.id === evictedSid)
       expect(evictions).toHaveLength(1)
       expect(evictions[0]).toMatchObject({ outcome: 'success', reason: 'session_limit', actor: { type: 'user', id: user.id }, target: { type: 'session', id: evictedSid }, details: { user_id: user.id } })
@@ -258,7 +256,7 @@ describe('evict_oldest', () => {
     await h.setLimit(1, 'evict_oldest')
     try {
       const fresh = await h.loginOk(user.email)
-      expect(h.liveSessions(user.id)).toEqual([claims(fresh.access_token).sid])
+      expect(await h.liveSessions(user.id)).toEqual([claims(fresh.access_token).sid])
       for (const t of old) await expectCode(await h.me(t.access_token), 401, 'TOKEN_INVALID')
       const evicted = (await h.audit('session.evicted')).filter((r) => r.details.user_id === user.id).map((r) => r.target!.id)
       expect(evicted.sort()).toEqual(old.map((t) => claims(t.access_token).sid).sort())
@@ -299,7 +297,7 @@ describe('concurrent logins (max 1)', () => {
         expect(responses.map((r) => r.status).sort()).toEqual([200, ...Array(RACERS - 1).fill(403)])
         expect(bodies.filter((b) => b.code === 'SESSION_LIMIT_REACHED')).toHaveLength(RACERS - 1)
         const winner = bodies.find((b) => b.access_token)!
-        expect(h.liveSessions(user.id)).toEqual([claims(winner.access_token).sid])
+        expect(await h.liveSessions(user.id)).toEqual([claims(winner.access_token).sid])
         expect((await h.me(winner.access_token)).status).toBe(200)
         const failures = (await h.audit('login.failure')).filter((r) => r.actor.id === user.id)
         expect(failures).toHaveLength(RACERS - 1)
@@ -318,7 +316,7 @@ describe('concurrent logins (max 1)', () => {
       const responses = await race(user.email)
       expect(responses.map((r) => r.status)).toEqual(Array(RACERS).fill(403))
       for (const r of responses) expect(((await r.json()) as { code: string }).code).toBe('SESSION_LIMIT_REACHED')
-      expect(h.liveSessions(user.id)).toEqual([claims(existing.access_token).sid])
+      expect(await h.liveSessions(user.id)).toEqual([claims(existing.access_token).sid])
     } finally {
       await h.setLimit(null)
     }
@@ -335,7 +333,7 @@ describe('concurrent logins (max 1)', () => {
         const tokens = (await Promise.all(responses.map((r) => r.json()))) as Tokens[]
         const sids = tokens.map((t) => claims(t.access_token).sid)
         expect(new Set(sids).size).toBe(RACERS)
-        const live = h.liveSessions(user.id)
+        const live = await h.liveSessions(user.id)
         expect(live).toHaveLength(1)
         expect(sids).toContain(live[0]!)
         // The one left is the only one whose tokens still work.
@@ -372,7 +370,7 @@ describe('expired sessions do not count', () => {
     await expectCode(await e.login(user.email), 403, 'SESSION_LIMIT_REACHED')
     e.clock.advance(1_001)
     const fresh = await e.loginOk(user.email)
-    expect(e.liveSessions(user.id)).toEqual([claims(fresh.access_token).sid])
+    expect(await e.liveSessions(user.id)).toEqual([claims(fresh.access_token).sid])
   })
 
   test('evict_oldest: an expired session is not evicted (nothing live to make room for)', async () => {
@@ -436,7 +434,7 @@ describe('MFA sign-ins are counted the same way', () => {
     await h.setLimit(1, 'deny_new')
     try {
       await expectCode(await signInWithTotp(user.email, secret), 403, 'SESSION_LIMIT_REACHED')
-      expect(h.liveSessions(user.id)).toEqual([claims(first.access_token).sid])
+      expect(await h.liveSessions(user.id)).toEqual([claims(first.access_token).sid])
     } finally {
       await h.setLimit(null)
     }
@@ -449,7 +447,7 @@ describe('MFA sign-ins are counted the same way', () => {
       const response = await signInWithTotp(user.email, secret)
       expect(response.status).toBe(200)
       const tokens = (await response.json()) as Tokens
-      expect(h.liveSessions(user.id)).toEqual([claims(tokens.access_token).sid])
+      expect(await h.liveSessions(user.id)).toEqual([claims(tokens.access_token).sid])
       await expectCode(await h.me(first.access_token), 401, 'TOKEN_INVALID')
     } finally {
       await h.setLimit(null)

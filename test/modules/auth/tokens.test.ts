@@ -6,6 +6,7 @@ import { shutdown, startServer } from '../../../src/cli/serve.ts'
 import { loadConfig } from '../../../src/config.ts'
 import { createLogger, memorySink } from '../../../src/lib/log.ts'
 import { ROLE_GRANTS } from '../../../src/modules/access/permissions.ts'
+import type { Keyring } from '../../../src/modules/keys/index.ts'
 import { openRuntime } from '../../../src/runtime.ts'
 import { json, makeTestApp, tempDirs } from '../../helpers/app.ts'
 import { freePort } from '../../helpers/process.ts'
@@ -92,7 +93,8 @@ describe('refused tokens', async () => {
     const now = Math.floor(app.clock.now() / 1000)
     return { iss: app.config.authUrl, aud: app.config.apiAudience, sub: admin.user.id, iat: now, nbf: now, exp: now + 600, jti: `at_forged_${crypto.randomUUID()}`, organization_id: org.id, roles: ['admin'], permissions: ['*:*'], sid: JSON.parse(Buffer.from(admin.accessToken.split('.')[1]!, 'base64url').toString()).sid }
   }
-  const signOurs = (claims: Record<string, unknown>) => app.deps.keyring.sign(app.deps.keyring.signer(app.clock.now()).kid, claims)
+  const keyring = app.deps.app.keys as Keyring
+  const signOurs = async (claims: Record<string, unknown>) => keyring.sign((await keyring.signer(app.clock.now())).kid, claims)
 
   async function expectRefused(response: Response, code: string) {
     expect(response.status).toBe(401)
@@ -126,9 +128,9 @@ describe('refused tokens', async () => {
   })
 
   test('HS256 keyed with our public key (algorithm confusion), as PEM and as JWK', async () => {
-    const { kid } = app.deps.keyring.signer(app.clock.now())
-    const jwk = app.deps.keyring.published(app.clock.now()).find((k) => k.kid === kid)!
-    const publicKey = (await app.deps.keyring.verificationKey(kid))!
+    const { kid } = await keyring.signer(app.clock.now())
+    const jwk = (await keyring.published(app.clock.now())).find((k) => k.kid === kid)!
+    const publicKey = keyring.verificationKey(kid)!
     for (const secret of [new TextEncoder().encode(await exportSPKI(publicKey)), new TextEncoder().encode(JSON.stringify(jwk))]) {
       const token = await new SignJWT(goodClaims()).setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid }).sign(secret)
       await expectRefused(await me(bearer(token)), 'TOKEN_INVALID')
@@ -144,7 +146,7 @@ describe('refused tokens', async () => {
 
   test('a key that is not ours: unknown kid, our kid on a foreign signature, no kid', async () => {
     const { privateKey } = await generateKeyPair('RS256')
-    const ourKid = app.deps.keyring.signer(app.clock.now()).kid
+    const ourKid = (await keyring.signer(app.clock.now())).kid
     for (const header of [{ alg: 'RS256', typ: 'JWT', kid: 'not-ours' }, { alg: 'RS256', typ: 'JWT', kid: ourKid }, { alg: 'RS256', typ: 'JWT' }]) {
       const token = await new SignJWT(goodClaims()).setProtectedHeader(header).sign(privateKey)
       await expectRefused(await me(bearer(token)), 'TOKEN_INVALID')
@@ -170,9 +172,9 @@ describe('refused tokens', async () => {
   })
 
   test('signed with our private key but another typ or another RSA algorithm', async () => {
-    const kid = app.deps.keyring.signer(app.clock.now()).kid
+    const kid = (await keyring.signer(app.clock.now())).kid
     // The keyring only ever signs RS256/JWT; reach its key to forge the other headers.
-    const privateKey = (await app.deps.keyring['privateKey'](kid)) as CryptoKey
+    const privateKey = (await keyring['privateKey'](kid)) as CryptoKey
     const atJwt = await new SignJWT(goodClaims()).setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid }).sign(privateKey)
     await expectRefused(await me(bearer(atJwt)), 'TOKEN_INVALID')
     const pss = await generateKeyPair('RS512', { extractable: true })

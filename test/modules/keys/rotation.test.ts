@@ -2,12 +2,14 @@
 // key stays in the JWKS until every token it signed has expired; tokens verify from the JWKS alone.
 import { afterAll, expect, test } from 'bun:test'
 import { calculateJwkThumbprint, createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose'
+import type { Keyring } from '../../../src/modules/keys/index.ts'
 import { json, makeTestApp } from '../../helpers/app.ts'
 import { seedOrganization, signIn } from '../../helpers/seed.ts'
 
 const app = await makeTestApp()
 afterAll(() => app.close())
 const { users } = await seedOrganization(app)
+const keyring = app.deps.app.keys as Keyring
 
 const jwks = async () => json<JSONWebKeySet>(await app.request('/.well-known/jwks.json'))
 const kids = async () => (await jwks()).keys.map((k) => k.kid)
@@ -27,7 +29,7 @@ test('the full life of a rotation', async () => {
   expect(kidOf(before)).toBe(oldKid)
 
   // Rotate with the default 10-minute activation delay: published now, not signing yet.
-  const rotated = await app.deps.keyring.rotate(app.config.keyActivationDelayS)
+  const rotated = await keyring.rotate(app.config.keyActivationDelayS)
   expect(rotated.activates_at).toBe(new Date(app.clock.now() + 600_000).toISOString())
   expect(await kids()).toEqual([oldKid, rotated.kid])
   const duringDelay = (await signIn(app, users.viewer.user)).accessToken
@@ -52,12 +54,12 @@ test('the full life of a rotation', async () => {
 })
 
 test('a key waiting to activate is published but never signs early, even several rotations ahead', async () => {
-  const first = await app.deps.keyring.rotate(60)
-  const second = await app.deps.keyring.rotate(120)
-  const signing = app.deps.keyring.signer(app.clock.now()).kid
+  const first = await keyring.rotate(60)
+  const second = await keyring.rotate(120)
+  const signing = (await keyring.signer(app.clock.now())).kid
   expect(await kids()).toEqual(expect.arrayContaining([signing, first.kid, second.kid]))
   app.clock.advance(60_000)
-  expect(app.deps.keyring.signer(app.clock.now()).kid).toBe(first.kid)
+  expect((await keyring.signer(app.clock.now())).kid).toBe(first.kid)
   app.clock.advance(60_000)
-  expect(app.deps.keyring.signer(app.clock.now()).kid).toBe(second.kid)
+  expect((await keyring.signer(app.clock.now())).kid).toBe(second.kid)
 })

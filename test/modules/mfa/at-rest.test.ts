@@ -20,10 +20,8 @@ function databaseBytes(): Buffer {
 const onDisk = (needle: string | Buffer) => databaseBytes().includes(typeof needle === 'string' ? Buffer.from(needle) : needle)
 
 /** Every column of every row of a table, as text. */
-function tableText(table: string, where = '1 = 1', params: string[] = []): string {
-  return app.deps.sqlite
-    .query<Record<string, unknown>, string[]>(`SELECT * FROM ${table} WHERE ${where}`)
-    .all(...params)
+async function tableText(table: string, where = '1 = 1', params: string[] = []): Promise<string> {
+  return (await app.deps.app.db.raw.all<Record<string, unknown>>(`SELECT * FROM ${table} WHERE ${where}`, params))
     .map((row) => Object.values(row).map(String).join('\u0000'))
     .join('\n')
 }
@@ -41,16 +39,16 @@ describe('TOTP secret', () => {
     expect(onDisk(users.agent.user.email)).toBe(true)
 
     const { secret } = await json<{ secret: string }>(await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, users.agent.auth))
-    const pending = app.deps.sqlite.query<{ pending_secret_encrypted: string | null }, [string]>("SELECT pending_secret_encrypted FROM mfa_factors WHERE user_id = ? AND method = 'totp'").get(users.agent.user.id)!
+    const pending = (await app.deps.app.db.raw.get<{ pending_secret_encrypted: string | null }>("SELECT pending_secret_encrypted FROM mfa_factors WHERE user_id = ? AND method = 'totp'", [users.agent.user.id]))!
     expect(pending.pending_secret_encrypted).toBeString()
-    const pendingText = tableText('mfa_factors', 'user_id = ?', [users.agent.user.id])
+    const pendingText = await tableText('mfa_factors', 'user_id = ?', [users.agent.user.id])
     for (const form of secretForms(secret)) expect(pendingText).not.toContain(form)
 
     expect((await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()) }, users.agent.auth)).status).toBe(200)
-    const row = app.deps.sqlite.query<{ secret_encrypted: string | null; pending_secret_encrypted: string | null }, [string]>("SELECT secret_encrypted, pending_secret_encrypted FROM mfa_factors WHERE user_id = ? AND method = 'totp'").get(users.agent.user.id)!
+    const row = (await app.deps.app.db.raw.get<{ secret_encrypted: string | null; pending_secret_encrypted: string | null }>("SELECT secret_encrypted, pending_secret_encrypted FROM mfa_factors WHERE user_id = ? AND method = 'totp'", [users.agent.user.id]))!
     expect(row.secret_encrypted).toBeString()
     expect(row.pending_secret_encrypted).toBeNull()
-    const text = tableText('mfa_factors')
+    const text = await tableText('mfa_factors')
     for (const form of secretForms(secret)) expect(text).not.toContain(form)
     for (const form of secretForms(secret)) expect({ form, onDisk: onDisk(form) }).toEqual({ form, onDisk: false })
     expect(onDisk(base32Decode(secret))).toBe(false)
@@ -62,9 +60,10 @@ describe('TOTP secret', () => {
     expect((await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()) }, users.agent.auth)).status).toBe(200)
     // The viewer starts an enrollment; someone with database access swaps in the agent's sealed secret.
     expect((await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, users.viewer.auth)).status).toBe(200)
-    app.deps.sqlite
-      .query("UPDATE mfa_factors SET pending_secret_encrypted = (SELECT secret_encrypted FROM mfa_factors WHERE user_id = ? AND method = 'totp') WHERE user_id = ? AND method = 'totp'")
-      .run(users.agent.user.id, users.viewer.user.id)
+    await app.deps.app.db.raw.run(
+      "UPDATE mfa_factors SET pending_secret_encrypted = (SELECT secret_encrypted FROM mfa_factors WHERE user_id = ? AND method = 'totp') WHERE user_id = ? AND method = 'totp'",
+      [users.agent.user.id, users.viewer.user.id],
+    )
     app.clock.advance(30_000)
     const response = await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()) }, users.viewer.auth)
     expect(response.status).not.toBe(200)
@@ -78,11 +77,11 @@ describe('hashes only', () => {
     const { users } = await freshOrg(app)
     const { secret } = await json<{ secret: string }>(await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, users.agent.auth))
     const { recovery_codes: codes } = await json<{ recovery_codes: string[] }>(await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()) }, users.agent.auth))
-    const rows = app.deps.sqlite.query<{ code_hash: string }, [string]>('SELECT code_hash FROM mfa_recovery_codes WHERE user_id = ?').all(users.agent.user.id)
+    const rows = await app.deps.app.db.raw.all<{ code_hash: string }>('SELECT code_hash FROM mfa_recovery_codes WHERE user_id = ?', [users.agent.user.id])
     expect(rows).toHaveLength(10)
     for (const row of rows) expect(row.code_hash).toMatch(/^[0-9a-f]{64}$/)
     expect(new Set(rows.map((r) => r.code_hash)).size).toBe(10)
-    const text = tableText('mfa_recovery_codes')
+    const text = await tableText('mfa_recovery_codes')
     for (const code of codes) {
       for (const form of [code, code.replaceAll('-', ''), code.toUpperCase(), code.replaceAll('-', '').toUpperCase()]) {
         expect(text).not.toContain(form)
@@ -96,11 +95,11 @@ describe('hashes only', () => {
     const { secret } = await json<{ secret: string }>(await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, users.agent.auth))
     expect((await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()) }, users.agent.auth)).status).toBe(200)
     const { mfa_token } = await challenge(app, users.agent.user.email)
-    const rows = app.deps.sqlite.query<{ token_hash: string }, [string]>('SELECT token_hash FROM mfa_challenges WHERE user_id = ?').all(users.agent.user.id)
+    const rows = await app.deps.app.db.raw.all<{ token_hash: string }>('SELECT token_hash FROM mfa_challenges WHERE user_id = ?', [users.agent.user.id])
     expect(rows).toHaveLength(1)
     expect(rows[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/)
     const random = mfa_token.slice('mfa_'.length)
-    expect(tableText('mfa_challenges')).not.toContain(random)
+    expect(await tableText('mfa_challenges')).not.toContain(random)
     expect(onDisk(random)).toBe(false)
     expect(onDisk(Buffer.from(random, 'base64url'))).toBe(false)
   })
@@ -110,25 +109,23 @@ describe('hashes only', () => {
     const phone = '+15005550006'
     expect((await send(app, 'POST', '/api/v1/auth/mfa/sms', { phone }, users.agent.auth)).status).toBe(202)
     const enrollCode = lastSmsCode(app, phone)
-    const factor = app.deps.sqlite.query<{ pending_code_hash: string }, [string]>("SELECT pending_code_hash FROM mfa_factors WHERE user_id = ? AND method = 'sms'").get(users.agent.user.id)!
+    const factor = (await app.deps.app.db.raw.get<{ pending_code_hash: string }>("SELECT pending_code_hash FROM mfa_factors WHERE user_id = ? AND method = 'sms'", [users.agent.user.id]))!
     expect(factor.pending_code_hash).toMatch(/^[0-9a-f]{64}$/)
-    expect(tableText('mfa_factors', 'user_id = ?', [users.agent.user.id])).not.toMatch(new RegExp(`(^|\\D)${enrollCode}(\\D|$)`))
+    expect(await tableText('mfa_factors', 'user_id = ?', [users.agent.user.id])).not.toMatch(new RegExp(`(^|\\D)${enrollCode}(\\D|$)`))
     expect((await send(app, 'POST', '/api/v1/auth/mfa/sms/confirm', { code: enrollCode }, users.agent.auth)).status).toBe(200)
 
     app.clock.advance(30_000)
     const { mfa_token } = await challenge(app, users.agent.user.email)
     expect((await send(app, 'POST', '/api/v1/auth/mfa/sms/send', { mfa_token })).status).toBe(202)
     const loginCode = lastSmsCode(app, phone)
-    const row = app.deps.sqlite.query<{ sms_code_hash: string }, [string]>('SELECT sms_code_hash FROM mfa_challenges WHERE user_id = ?').get(users.agent.user.id)!
+    const row = (await app.deps.app.db.raw.get<{ sms_code_hash: string }>('SELECT sms_code_hash FROM mfa_challenges WHERE user_id = ?', [users.agent.user.id]))!
     expect(row.sms_code_hash).toMatch(/^[0-9a-f]{64}$/)
-    const challengeText = app.deps.sqlite
-      .query<Record<string, unknown>, [string]>('SELECT id, token_hash, methods, sms_code_hash FROM mfa_challenges WHERE user_id = ?')
-      .all(users.agent.user.id)
+    const challengeText = (await app.deps.app.db.raw.all<Record<string, unknown>>('SELECT id, token_hash, methods, sms_code_hash FROM mfa_challenges WHERE user_id = ?', [users.agent.user.id]))
       .map((r) => Object.values(r).join(' '))
       .join('\n')
     expect(challengeText).not.toMatch(new RegExp(`(^|\\D)${loginCode}(\\D|$)`))
     // Sent-message records keep no number and no code.
-    const sms = tableText('sms_messages', 'user_id = ?', [users.agent.user.id])
+    const sms = await tableText('sms_messages', 'user_id = ?', [users.agent.user.id])
     expect(sms).not.toContain(phone)
     await expectError(await send(app, 'POST', '/api/v1/auth/mfa/sms/confirm', { code: enrollCode }, users.agent.auth), 409, 'CONFLICT')
   })

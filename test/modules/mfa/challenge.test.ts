@@ -33,13 +33,13 @@ async function totpUser() {
 describe('the login response of a user with MFA', () => {
   test('mfa_required, an mfa_ token and the methods; no tokens of any kind, never cached', async () => {
     const { user } = await totpUser()
-    const sessionsOf = () => app.deps.sqlite.query<{ n: number }, [string]>('SELECT count(*) AS n FROM sessions WHERE user_id = ?').get(user.id)!.n
-    const sessionsBefore = sessionsOf()
+    const sessionsOf = async () => Number((await app.deps.app.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE user_id = ?', [user.id]))!.n)
+    const sessionsBefore = await sessionsOf()
     const response = await login(app, user.email)
     expect(response.status).toBe(200)
     expect(response.headers.get('cache-control')).toBe('no-store')
     // The password step opens no session: that waits for the second factor.
-    expect(sessionsOf()).toBe(sessionsBefore)
+    expect(await sessionsOf()).toBe(sessionsBefore)
     const body = await json<Record<string, unknown>>(response)
     expect(Object.keys(body).sort()).toEqual(['mfa_methods', 'mfa_required', 'mfa_token'])
     expect(body.mfa_required).toBe(true)

@@ -55,8 +55,8 @@ function client(s: Served, host = '127.0.0.1', forwardedFor?: string) {
 }
 
 /** Puts a list in place directly in the table: the state under test is the enforcement, not the PATCH (tested in security.test.ts). */
-function setAllowlist(app: TestApp, org: SeededOrg, list: string[]) {
-  app.deps.sqlite.query('UPDATE organizations SET allowed_ips = ? WHERE id = ?').run(JSON.stringify(list), org.org.id)
+async function setAllowlist(app: TestApp, org: SeededOrg, list: string[]) {
+  await app.deps.app.db.raw.run('UPDATE organizations SET allowed_ips = ? WHERE id = ?', [JSON.stringify(list), org.org.id])
 }
 
 async function createPat(c: ReturnType<typeof client>, app: TestApp, accessToken: string): Promise<string> {
@@ -120,27 +120,28 @@ describe('IPv4 server, client 127.0.0.1', () => {
   const pat = ipv4Pat
 
   test.each([[['127.0.0.1']], [['127.0.0.0/8']], [['10.0.0.0/8', '127.0.0.1/32']], [['::ffff:127.0.0.1']], [['0.0.0.0/0']]])('allowlist %p lets every path in', async (list) => {
-    setAllowlist(s.app, s.acme, list)
+    await setAllowlist(s.app, s.acme, list)
     try {
       expect(await everyPath(c, s.acme, pat, await fresh(c, s.acme.users.admin.user.email))).toEqual(ALL_PASS)
     } finally {
-      setAllowlist(s.app, s.acme, [])
+      await setAllowlist(s.app, s.acme, [])
     }
   })
 
   test.each([[['10.0.0.0/8']], [['127.0.0.2']], [['127.0.1.0/24']], [['::1']], [['2001:db8::/32']]])('allowlist %p refuses every path with 403 IP_NOT_ALLOWED', async (list) => {
     const tokens = await fresh(c, s.acme.users.admin.user.email)
-    setAllowlist(s.app, s.acme, list)
+    await setAllowlist(s.app, s.acme, list)
     try {
       expect(await everyPath(c, s.acme, pat, tokens)).toEqual(ALL_DENIED)
     } finally {
-      setAllowlist(s.app, s.acme, [])
+      await setAllowlist(s.app, s.acme, [])
     }
   })
 
   test('a forced PATCH locks the organization out at once; the refused refresh token is not used up', async () => {
     const tokens = await fresh(c, s.acme.users.agent.user.email)
-    const sessionsBefore = s.app.deps.sqlite.query<{ n: number }, [string]>('SELECT count(*) AS n FROM sessions WHERE user_id = ?').get(s.acme.users.agent.user.id)!.n
+    const sessionsOf = async (userId: string) => Number((await s.app.deps.app.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE user_id = ?', [userId]))!.n)
+    const sessionsBefore = await sessionsOf(s.acme.users.agent.user.id)
     const patched = await fetch(`${c.base}/api/v1/organization/security`, {
       method: 'PATCH',
       headers: { ...s.acme.users.super_admin.auth, 'content-type': 'application/json' },
@@ -156,7 +157,7 @@ describe('IPv4 server, client 127.0.0.1', () => {
       await expectDenied(await c.login(s.acme.users.agent.user.email))
       await expectDenied(await c.post('/api/v1/auth/logout', {}, { authorization: `Bearer ${tokens.access_token}` }))
       // The denied login opened no session.
-      expect(s.app.deps.sqlite.query<{ n: number }, [string]>('SELECT count(*) AS n FROM sessions WHERE user_id = ?').get(s.acme.users.agent.user.id)!.n).toBe(sessionsBefore)
+      expect(await sessionsOf(s.acme.users.agent.user.id)).toBe(sessionsBefore)
       // A blocked address cannot tell a right password from a wrong one: the same 403, the same body.
       const right = await c.login(s.acme.users.agent.user.email)
       const wrong = await c.login(s.acme.users.agent.user.email, 'wrong password')
@@ -175,7 +176,7 @@ describe('IPv4 server, client 127.0.0.1', () => {
       expect((await c.me(s.globex.users.agent.accessToken)).status).toBe(200)
       expect((await c.login(s.globex.users.agent.user.email)).status).toBe(200)
     } finally {
-      setAllowlist(s.app, s.acme, [])
+      await setAllowlist(s.app, s.acme, [])
     }
     // Once lifted, the same credentials work: the refused refresh consumed nothing and revoked nothing.
     expect((await c.me(tokens.access_token)).status).toBe(200)
@@ -186,18 +187,18 @@ describe('IPv4 server, client 127.0.0.1', () => {
   test('X-Forwarded-For from an untrusted peer is ignored: judged as 127.0.0.1', async () => {
     const spoofing = client(s, '127.0.0.1', '203.0.113.9')
     const tokens = await fresh(c, s.acme.users.admin.user.email)
-    setAllowlist(s.app, s.acme, ['203.0.113.0/24'])
+    await setAllowlist(s.app, s.acme, ['203.0.113.0/24'])
     try {
       expect(await everyPath(spoofing, s.acme, pat, tokens)).toEqual(ALL_DENIED)
     } finally {
-      setAllowlist(s.app, s.acme, [])
+      await setAllowlist(s.app, s.acme, [])
     }
-    setAllowlist(s.app, s.acme, ['127.0.0.1'])
+    await setAllowlist(s.app, s.acme, ['127.0.0.1'])
     try {
       const other = client(s, '127.0.0.1', '198.51.100.1')
       expect(await everyPath(other, s.acme, pat, await fresh(c, s.acme.users.admin.user.email))).toEqual(ALL_PASS)
     } finally {
-      setAllowlist(s.app, s.acme, [])
+      await setAllowlist(s.app, s.acme, [])
     }
   })
 
@@ -211,27 +212,27 @@ describe('IPv4 server, client 127.0.0.1', () => {
       await expectDenied(await c.refresh(tokens.refresh_token))
       await expectDenied(await c.login(org.users.viewer.user.email))
     }
-    setAllowlist(s.app, org, ['10.0.0.0/8'])
+    await setAllowlist(s.app, org, ['10.0.0.0/8'])
     await deny()
     await deny()
     s.app.clock.advance(59_000)
     await deny()
-    setAllowlist(s.app, org, [])
+    await setAllowlist(s.app, org, [])
     let records = await auditOf(c, org, 'ip.denied')
     expect(records).toHaveLength(1)
     expect(records[0]).toMatchObject({ outcome: 'failure', reason: 'ip_not_allowed', ip: '127.0.0.1', details: { ip: '127.0.0.1' }, actor: { type: 'user', id: org.users.agent.user.id } })
     // A minute after the last record, the next denial is recorded again.
-    setAllowlist(s.app, org, ['10.0.0.0/8'])
+    await setAllowlist(s.app, org, ['10.0.0.0/8'])
     s.app.clock.advance(1_000)
     await deny()
-    setAllowlist(s.app, org, [])
+    await setAllowlist(s.app, org, [])
     records = await auditOf(c, org, 'ip.denied')
     expect(records).toHaveLength(2)
     // A denied login is recorded as the user who tried (the password was right).
-    setAllowlist(s.app, org, ['10.0.0.0/8'])
+    await setAllowlist(s.app, org, ['10.0.0.0/8'])
     s.app.clock.advance(60_000)
     await expectDenied(await c.login(org.users.viewer.user.email))
-    setAllowlist(s.app, org, [])
+    await setAllowlist(s.app, org, [])
     records = await auditOf(c, org, 'ip.denied')
     expect(records).toHaveLength(3)
     expect(records[0]!.actor).toEqual({ type: 'user', id: org.users.viewer.user.id })
@@ -259,13 +260,13 @@ describe('dual-stack server (::)', () => {
     [['::1'], 403],
   ] as [string[], number][])('IPv4-mapped peer ::ffff:127.0.0.1 with allowlist %p -> %d', async (list, status) => {
     const tokens = await fresh(v4, s.acme.users.admin.user.email)
-    setAllowlist(s.app, s.acme, list)
+    await setAllowlist(s.app, s.acme, list)
     try {
       expect((await v4.me(tokens.access_token)).status).toBe(status)
       expect((await v4.login(s.acme.users.admin.user.email)).status).toBe(status)
       expect((await v4.refresh(tokens.refresh_token)).status).toBe(status)
     } finally {
-      setAllowlist(s.app, s.acme, [])
+      await setAllowlist(s.app, s.acme, [])
     }
   })
 
@@ -279,20 +280,20 @@ describe('dual-stack server (::)', () => {
     [['fe80::/10'], 403],
   ] as [string[], number][])('IPv6 client on [::1] with allowlist %p -> %d', async (list, status) => {
     const tokens = await fresh(v6, s.acme.users.admin.user.email)
-    setAllowlist(s.app, s.acme, list)
+    await setAllowlist(s.app, s.acme, list)
     try {
       expect((await v6.me(tokens.access_token)).status).toBe(status)
       expect((await v6.login(s.acme.users.admin.user.email)).status).toBe(status)
     } finally {
-      setAllowlist(s.app, s.acme, [])
+      await setAllowlist(s.app, s.acme, [])
     }
   })
 
   test.skipIf(!hasV6)('an IPv6 denial records the canonical address', async () => {
     const org = await seedOrganization(s.app, 'v6denied')
-    setAllowlist(s.app, org, ['10.0.0.0/8'])
+    await setAllowlist(s.app, org, ['10.0.0.0/8'])
     await expectDenied(await v6.me(org.users.admin.accessToken))
-    setAllowlist(s.app, org, [])
+    await setAllowlist(s.app, org, [])
     const [record] = await auditOf(v6, org, 'ip.denied')
     expect(record).toMatchObject({ ip: '::1', details: { ip: '::1' } })
   })
@@ -307,20 +308,20 @@ describe('behind a trusted proxy (TRUSTED_PROXIES=127.0.0.1)', () => {
   test('X-Forwarded-For 203.0.113.9 is judged as 203.0.113.9', async () => {
     const tokens = await fresh(direct, s.acme.users.admin.user.email)
     const second = await fresh(direct, s.acme.users.admin.user.email)
-    setAllowlist(s.app, s.acme, ['203.0.113.0/24'])
+    await setAllowlist(s.app, s.acme, ['203.0.113.0/24'])
     try {
       expect(await everyPath(viaProxy, s.acme, pat, tokens)).toEqual(ALL_PASS)
       // The same peer without the header is 127.0.0.1, outside the list.
       expect(await everyPath(direct, s.acme, pat, second)).toEqual(ALL_DENIED)
     } finally {
-      setAllowlist(s.app, s.acme, [])
+      await setAllowlist(s.app, s.acme, [])
     }
     const more = await fresh(direct, s.acme.users.admin.user.email)
-    setAllowlist(s.app, s.acme, ['198.51.100.0/24'])
+    await setAllowlist(s.app, s.acme, ['198.51.100.0/24'])
     try {
       expect(await everyPath(viaProxy, s.acme, pat, more)).toEqual(ALL_DENIED)
     } finally {
-      setAllowlist(s.app, s.acme, [])
+      await setAllowlist(s.app, s.acme, [])
     }
   })
 
@@ -330,11 +331,11 @@ describe('behind a trusted proxy (TRUSTED_PROXIES=127.0.0.1)', () => {
     ['203.0.113.9, 127.0.0.1', 200],
     ['::ffff:203.0.113.9', 200],
   ] as [string, number][])('X-Forwarded-For %p: the rightmost untrusted hop is judged -> %d', async (xff, status) => {
-    setAllowlist(s.app, s.acme, ['203.0.113.0/24'])
+    await setAllowlist(s.app, s.acme, ['203.0.113.0/24'])
     try {
       expect((await client(s, '127.0.0.1', xff).me(s.acme.users.agent.accessToken)).status).toBe(status)
     } finally {
-      setAllowlist(s.app, s.acme, [])
+      await setAllowlist(s.app, s.acme, [])
     }
   })
 
@@ -345,7 +346,7 @@ describe('behind a trusted proxy (TRUSTED_PROXIES=127.0.0.1)', () => {
     const { secret } = (await started.json()) as { secret: string }
     expect((await direct.post('/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, s.app.clock.now()) }, org.users.agent.auth)).status).toBe(200)
     s.app.clock.advance(30_000)
-    setAllowlist(s.app, org, ['203.0.113.0/24'])
+    await setAllowlist(s.app, org, ['203.0.113.0/24'])
     try {
       const challenge = await viaProxy.login(org.users.agent.user.email)
       expect(challenge.status).toBe(200)
@@ -359,7 +360,7 @@ describe('behind a trusted proxy (TRUSTED_PROXIES=127.0.0.1)', () => {
       const listed = (await (await viaProxy.get('/api/v1/auth/sessions', { authorization: `Bearer ${tokens.access_token}` })).json()) as { sessions: { id: string; ip: string; auth_methods: string[] }[] }
       expect(listed.sessions.find((x) => x.id === claims(tokens.access_token).sid)).toMatchObject({ ip: '203.0.113.9', auth_methods: ['pwd', 'otp', 'mfa'] })
     } finally {
-      setAllowlist(s.app, org, [])
+      await setAllowlist(s.app, org, [])
     }
   })
 
@@ -385,6 +386,6 @@ describe('behind a trusted proxy (TRUSTED_PROXIES=127.0.0.1)', () => {
     await expectDenied(await client(s, '127.0.0.1', '198.51.100.2').me(tokens.access_token))
     await expectDenied(await client(s, '127.0.0.1', '198.51.100.1').me(tokens.access_token))
     expect((await auditOf(viaProxy, org, 'ip.denied')).map((r) => r.ip)).toEqual(['198.51.100.2', '198.51.100.1'])
-    setAllowlist(s.app, org, [])
+    await setAllowlist(s.app, org, [])
   })
 })

@@ -55,8 +55,8 @@ async function securityRecords(org: SeededOrg): Promise<AuditRecord[]> {
   return (await json<{ audit_logs: AuditRecord[] }>(response)).audit_logs
 }
 /** Back to the defaults without an allowlist, straight in the table (a clean slate between tests, not under test). */
-function reset(org: SeededOrg) {
-  app.deps.sqlite.query("UPDATE organizations SET allowed_ips = '[]', max_concurrent_sessions = NULL, session_limit_policy = 'evict_oldest', mfa_required = 0 WHERE id = ?").run(org.org.id)
+async function reset(org: SeededOrg) {
+  await app.deps.app.db.raw.run("UPDATE organizations SET allowed_ips = '[]', max_concurrent_sessions = NULL, session_limit_policy = 'evict_oldest', mfa_required = ? WHERE id = ?", [false, org.org.id])
 }
 const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid: string }
 
@@ -99,7 +99,7 @@ describe('GET and PATCH', () => {
       expect(await getSecurity(acme)).toEqual({ ...DEFAULTS, session_limit_policy: 'deny_new' })
       expect(await getSecurity(globex)).toEqual(DEFAULTS)
     } finally {
-      reset(acme)
+      await reset(acme)
     }
   })
 
@@ -164,7 +164,7 @@ describe('allowlist validation', () => {
       expect(response.status).toBe(200)
       expect((await json<Security>(response)).allowed_ips).toEqual(entries)
     } finally {
-      reset(acme)
+      await reset(acme)
     }
   })
 
@@ -174,7 +174,7 @@ describe('allowlist validation', () => {
       expect(response.status).toBe(200)
       expect((await json<Security>(response)).allowed_ips).toEqual(['10.0.0.0/8', '::1', '203.0.113.7'])
     } finally {
-      reset(acme)
+      await reset(acme)
     }
   })
 
@@ -185,7 +185,7 @@ describe('allowlist validation', () => {
       expect(response.status).toBe(200)
       expect((await json<Security>(response)).allowed_ips).toEqual(['::1', '10.0.0.1', '10.1.2.3/8', '2001:DB8::/32', '10.0.0.0/16'])
     } finally {
-      reset(acme)
+      await reset(acme)
     }
   })
 
@@ -197,7 +197,7 @@ describe('allowlist validation', () => {
     try {
       expect((await patch(acme, { allowed_ips: many.slice(0, 200), force: true })).status).toBe(200)
     } finally {
-      reset(acme)
+      await reset(acme)
     }
   })
 
@@ -243,7 +243,7 @@ describe('the lock-out guard', () => {
     const next = await fetch(`${base}/api/v1/organization/security`, { headers: org.users.super_admin.auth })
     expect(next.status).toBe(403)
     expect((await json(next)).code).toBe('IP_NOT_ALLOWED')
-    reset(org)
+    await reset(org)
     const [record] = await securityRecords(org)
     expect(record!.details).toEqual({ changed: ['allowed_ips'], allowed_ips: { from: [], to: ['10.0.0.0/8'] }, forced: true })
   })

@@ -1,11 +1,12 @@
 // RateLimiter (user, organization, endpoint, anonymous and login budgets), endpointLimitFor, the plan rates (organizationRates, ratesFromColumn, RATES_COLUMN) and store.ts (saving and restoring the long windows on a real migrated SQLite file).
-import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { ENDPOINT_LIMITS, LOGIN_LIMIT, endpointLimitFor } from '../../../src/modules/rate-limits/endpoints.ts'
 import { DAY_MS, MINUTE_MS, RateLimiter, SAVED_WINDOW_MS, type RateOutcome } from '../../../src/modules/rate-limits/limiter.ts'
 import { PLAN_RATES, RATES_COLUMN, organizationRates, ratesFromColumn, type Rates } from '../../../src/modules/rate-limits/plans.ts'
-import { restoreRateCounters, saveRateCounters } from '../../../src/modules/rate-limits/store.ts'
+import { restoreRateCounters as restoreCounters, saveRateCounters as saveCounters } from '../../../src/modules/rate-limits/store.ts'
+import type { Database } from '../../../src/db/database.ts'
+import { openSqlite } from '../../../src/db/sqlite.ts'
 import { makeTestApp, type TestApp } from '../../helpers/app.ts'
 
 const HOUR_MS = 60 * MINUTE_MS
@@ -18,6 +19,10 @@ const limiter = (settings: { orgLimitFactor?: number; unauthPerMinute?: number }
 const FREE: Rates = { perMinute: 60, perDay: 1_000 }
 const REPORTS = endpointLimitFor('GET', '/api/v1/reports/:type')
 const UPLOADS = endpointLimitFor('POST', '/api/v1/uploads')
+
+/** The store saves and restores a limiter's counters (the rateCounters port). */
+const saveRateCounters = (db: Database, rl: RateLimiter, now: number) => saveCounters(db, rl.windows, now)
+const restoreRateCounters = (db: Database, rl: RateLimiter, now: number) => restoreCounters(db, rl.windows, now)
 
 function ok(outcome: RateOutcome) {
   if (!outcome.ok) throw new Error(`expected an acceptance, got: ${outcome.message}`)
@@ -257,18 +262,18 @@ describe('plan rates', () => {
     expect(ratesFromColumn(text)).toEqual({ perMinute: m, perDay: d })
   })
 
-  test('RATES_COLUMN as SQLite computes it, read back by ratesFromColumn', () => {
-    const db = new Database(':memory:')
+  test('RATES_COLUMN as SQLite computes it, read back by ratesFromColumn', async () => {
+    const db = openSqlite(':memory:')
     try {
-      const row = (plan: string, perMinute: number | null, perDay: number | null) =>
-        db.query<{ r: string }, [string, number | null, number | null]>(`SELECT ${RATES_COLUMN} AS r FROM (SELECT ? AS plan, ? AS rate_limit_per_minute, ? AS rate_limit_per_day)`).get(plan, perMinute, perDay)!.r
-      expect(row('free', null, null)).toBe('free//')
-      expect(row('enterprise', 5_000, null)).toBe('enterprise/5000/')
-      expect(row('starter', 10, 100_000_000)).toBe('starter/10/100000000')
-      expect(ratesFromColumn(row('enterprise', 5_000, null))).toEqual({ perMinute: 5_000, perDay: 100_000 })
-      expect(ratesFromColumn(row('starter', 10, 100_000_000))).toEqual({ perMinute: 10, perDay: 100_000_000 })
+      const row = async (plan: string, perMinute: number | null, perDay: number | null) =>
+        (await db.raw.get<{ r: string }>(`SELECT ${RATES_COLUMN} AS r FROM (SELECT ? AS plan, ? AS rate_limit_per_minute, ? AS rate_limit_per_day)`, [plan, perMinute, perDay]))!.r
+      expect(await row('free', null, null)).toBe('free//')
+      expect(await row('enterprise', 5_000, null)).toBe('enterprise/5000/')
+      expect(await row('starter', 10, 100_000_000)).toBe('starter/10/100000000')
+      expect(ratesFromColumn(await row('enterprise', 5_000, null))).toEqual({ perMinute: 5_000, perDay: 100_000 })
+      expect(ratesFromColumn(await row('starter', 10, 100_000_000))).toEqual({ perMinute: 10, perDay: 100_000_000 })
     } finally {
-      db.close()
+      await db.close()
     }
   })
 })
@@ -283,7 +288,7 @@ describe('store: saving and restoring the long windows', () => {
     app = await makeTestApp()
     apps.push(app)
     const file = join(app.dataDir, 'switchboard.db')
-    return { app, db: new Database(file), file }
+    return { app, db: openSqlite(file), file }
   }
 
   interface SavedRow {
@@ -294,7 +299,7 @@ describe('store: saving and restoring the long windows', () => {
     previous: number
     updated_at: number
   }
-  const rows = (db: Database) => db.query<SavedRow, []>('SELECT key, window_ms, window_start, current, previous, updated_at FROM rate_limit_counters ORDER BY key').all()
+  const rows = (db: Database) => db.raw.all<SavedRow>('SELECT key, window_ms, window_start, current, previous, updated_at FROM rate_limit_counters ORDER BY key')
 
   const T = D0 + 3 * HOUR_MS + 5 * MINUTE_MS
   const rates = { perMinute: 60, perDay: 5 }
@@ -313,18 +318,18 @@ describe('store: saving and restoring the long windows', () => {
   test('save then restore into a fresh limiter on the same database keeps the daily and hourly counts, not the minute ones', async () => {
     const { db } = await database()
     const rl = counted()
-    expect(saveRateCounters(db, rl, T + 10)).toEqual({ saved: 3, deleted: 0 })
-    expect(rows(db)).toEqual([
+    expect(await saveRateCounters(db, rl, T + 10)).toEqual({ saved: 3, deleted: 0 })
+    expect(await rows(db)).toEqual([
       { key: 'e:uploads:u1', window_ms: HOUR_MS, window_start: D0 + 3 * HOUR_MS, current: 3, previous: 0, updated_at: T + 10 },
       { key: 'o:o1:d', window_ms: DAY_MS, window_start: D0, current: 3, previous: 0, updated_at: T + 10 },
       { key: 'u:u1:d', window_ms: DAY_MS, window_start: D0, current: 3, previous: 0, updated_at: T + 10 },
     ])
     // Nothing counted since: nothing to save.
-    expect(saveRateCounters(db, rl, T + 20)).toEqual({ saved: 0, deleted: 0 })
+    expect(await saveRateCounters(db, rl, T + 20)).toEqual({ saved: 0, deleted: 0 })
 
     // "Restart" an hour later.
     const after = limiter({ orgLimitFactor: 2 })
-    expect(restoreRateCounters(db, after, T + HOUR_MS)).toBe(3)
+    expect(await restoreRateCounters(db, after, T + HOUR_MS)).toBe(3)
     expect(after.windows.size).toBe(3)
     // The day's 3 still count: 2 left of 5; the minute is fresh.
     expect(ok(after.user('u1', 'o1', rates, undefined, T + HOUR_MS))).toEqual({ limit: 5, remaining: 1, resetAt: D0 + 2 * DAY_MS })
@@ -333,14 +338,14 @@ describe('store: saving and restoring the long windows', () => {
     // The organization's day (limit 10) holds 5; another user of it has their own 5.
     expect(ok(after.user('u2', 'o1', rates, undefined, T + HOUR_MS)).remaining).toBe(4)
     // Restored windows are not dirty; the ones counted since are.
-    expect(saveRateCounters(db, after, T + HOUR_MS).saved).toBe(3)
-    expect(rows(db).map((r) => [r.key, r.current])).toEqual([
+    expect((await saveRateCounters(db, after, T + HOUR_MS)).saved).toBe(3)
+    expect((await rows(db)).map((r) => [r.key, r.current])).toEqual([
       ['e:uploads:u1', 3],
       ['o:o1:d', 6],
       ['u:u1:d', 5],
       ['u:u2:d', 1],
     ])
-    db.close()
+    await db.close()
   })
 
   test('the minute windows start afresh after a restore', async () => {
@@ -348,28 +353,28 @@ describe('store: saving and restoring the long windows', () => {
     const rl = limiter()
     for (let i = 0; i < 60; i++) ok(rl.user('u1', 'o1', FREE, undefined, T))
     no(rl.user('u1', 'o1', FREE, undefined, T))
-    saveRateCounters(db, rl, T)
+    await saveRateCounters(db, rl, T)
     const after = limiter()
-    expect(restoreRateCounters(db, after, T + 1)).toBe(2)
+    expect(await restoreRateCounters(db, after, T + 1)).toBe(2)
     expect(ok(after.user('u1', 'o1', FREE, undefined, T + 1))).toEqual({ limit: 60, remaining: 59, resetAt: T + 2 * MINUTE_MS })
-    db.close()
+    await db.close()
   })
 
   test('rows whose windows no longer count are deleted by the save, and never restored', async () => {
     const { db } = await database()
-    expect(saveRateCounters(db, counted(), T).saved).toBe(3)
+    expect((await saveRateCounters(db, counted(), T)).saved).toBe(3)
     // The upload hour (started D0 + 3 h) stops counting at D0 + 5 h; the days at D0 + 2 days.
-    expect(restoreRateCounters(db, limiter(), D0 + 5 * HOUR_MS - 1)).toBe(3)
-    expect(restoreRateCounters(db, limiter(), D0 + 5 * HOUR_MS)).toBe(2)
+    expect(await restoreRateCounters(db, limiter(), D0 + 5 * HOUR_MS - 1)).toBe(3)
+    expect(await restoreRateCounters(db, limiter(), D0 + 5 * HOUR_MS)).toBe(2)
     const idle = limiter()
-    expect(saveRateCounters(db, idle, D0 + 5 * HOUR_MS - 1)).toEqual({ saved: 0, deleted: 0 })
-    expect(saveRateCounters(db, idle, D0 + 5 * HOUR_MS)).toEqual({ saved: 0, deleted: 1 })
-    expect(rows(db).map((r) => r.key)).toEqual(['o:o1:d', 'u:u1:d'])
-    expect(saveRateCounters(db, idle, D0 + 2 * DAY_MS - 1)).toEqual({ saved: 0, deleted: 0 })
-    expect(restoreRateCounters(db, limiter(), D0 + 2 * DAY_MS)).toBe(0)
-    expect(saveRateCounters(db, idle, D0 + 2 * DAY_MS)).toEqual({ saved: 0, deleted: 2 })
-    expect(rows(db)).toEqual([])
-    db.close()
+    expect(await saveRateCounters(db, idle, D0 + 5 * HOUR_MS - 1)).toEqual({ saved: 0, deleted: 0 })
+    expect(await saveRateCounters(db, idle, D0 + 5 * HOUR_MS)).toEqual({ saved: 0, deleted: 1 })
+    expect((await rows(db)).map((r) => r.key)).toEqual(['o:o1:d', 'u:u1:d'])
+    expect(await saveRateCounters(db, idle, D0 + 2 * DAY_MS - 1)).toEqual({ saved: 0, deleted: 0 })
+    expect(await restoreRateCounters(db, limiter(), D0 + 2 * DAY_MS)).toBe(0)
+    expect(await saveRateCounters(db, idle, D0 + 2 * DAY_MS)).toEqual({ saved: 0, deleted: 2 })
+    expect(await rows(db)).toEqual([])
+    await db.close()
   })
 
   test('the previous window is saved and restored too', async () => {
@@ -379,37 +384,37 @@ describe('store: saving and restoring the long windows', () => {
     for (let i = 0; i < 10; i++) ok(rl.user('u1', 'o1', r, undefined, D0 + i))
     // Next day, half-way: yesterday's 10 weigh 5.
     for (let i = 0; i < 2; i++) ok(rl.user('u1', 'o1', r, undefined, D0 + DAY_MS + DAY_MS / 2))
-    saveRateCounters(db, rl, D0 + DAY_MS + DAY_MS / 2)
-    expect(rows(db).find((row) => row.key === 'u:u1:d')).toMatchObject({ window_start: D0 + DAY_MS, current: 2, previous: 10 })
+    await saveRateCounters(db, rl, D0 + DAY_MS + DAY_MS / 2)
+    expect((await rows(db)).find((row) => row.key === 'u:u1:d')).toMatchObject({ window_start: D0 + DAY_MS, current: 2, previous: 10 })
     const after = limiter()
-    restoreRateCounters(db, after, D0 + DAY_MS + DAY_MS / 2)
+    await restoreRateCounters(db, after, D0 + DAY_MS + DAY_MS / 2)
     for (let i = 0; i < 3; i++) ok(after.user('u1', 'o1', r, undefined, D0 + DAY_MS + DAY_MS / 2))
     no(after.user('u1', 'o1', r, undefined, D0 + DAY_MS + DAY_MS / 2))
-    db.close()
+    await db.close()
   })
 
   // A save that fails must leave the counters dirty, so the next save writes them.
-  const failures: [string, (db: Database, file: string) => { failing: Database; repair(): void }][] = [
+  const failures: [string, (db: Database, file: string) => Promise<{ failing: Database; repair(): Promise<unknown> }>][] = [
     [
       'a trigger refuses the write',
-      (db) => {
-        db.run("CREATE TRIGGER refuse BEFORE INSERT ON rate_limit_counters BEGIN SELECT RAISE(ABORT, 'refused'); END")
-        return { failing: db, repair: () => db.run('DROP TRIGGER refuse') }
+      async (db) => {
+        await db.raw.run("CREATE TRIGGER refuse BEFORE INSERT ON rate_limit_counters BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        return { failing: db, repair: () => db.raw.run('DROP TRIGGER refuse') }
       },
     ],
     [
       'the table is missing',
-      (db) => {
-        db.run('ALTER TABLE rate_limit_counters RENAME TO rate_limit_counters_away')
-        return { failing: db, repair: () => db.run('ALTER TABLE rate_limit_counters_away RENAME TO rate_limit_counters') }
+      async (db) => {
+        await db.raw.run('ALTER TABLE rate_limit_counters RENAME TO rate_limit_counters_away')
+        return { failing: db, repair: () => db.raw.run('ALTER TABLE rate_limit_counters_away RENAME TO rate_limit_counters') }
       },
     ],
     [
       'the database connection is closed',
-      (_, file) => {
-        const closed = new Database(file)
-        closed.close()
-        return { failing: closed, repair: () => {} }
+      async (_, file) => {
+        const closed = openSqlite(file)
+        await closed.close()
+        return { failing: closed, repair: async () => {} }
       },
     ],
   ]
@@ -417,17 +422,17 @@ describe('store: saving and restoring the long windows', () => {
   test.each(failures)('a failed save (%s) throws and marks the counters dirty again', async (_, breakIt) => {
     const { db, file } = await database()
     const rl = counted()
-    const { failing, repair } = breakIt(db, file)
-    expect(() => saveRateCounters(failing, rl, T)).toThrow()
-    repair()
-    expect(rows(db)).toEqual([])
-    expect(saveRateCounters(db, rl, T + 1)).toEqual({ saved: 3, deleted: 0 })
-    expect(rows(db).map((r) => [r.key, r.current])).toEqual([
+    const { failing, repair } = await breakIt(db, file)
+    await expect(saveRateCounters(failing, rl, T)).rejects.toThrow()
+    await repair()
+    expect(await rows(db)).toEqual([])
+    expect(await saveRateCounters(db, rl, T + 1)).toEqual({ saved: 3, deleted: 0 })
+    expect((await rows(db)).map((r) => [r.key, r.current])).toEqual([
       ['e:uploads:u1', 3],
       ['o:o1:d', 3],
       ['u:u1:d', 3],
     ])
-    db.close()
+    await db.close()
   })
 
   test('the cron sequence (save, then sweep) drops idle minute windows: memory does not fill with anonymous addresses', async () => {
@@ -437,13 +442,13 @@ describe('store: saving and restoring the long windows', () => {
     for (let i = 0; i < 100; i++) ok(rl.anonymous(`192.0.2.${i}`, T))
     expect(rl.windows.size).toBe(104)
     // As rate_limit_save does every 10 s: save, then sweep. Two minutes later every minute window is idle.
-    saveRateCounters(db, rl, T + 10_000)
+    await saveRateCounters(db, rl, T + 10_000)
     rl.windows.sweep(T + 10_000)
-    saveRateCounters(db, rl, T + 2 * MINUTE_MS)
+    await saveRateCounters(db, rl, T + 2 * MINUTE_MS)
     rl.windows.sweep(T + 2 * MINUTE_MS)
     // Left: the user's and the organization's day windows.
     expect(rl.windows.size).toBe(2)
-    db.close()
+    await db.close()
   })
 
   test('many anonymous addresses over a few minutes do not evict a user\'s spent daily quota', async () => {
@@ -458,13 +463,13 @@ describe('store: saving and restoring the long windows', () => {
     for (let i = 0; i < 210_000; i++) {
       const now = T + Math.floor(i / 700) * 1_000
       if (now - lastCron >= 10_000) {
-        saveRateCounters(db, rl, now)
+        await saveRateCounters(db, rl, now)
         rl.windows.sweep(now)
         lastCron = now
       }
       rl.anonymous(`10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, now)
     }
     expect(no(rl.user('u1', 'o1', r, undefined, T + 5 * MINUTE_MS)).message).toBe('Rate limit reached: 5 requests per day for this user')
-    db.close()
+    await db.close()
   })
 })

@@ -12,12 +12,12 @@ async function freeOrg(settings: Record<string, string> = {}) {
   const app = await makeTestApp({ RATE_LIMITS_ENABLED: 'true', ...settings })
   apps.push(app)
   const org = await seedOrganization(app, 'acme')
-  setPlan(app, org, 'free')
+  await setPlan(app, org, 'free')
   return { app, org }
 }
 
-function setPlan(app: TestApp, org: SeededOrg, plan: string, perMinute: number | null = null, perDay: number | null = null) {
-  app.deps.sqlite.query('UPDATE organizations SET plan = ?, rate_limit_per_minute = ?, rate_limit_per_day = ? WHERE id = ?').run(plan, perMinute, perDay, org.org.id)
+async function setPlan(app: TestApp, org: SeededOrg, plan: string, perMinute: number | null = null, perDay: number | null = null) {
+  await app.deps.app.db.raw.run('UPDATE organizations SET plan = ?, rate_limit_per_minute = ?, rate_limit_per_day = ? WHERE id = ?', [plan, perMinute, perDay, org.org.id])
 }
 
 const me = (app: TestApp, headers: Record<string, string>) => app.request('/api/v1/me', { headers })
@@ -97,7 +97,7 @@ describe('per organization: the plan rates times ORG_LIMIT_FACTOR', () => {
   test('another organization is not affected', async () => {
     const { app, org } = await freeOrg({ ORG_LIMIT_FACTOR: '1' })
     const other = await seedOrganization(app, 'globex')
-    setPlan(app, other, 'free')
+    await setPlan(app, other, 'free')
     for (let i = 0; i < 60; i++) await me(app, org.users.agent.auth)
     expect((await me(app, org.users.admin.auth)).status).toBe(429)
     expect((await me(app, other.users.admin.auth)).status).toBe(200)
@@ -128,12 +128,12 @@ describe('plans', () => {
     const auth = org.users.agent.auth
     for (let i = 0; i < 60; i++) await me(app, auth)
     expect((await me(app, auth)).status).toBe(429)
-    setPlan(app, org, 'starter')
+    await setPlan(app, org, 'starter')
     expect(limits(await me(app, auth))).toMatchObject({ status: 200, limit: '300', remaining: '239' })
-    setPlan(app, org, 'enterprise', 62, 5000)
+    await setPlan(app, org, 'enterprise', 62, 5000)
     expect(limits(await me(app, auth))).toMatchObject({ status: 200, limit: '62', remaining: '0' })
     expect((await me(app, auth)).status).toBe(429)
-    setPlan(app, org, 'professional')
+    await setPlan(app, org, 'professional')
     expect(limits(await me(app, auth))).toMatchObject({ status: 200, limit: '1000', remaining: '937' })
   })
 })

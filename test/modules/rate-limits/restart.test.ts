@@ -1,12 +1,12 @@
 // The daily quota across restarts of the same DATA_DIR: a clean shutdown saves it, the cron task saves
 // it periodically (so a crash loses at most one interval's counts), and the minute window starts afresh.
 import { describe, expect, test } from 'bun:test'
-import { rateLimitSaveTask } from '../../../src/jobs/tasks/rate-limit-save.ts'
+import { rateLimitSaveTask } from '../../../src/modules/rate-limits/index.ts'
 import { createLogger, memorySink } from '../../../src/lib/log.ts'
 import { makeTestApp, tempDirs, type TestApp } from '../../helpers/app.ts'
 import { FakeClock } from '../../helpers/clock.ts'
 import { seedOrganization, signIn, type SeededOrg } from '../../helpers/seed.ts'
-import type { UserRow } from '../../../src/modules/users/get-user.ts'
+import type { UserRow } from '../../../src/modules/users/index.ts'
 
 const dataDirs = tempDirs()
 const ON = { RATE_LIMITS_ENABLED: 'true' }
@@ -19,7 +19,7 @@ async function firstStart(perDay: number, plan = 'enterprise', perMinute: number
   const clock = new FakeClock()
   const app = await makeTestApp(ON, { dataDir, keepData: true, clock })
   const org = await seedOrganization(app, 'acme')
-  app.deps.sqlite.query('UPDATE organizations SET plan = ?, rate_limit_per_minute = ?, rate_limit_per_day = ? WHERE id = ?').run(plan, perMinute, perDay, org.org.id)
+  await app.deps.app.db.raw.run('UPDATE organizations SET plan = ?, rate_limit_per_minute = ?, rate_limit_per_day = ? WHERE id = ?', [plan, perMinute, perDay, org.org.id])
   return { dataDir, clock, app, org }
 }
 
@@ -51,7 +51,7 @@ describe('a restart does not hand out a fresh daily quota', () => {
     const { dataDir, clock, app, org } = await firstStart(10)
     const agent = org.users.agent
     for (let i = 0; i < 6; i++) await me(app, agent.auth)
-    const report = await rateLimitSaveTask(app.deps).run({ now: clock.now(), log: createLogger({ level: 'error', sink: memorySink() }), signal: new AbortController().signal })
+    const report = await rateLimitSaveTask(app.deps.app).run({ now: clock.now(), log: createLogger({ level: 'error', sink: memorySink() }), signal: new AbortController().signal })
     // user and organization, per day: the minute windows are not saved.
     expect(report).toMatchObject({ counters_saved: 2 })
     await me(app, agent.auth)
@@ -60,7 +60,7 @@ describe('a restart does not hand out a fresh daily quota', () => {
     const response = await me(second.app, second.auth)
     expect([response.status, response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]).toEqual([200, '10', '3'])
     await second.app.close()
-    app.deps.sqlite.close()
+    await app.deps.app.db.close()
   })
 
   test('the minute window starts afresh', async () => {

@@ -1,6 +1,7 @@
 // GET /health (liveness + cron state) and GET /ready (database takes a write), both public.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { HIDDEN_ERROR, READY_WRITE_INTERVAL_MS } from '../../../src/modules/system/service.ts'
+import type { Database } from '../../../src/db/database.ts'
+import { HIDDEN_ERROR, READY_WRITE_INTERVAL_MS, readinessProbe } from '../../../src/modules/system/service.ts'
 import { READY_PER_MINUTE } from '../../../src/modules/system/index.ts'
 import { VERSION } from '../../../src/version.ts'
 import { json, makeTestApp } from '../../helpers/app.ts'
@@ -73,7 +74,12 @@ describe('GET /health', () => {
     await app.deps.scheduler.tick()
     const body = await json<{ uptime_s: number; cron: Record<string, Record<string, unknown>> }>(await app.request('/health'))
     expect(body.uptime_s).toBe(3600)
-    expect(body.cron.db_maintenance).toMatchObject({ last_run_at: new Date(app.clock.now()).toISOString(), last_error: null, runs: 1, failures: 0 })
+    expect(body.cron.db_maintenance).toMatchObject({
+      last_run_at: new Date(app.clock.now()).toISOString(),
+      last_error: null,
+      runs: 1,
+      failures: 0,
+    })
     expect(body.cron.db_maintenance!.last_duration_ms).toBeGreaterThanOrEqual(0)
   })
 
@@ -100,22 +106,44 @@ describe('GET /health', () => {
     // No credential, a wrong or expired one, and users who are not Super Admins: the fact, not the text.
     const anonymous = await health()
     expect(anonymous.status).toBe('degraded')
-    expect(anonymous.cron.flaky).toEqual({ ...hidden, last_duration_ms: anonymous.cron.flaky!.last_duration_ms, next_run_at: anonymous.cron.flaky!.next_run_at })
+    expect(anonymous.cron.flaky).toEqual({
+      ...hidden,
+      last_duration_ms: anonymous.cron.flaky!.last_duration_ms,
+      next_run_at: anonymous.cron.flaky!.next_run_at,
+    })
     expect(JSON.stringify(anonymous)).not.toContain('SQLITE_IOERR')
     // Signed in now: the seeded tokens have expired on this clock.
-    const [superAdmin, admin, agent, viewer] = await Promise.all([users.super_admin, users.admin, users.agent, users.viewer].map((u) => signIn(app, u.user)))
-    for (const headers of [{ authorization: 'Bearer not-a-token' }, { 'x-api-key': 'pat_live_nope' }, users.super_admin.auth, admin!.auth, agent!.auth, viewer!.auth]) {
+    const [superAdmin, admin, agent, viewer] = await Promise.all(
+      [users.super_admin, users.admin, users.agent, users.viewer].map((u) => signIn(app, u.user)),
+    )
+    for (const headers of [
+      { authorization: 'Bearer not-a-token' },
+      { 'x-api-key': 'pat_live_nope' },
+      users.super_admin.auth,
+      admin!.auth,
+      agent!.auth,
+      viewer!.auth,
+    ]) {
       const body = await health(headers)
       expect(body.status).toBe('degraded')
       expect(body.cron.flaky).toMatchObject(hidden)
     }
     // A Super Admin, by access token and by personal access token, sees the message.
-    expect((await health(superAdmin!.auth)).cron.flaky).toMatchObject({ ...hidden, last_error: 'SQLITE_IOERR at /srv/secret/path/switchboard.db' })
-    const created = await app.request('/api/v1/api-keys', { method: 'POST', headers: { ...superAdmin!.auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'monitoring', expires_at: new Date(app.clock.now() + 30 * 86_400_000).toISOString() }) })
+    expect((await health(superAdmin!.auth)).cron.flaky).toMatchObject({
+      ...hidden,
+      last_error: 'SQLITE_IOERR at /srv/secret/path/switchboard.db',
+    })
+    const created = await app.request('/api/v1/api-keys', {
+      method: 'POST',
+      headers: { ...superAdmin!.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'monitoring', expires_at: new Date(app.clock.now() + 30 * 86_400_000).toISOString() }),
+    })
     expect(created.status).toBe(201)
     const pat = (await json<{ token: string }>(created)).token
     expect((await health({ 'x-api-key': pat })).cron.flaky!.last_error).toBe('SQLITE_IOERR at /srv/secret/path/switchboard.db')
-    expect((await health({ authorization: `Bearer ${pat}` })).cron.flaky!.last_error).toBe('SQLITE_IOERR at /srv/secret/path/switchboard.db')
+    expect((await health({ authorization: `Bearer ${pat}` })).cron.flaky!.last_error).toBe(
+      'SQLITE_IOERR at /srv/secret/path/switchboard.db',
+    )
 
     fail = false
     app.clock.advance(1000)
@@ -138,7 +166,7 @@ describe('GET /ready', () => {
     const response = await app.request('/ready')
     expect(response.status).toBe(200)
     expect(await json(response)).toEqual({ status: 'ready' })
-    const row = app.deps.sqlite.query("SELECT value, updated_at FROM system_kv WHERE key = 'ready_probe'").get()
+    const row = await app.deps.app.db.raw.get("SELECT value, updated_at FROM system_kv WHERE key = 'ready_probe'")
     expect(row).toEqual({ value: String(app.clock.now()), updated_at: app.clock.now() })
   })
 
@@ -146,20 +174,46 @@ describe('GET /ready', () => {
     app.clock.advance(READY_WRITE_INTERVAL_MS)
     const wroteAt = app.clock.now()
     expect((await app.request('/ready')).status).toBe(200)
-    const written = () => app.deps.sqlite.query<{ updated_at: number }, []>("SELECT updated_at FROM system_kv WHERE key = 'ready_probe'").get()!.updated_at
-    expect(written()).toBe(wroteAt)
+    const written = async () =>
+      (await app.deps.app.db.raw.get<{ updated_at: number }>("SELECT updated_at FROM system_kv WHERE key = 'ready_probe'"))!.updated_at
+    expect(await written()).toBe(wroteAt)
     app.clock.advance(READY_WRITE_INTERVAL_MS - 1)
     for (let i = 0; i < 5; i++) expect((await app.request('/ready')).status).toBe(200)
-    expect(written()).toBe(wroteAt)
+    expect(await written()).toBe(wroteAt)
     app.clock.advance(1)
     expect((await app.request('/ready')).status).toBe(200)
-    expect(written()).toBe(app.clock.now())
+    expect(await written()).toBe(app.clock.now())
+  })
+
+  test('calls that arrive while the write is under way share it; a failure is not remembered', async () => {
+    let writes = 0
+    let fail = false
+    const db = {
+      async write() {
+        writes++
+        await Bun.sleep(5)
+        if (fail) throw new Error('disk full')
+      },
+    } as unknown as Database
+    const probe = readinessProbe(db)
+    expect(await Promise.all([probe(10_000), probe(10_000), probe(10_000)])).toEqual([{ ok: true }, { ok: true }, { ok: true }])
+    expect(writes).toBe(1)
+    fail = true
+    const failed = await Promise.all([probe(20_000), probe(20_000)])
+    expect(failed).toEqual([
+      { ok: false, reason: 'disk full' },
+      { ok: false, reason: 'disk full' },
+    ])
+    expect(writes).toBe(2)
+    fail = false
+    expect(await probe(20_001)).toEqual({ ok: true })
+    expect(writes).toBe(3)
   })
 
   test('503 while the database refuses writes, 200 again once it accepts them', async () => {
     // Past the second in which the last write answers for /ready.
     app.clock.advance(READY_WRITE_INTERVAL_MS)
-    app.deps.sqlite.run('PRAGMA query_only = ON')
+    await app.deps.app.db.raw.run('PRAGMA query_only = ON')
     try {
       const response = await app.request('/ready')
       expect(response.status).toBe(503)
@@ -174,7 +228,7 @@ describe('GET /ready', () => {
       // Liveness is not readiness: /health still answers.
       expect((await app.request('/health')).status).toBe(200)
     } finally {
-      app.deps.sqlite.run('PRAGMA query_only = OFF')
+      await app.deps.app.db.raw.run('PRAGMA query_only = OFF')
     }
     expect((await app.request('/ready')).status).toBe(200)
   })
@@ -196,7 +250,12 @@ describe('GET /ready, rate-limited per address', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
       expect(refused.headers.get('x-ratelimit-limit')).toBeNull()
       const body = await json<Record<string, unknown>>(refused)
-      expect(body).toEqual({ code: 429, message: `Rate limit reached: ${READY_PER_MINUTE} readiness checks per minute from this address`, retry_after: Number(refused.headers.get('retry-after')), error: 'RATE_LIMITED' })
+      expect(body).toEqual({
+        code: 429,
+        message: `Rate limit reached: ${READY_PER_MINUTE} readiness checks per minute from this address`,
+        retry_after: Number(refused.headers.get('retry-after')),
+        error: 'RATE_LIMITED',
+      })
       // /health still answers, and the address's ordinary budget was not spent by /ready.
       expect((await limited.request('/health')).status).toBe(200)
       const after = await limited.request('/openapi.json')
@@ -214,7 +273,8 @@ describe('GET /ready, rate-limited per address', () => {
     limited.app.listen({ hostname: '127.0.0.1', port: 0 })
     try {
       const port = limited.app.server!.port
-      const ready = (client: string) => fetch(`http://127.0.0.1:${port}/ready`, { headers: { 'x-forwarded-for': client } }).then((r) => r.status)
+      const ready = (client: string) =>
+        fetch(`http://127.0.0.1:${port}/ready`, { headers: { 'x-forwarded-for': client } }).then((r) => r.status)
       for (let i = 0; i < READY_PER_MINUTE; i++) expect(await ready('198.51.100.7')).toBe(200)
       expect(await ready('198.51.100.7')).toBe(429)
       expect(await ready('198.51.100.8')).toBe(200)

@@ -74,7 +74,7 @@ describe('the items', () => {
     expect(body.users.length).toBe(5)
     for (const user of body.users) expect(Object.keys(user).sort()).toEqual(['created_at', 'email', 'id', 'name', 'role', 'status', 'updated_at'])
     const admin = body.users.find((u) => u.id === acme.users.admin.user.id)
-    const seededAt = new Date(acme.users.admin.user.createdAt).toISOString()
+    const seededAt = new Date(acme.users.admin.user.created_at).toISOString()
     expect(admin).toEqual({ id: acme.users.admin.user.id, name: 'admin of acme', email: 'admin@acme.test', role: 'admin', status: 'active', created_at: seededAt, updated_at: seededAt })
     expect(Object.keys(body).sort()).toEqual(['next_page_token', 'users'])
     expect(body.next_page_token).toBe('')

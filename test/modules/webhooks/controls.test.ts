@@ -27,7 +27,7 @@ async function setUp(answer?: (r: { path: string }, i: number) => Answer, settin
   const receiver = await startReceiver(answer)
   const app = await makeTestApp({ ACCESS_TOKEN_TTL: '86400', ...settings }, { clock: new FakeClock(Date.now()), webhookCa: receiver.ca })
   const org = await seedOrganization(app, 'acme')
-  allowWebhookCidrs(app, org.org.id)
+  await allowWebhookCidrs(app, org.org.id)
   cleanups.push(() => receiver.stop(), () => app.close())
   const send = (method: string, path: string, body?: unknown, auth = org.users.admin.auth) =>
     app.request(path, { method, headers: { ...auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
@@ -37,7 +37,7 @@ async function setUp(answer?: (r: { path: string }, i: number) => Answer, settin
     receiver,
     send,
     async run() {
-      app.deps.webhooks.pump()
+      await app.deps.webhooks.pump()
       await app.deps.webhooks.settled()
     },
     async hook(events = ['ticket.*'], path = '/hook') {
@@ -217,7 +217,7 @@ describe('concurrency', () => {
     const quietOnly = await s.send('PATCH', `/api/v1/webhooks/${busy}`, { events: ['user.*'] })
     expect(quietOnly.status).toBe(200)
     await s.ticket('For the quiet one')
-    s.app.deps.webhooks.pump()
+    await s.app.deps.webhooks.pump()
     // Sent at once: 4 of the backlog (its cap) and the quiet webhook's delivery.
     const firstWave = s.receiver.received.length
     await s.app.deps.webhooks.settled()

@@ -6,7 +6,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { Webhook } from 'standardwebhooks'
 import { standardWebhooksSecret } from '../../../src/lib/webhook-signature.ts'
-import { WebhookDispatcher } from '../../../src/modules/webhooks/dispatcher.ts'
+import { WebhookDispatcher } from '../../../src/modules/webhooks/index.ts'
 import { VERSION } from '../../../src/version.ts'
 import { json, makeTestApp, type TestApp } from '../../helpers/app.ts'
 import { FakeClock } from '../../helpers/clock.ts'
@@ -37,8 +37,8 @@ async function setUp(answer?: (r: { path: string }, i: number) => Answer, settin
   // against their own clock. Day-long tokens: the schedule spans hours of fake time.
   const app = await makeTestApp({ ACCESS_TOKEN_TTL: '86400', ...settings }, { clock: new FakeClock(Date.now()) })
   const org = await seedOrganization(app, 'acme')
-  if (allowed !== null) allowWebhookCidrs(app, org.org.id, allowed)
-  const dispatcher = new WebhookDispatcher(app.deps, { extraCa: receiver.ca, ...(resolve ? { resolve } : {}) })
+  if (allowed !== null) await allowWebhookCidrs(app, org.org.id, allowed)
+  const dispatcher = new WebhookDispatcher(app.deps.app, { extraCa: receiver.ca, ...(resolve ? { resolve } : {}) })
   cleanups.push(() => receiver.stop(), () => app.close(), () => dispatcher.stop(0))
   const send = (method: string, path: string, body?: unknown) =>
     app.request(path, { method, headers: { ...org.users.admin.auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
@@ -49,7 +49,7 @@ async function setUp(answer?: (r: { path: string }, i: number) => Answer, settin
     dispatcher,
     send,
     async run() {
-      dispatcher.pump()
+      await dispatcher.pump()
       await dispatcher.settled()
     },
   }
@@ -82,9 +82,9 @@ interface DeliveryRow {
   next_attempt_at: number | null
 }
 
-const rows = (s: Setup, webhookId: string) =>
-  s.app.deps.sqlite.query<DeliveryRow, [string]>('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY created_at, attempt').all(webhookId)
-const webhookState = (s: Setup, id: string) => s.app.deps.sqlite.query<{ enabled: number; disabled_reason: string | null; consecutive_failures: number }, [string]>('SELECT enabled, disabled_reason, consecutive_failures FROM webhooks WHERE id = ?').get(id)!
+const rows = (s: Setup, webhookId: string) => s.app.deps.app.db.raw.all<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY created_at, attempt', [webhookId])
+const webhookState = async (s: Setup, id: string) =>
+  (await s.app.deps.app.db.raw.get<{ enabled: number; disabled_reason: string | null; consecutive_failures: number }>('SELECT enabled, disabled_reason, consecutive_failures FROM webhooks WHERE id = ?', [id]))!
 
 describe('a delivery', () => {
   test('is the stored envelope byte for byte, with both signatures and the delivery headers, and leaves a success record', async () => {
@@ -94,7 +94,7 @@ describe('a delivery', () => {
     await s.run()
     expect(s.receiver.received).toHaveLength(1)
     const [request] = s.receiver.received
-    const event = s.app.deps.sqlite.query<{ id: string; body: string }, []>("SELECT id, body FROM events WHERE type = 'ticket.created'").get()!
+    const event = (await s.app.deps.app.db.raw.get<{ id: string; body: string }>("SELECT id, body FROM events WHERE type = 'ticket.created'"))!
     expect(request!.body).toBe(event.body)
     expect(JSON.parse(request!.body)).toMatchObject({ id: event.id, type: 'ticket.created', organization_id: s.org.org.id, data: { ticket: { id: ticketId } } })
 
@@ -106,7 +106,7 @@ describe('a delivery', () => {
     expect(h['webhook-id']).toBe(event.id)
     expect(new Webhook(standardWebhooksSecret(SECRET)).verify(request!.body, h)).toMatchObject({ id: event.id })
 
-    const [record] = rows(s, webhookId)
+    const [record] = await rows(s, webhookId)
     expect(record).toMatchObject({ event_id: event.id, attempt: 1, status: 'success', response_code: 200, response_body: 'ok', error_class: null, next_attempt_at: null, delivered_at: s.app.clock.now() })
     expect(h['x-service-delivery-id']).toBe(record!.id)
     expect(h['x-service-attempt']).toBe('1')
@@ -123,7 +123,7 @@ describe('failures', () => {
     expect(schedule).toEqual([0, 60_000, 300_000, 1_800_000, 7_200_000, 28_800_000])
     await s.run()
     for (let attempt = 2; attempt <= 6; attempt++) {
-      const pending = rows(s, webhookId).at(-1)!
+      const pending = (await rows(s, webhookId)).at(-1)!
       expect([pending.attempt, pending.status]).toEqual([attempt, 'pending'])
       const due = pending.next_attempt_at! - s.app.clock.now()
       // The scheduled delay plus a jitter of at most 10% that only delays.
@@ -136,18 +136,18 @@ describe('failures', () => {
       await s.run()
       expect(s.receiver.received).toHaveLength(attempt)
     }
-    const attempts = rows(s, webhookId)
+    const attempts = await rows(s, webhookId)
     expect(attempts.map((r) => [r.attempt, r.status, r.response_code, r.error_class])).toEqual([1, 2, 3, 4, 5, 6].map((n) => [n, 'failed', 500, 'http_status']))
     expect(new Set(s.receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1)
     expect(s.receiver.received.map((r) => r.headers['x-service-attempt'])).toEqual(['1', '2', '3', '4', '5', '6'])
-    expect(webhookState(s, webhookId)).toEqual({ enabled: 0, disabled_reason: 'exhausted', consecutive_failures: 6 })
-    const disabled = s.app.deps.sqlite.query<{ event: string; reason: string }, [string]>("SELECT event, reason FROM audit_logs WHERE target_id = ? AND event = 'webhook.disabled'").all(webhookId)
+    expect(await webhookState(s, webhookId)).toEqual({ enabled: 0, disabled_reason: 'exhausted', consecutive_failures: 6 })
+    const disabled = await s.app.deps.app.db.raw.all<{ event: string; reason: string }>("SELECT event, reason FROM audit_logs WHERE target_id = ? AND event = 'webhook.disabled'", [webhookId])
     expect(disabled).toEqual([{ event: 'webhook.disabled', reason: 'exhausted' }])
 
     await newTicket(s, 'Another')
     await s.run()
     expect(s.receiver.received).toHaveLength(6)
-    expect(rows(s, webhookId).at(-1)).toMatchObject({ attempt: 1, status: 'skipped' })
+    expect((await rows(s, webhookId)).at(-1)).toMatchObject({ attempt: 1, status: 'skipped' })
   })
 
   test('on a clock that moves between queueing and sending, as a real one does, the last failure still disables the webhook', async () => {
@@ -159,8 +159,8 @@ describe('failures', () => {
       s.app.clock.advance(attempt === 1 ? 250 : 1_200)
       await s.run()
     }
-    expect(rows(s, webhookId).map((r) => [r.attempt, r.status])).toEqual([[1, 'failed'], [2, 'failed'], [3, 'failed']])
-    expect(webhookState(s, webhookId)).toEqual({ enabled: 0, disabled_reason: 'exhausted', consecutive_failures: 3 })
+    expect((await rows(s, webhookId)).map((r) => [r.attempt, r.status])).toEqual([[1, 'failed'], [2, 'failed'], [3, 'failed']])
+    expect(await webhookState(s, webhookId)).toEqual({ enabled: 0, disabled_reason: 'exhausted', consecutive_failures: 3 })
   })
 
   test('a success of another event after an event\'s first attempt keeps the webhook on when that event\'s last attempt fails', async () => {
@@ -176,8 +176,8 @@ describe('failures', () => {
       s.app.clock.advance(1_200)
       await s.run()
     }
-    expect(rows(s, webhookId).map((r) => r.status).sort()).toEqual(['failed', 'failed', 'failed', 'success'])
-    expect(webhookState(s, webhookId)).toMatchObject({ enabled: 1, consecutive_failures: 2 })
+    expect((await rows(s, webhookId)).map((r) => r.status).sort()).toEqual(['failed', 'failed', 'failed', 'success'])
+    expect(await webhookState(s, webhookId)).toMatchObject({ enabled: 1, consecutive_failures: 2 })
   })
 
   test('a recovered event whose fresh schedule fails again disables the webhook again', async () => {
@@ -190,7 +190,7 @@ describe('failures', () => {
       s.app.clock.advance(1_200)
       await s.run()
     }
-    expect(webhookState(s, webhookId)).toMatchObject({ enabled: 0, disabled_reason: 'exhausted' })
+    expect(await webhookState(s, webhookId)).toMatchObject({ enabled: 0, disabled_reason: 'exhausted' })
     expect((await s.send('PATCH', `/api/v1/webhooks/${webhookId}`, { enabled: true })).status).toBe(200)
     s.app.clock.advance(60_000)
     expect((await json<{ queued: number }>(await s.send('POST', `/api/v1/webhooks/${webhookId}/recover`, { since }))).queued).toBe(1)
@@ -198,8 +198,8 @@ describe('failures', () => {
       s.app.clock.advance(1_200)
       await s.run()
     }
-    expect(rows(s, webhookId).map((r) => [r.trigger, r.attempt, r.status])).toEqual([['event', 1, 'failed'], ['event', 2, 'failed'], ['recover', 1, 'failed'], ['recover', 2, 'failed']])
-    expect(webhookState(s, webhookId)).toMatchObject({ enabled: 0, disabled_reason: 'exhausted' })
+    expect((await rows(s, webhookId)).map((r) => [r.trigger, r.attempt, r.status])).toEqual([['event', 1, 'failed'], ['event', 2, 'failed'], ['recover', 1, 'failed'], ['recover', 2, 'failed']])
+    expect(await webhookState(s, webhookId)).toMatchObject({ enabled: 0, disabled_reason: 'exhausted' })
     up = true
   })
 
@@ -208,8 +208,8 @@ describe('failures', () => {
     const webhookId = await register(s)
     await newTicket(s)
     await s.run()
-    expect(rows(s, webhookId).map((r) => r.status)).toEqual(['failed'])
-    expect(webhookState(s, webhookId)).toMatchObject({ enabled: 0, disabled_reason: 'gone' })
+    expect((await rows(s, webhookId)).map((r) => r.status)).toEqual(['failed'])
+    expect(await webhookState(s, webhookId)).toMatchObject({ enabled: 0, disabled_reason: 'gone' })
   })
 
   test('a redirect is not followed: one request, a failure of class redirect', async () => {
@@ -218,7 +218,7 @@ describe('failures', () => {
     await newTicket(s)
     await s.run()
     expect(s.receiver.received.map((r) => r.path)).toEqual(['/hook'])
-    expect(rows(s, webhookId)[0]).toMatchObject({ status: 'failed', response_code: 302, error_class: 'redirect' })
+    expect((await rows(s, webhookId))[0]).toMatchObject({ status: 'failed', response_code: 302, error_class: 'redirect' })
   })
 
   test('Retry-After on a 503 is honoured, up to twice the scheduled delay', async () => {
@@ -227,13 +227,13 @@ describe('failures', () => {
     const webhookId = await register(s)
     await newTicket(s)
     await s.run()
-    const second = rows(s, webhookId).at(-1)!
+    const second = (await rows(s, webhookId)).at(-1)!
     expect(second.next_attempt_at! - s.app.clock.now()).toBeGreaterThanOrEqual(100_000)
     expect(second.next_attempt_at! - s.app.clock.now()).toBeLessThanOrEqual(120_000)
     s.app.clock.advance(second.next_attempt_at! - s.app.clock.now())
     await s.run()
     // Asked for 100,000 s before attempt 3 (scheduled 300 s): capped at 600 s.
-    const third = rows(s, webhookId).at(-1)!
+    const third = (await rows(s, webhookId)).at(-1)!
     expect(third.next_attempt_at! - s.app.clock.now()).toBe(600_000)
   })
 
@@ -242,7 +242,7 @@ describe('failures', () => {
     const webhookId = await register(s)
     await newTicket(s)
     await s.run()
-    expect(rows(s, webhookId)[0]).toMatchObject({ status: 'failed', response_code: null, error_class: 'timeout' })
+    expect((await rows(s, webhookId))[0]).toMatchObject({ status: 'failed', response_code: null, error_class: 'timeout' })
   })
 
   test('a success resets the failure count', async () => {
@@ -250,10 +250,10 @@ describe('failures', () => {
     const webhookId = await register(s)
     await newTicket(s)
     await s.run()
-    expect(webhookState(s, webhookId).consecutive_failures).toBe(1)
+    expect((await webhookState(s, webhookId)).consecutive_failures).toBe(1)
     s.app.clock.advance(70_000)
     await s.run()
-    expect(webhookState(s, webhookId)).toMatchObject({ enabled: 1, consecutive_failures: 0 })
+    expect(await webhookState(s, webhookId)).toMatchObject({ enabled: 1, consecutive_failures: 0 })
   })
 })
 
@@ -264,7 +264,7 @@ describe('SSRF at send time', () => {
     await newTicket(s)
     await s.run()
     expect(s.receiver.received).toHaveLength(0)
-    const [record] = rows(s, webhookId)
+    const [record] = await rows(s, webhookId)
     expect(record).toMatchObject({ status: 'failed', error_class: 'ssrf_blocked' })
     expect(record!.error_message).toContain('loopback')
   })
@@ -286,16 +286,16 @@ describe('SSRF at send time', () => {
     await s.run()
     expect(s.receiver.received).toHaveLength(1)
     expect(JSON.parse(s.receiver.received[0]!.body)).toMatchObject({ organization_id: s.org.org.id })
-    expect(rows(s, allowedHook)[0]).toMatchObject({ status: 'success' })
-    expect(rows(s, otherHook)[0]).toMatchObject({ status: 'failed', error_class: 'ssrf_blocked' })
-    expect(rows(s, otherHook)[0]!.error_message).toBe('hooks.test resolves to 127.0.0.1, a loopback address: refused (the operator can allow it for this organization)')
+    expect((await rows(s, allowedHook))[0]).toMatchObject({ status: 'success' })
+    expect((await rows(s, otherHook))[0]).toMatchObject({ status: 'failed', error_class: 'ssrf_blocked' })
+    expect((await rows(s, otherHook))[0]!.error_message).toBe('hooks.test resolves to 127.0.0.1, a loopback address: refused (the operator can allow it for this organization)')
     // The operator clears the list: the next claim reads it, no restart needed.
-    allowWebhookCidrs(s.app, s.org.org.id, '')
+    await allowWebhookCidrs(s.app, s.org.org.id, '')
     s.app.clock.advance(1000)
     await newTicket(s, 'after clearing')
     await s.run()
     expect(s.receiver.received).toHaveLength(1)
-    expect(rows(s, allowedHook).map((r) => [r.attempt, r.status, r.error_class])).toEqual([[1, 'success', null], [1, 'failed', 'ssrf_blocked'], [2, 'pending', null]])
+    expect((await rows(s, allowedHook)).map((r) => [r.attempt, r.status, r.error_class])).toEqual([[1, 'success', null], [1, 'failed', 'ssrf_blocked'], [2, 'pending', null]])
   })
 
   test('any non-public address of a name refuses it, IPv4-mapped IPv6 included', async () => {
@@ -305,19 +305,22 @@ describe('SSRF at send time', () => {
       await newTicket(s)
       await s.run()
       expect(s.receiver.received).toHaveLength(0)
-      expect(rows(s, webhookId)[0]).toMatchObject({ status: 'failed', error_class: 'ssrf_blocked' })
+      expect((await rows(s, webhookId))[0]).toMatchObject({ status: 'failed', error_class: 'ssrf_blocked' })
     }
   })
 
   test('a receiver\'s name is looked up once for many sends (the answer is kept 30 s)', async () => {
     const lookups: string[] = []
-    const s = await setUp(undefined, {}, async (host) => (lookups.push(host), ['127.0.0.1']))
+    const s = await setUp(undefined, {}, async (host) => {
+      lookups.push(host)
+      return ['127.0.0.1']
+    })
     const webhookId = await register(s, `https://hooks.test:${s.receiver.port}/hook`)
     for (let i = 0; i < 3; i++) await newTicket(s)
     await s.run()
     expect(s.receiver.received).toHaveLength(3)
     expect(lookups).toEqual(['hooks.test'])
-    expect(rows(s, webhookId).map((r) => r.status)).toEqual(['success', 'success', 'success'])
+    expect((await rows(s, webhookId)).map((r) => r.status)).toEqual(['success', 'success', 'success'])
   })
 
   test('with the range allowed, the name connects to the checked address and TLS verifies the name', async () => {
@@ -327,11 +330,11 @@ describe('SSRF at send time', () => {
     await s.run()
     expect(s.receiver.received).toHaveLength(1)
     expect(s.receiver.received[0]!.headers.host).toBe(`hooks.test:${s.receiver.port}`)
-    expect(rows(s, webhookId)[0]).toMatchObject({ status: 'success' })
+    expect((await rows(s, webhookId))[0]).toMatchObject({ status: 'success' })
     // A name the certificate does not cover fails TLS, although the address is the same.
     const wrongName = await register(s, `https://wrong.test:${s.receiver.port}/hook`)
     await newTicket(s)
     await s.run()
-    expect(rows(s, wrongName)[0]).toMatchObject({ status: 'failed', error_class: 'tls' })
+    expect((await rows(s, wrongName))[0]).toMatchObject({ status: 'failed', error_class: 'tls' })
   })
 })

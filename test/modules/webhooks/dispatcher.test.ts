@@ -30,7 +30,7 @@ async function setUp(answer: (r: { path: string }, i: number) => Answer, setting
   const receiver = await startReceiver(answer)
   const app = await makeTestApp({ ACCESS_TOKEN_TTL: '86400', ...settings }, { clock: new FakeClock(Date.now()), webhookCa: receiver.ca })
   const org = await seedOrganization(app, 'acme')
-  allowWebhookCidrs(app, org.org.id)
+  await allowWebhookCidrs(app, org.org.id)
   cleanups.push(() => receiver.stop(), () => app.close())
   const send = (method: string, path: string, body?: unknown) =>
     app.request(path, { method, headers: { ...org.users.admin.auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
@@ -50,7 +50,7 @@ async function setUp(answer: (r: { path: string }, i: number) => Answer, setting
 }
 
 const leases = (app: TestApp) =>
-  app.deps.sqlite.query<{ status: string; lease_until: number | null }, []>("SELECT status, lease_until FROM webhook_deliveries WHERE status = 'pending' ORDER BY created_at, id").all()
+  app.deps.app.db.raw.all<{ status: string; lease_until: number | null }>("SELECT status, lease_until FROM webhook_deliveries WHERE status = 'pending' ORDER BY created_at, id")
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   for (const deadline = Date.now() + 5000; !condition(); await Bun.sleep(5)) if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
@@ -61,27 +61,27 @@ describe('claims ahead of the sends', () => {
     const s = await setUp(() => ({ status: 200, delayMs: 100 }))
     await s.hook()
     await s.tickets(20)
-    s.app.deps.webhooks.pump()
-    const claimed = leases(s.app).filter((r) => r.lease_until !== null)
+    await s.app.deps.webhooks.pump()
+    const claimed = (await leases(s.app)).filter((r) => r.lease_until !== null)
     expect(claimed).toHaveLength(3 * PER_WEBHOOK_CONCURRENCY)
     expect(s.app.deps.webhooks.inFlightCount).toBe(3 * PER_WEBHOOK_CONCURRENCY)
     await s.app.deps.webhooks.settled()
     expect(s.receiver.received).toHaveLength(20)
     expect(s.receiver.load.max).toBe(PER_WEBHOOK_CONCURRENCY)
-    expect(leases(s.app)).toEqual([])
+    expect(await leases(s.app)).toEqual([])
   })
 
   test('stop gives back at once the claims that never started; the ones in flight finish and are recorded', async () => {
     const s = await setUp(() => ({ status: 200, delayMs: 200 }))
     await s.hook()
     await s.tickets(10)
-    s.app.deps.webhooks.pump()
+    await s.app.deps.webhooks.pump()
     await until(() => s.receiver.received.length === PER_WEBHOOK_CONCURRENCY, 'the first sends')
     await s.app.deps.webhooks.stop(5000)
     expect(s.receiver.received).toHaveLength(PER_WEBHOOK_CONCURRENCY)
     // Due again at once for the next start: no lease left on any of them.
-    expect(leases(s.app)).toEqual(Array.from({ length: 10 - PER_WEBHOOK_CONCURRENCY }, () => ({ status: 'pending', lease_until: null })))
-    const done = s.app.deps.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'success'").get()!.n
+    expect(await leases(s.app)).toEqual(Array.from({ length: 10 - PER_WEBHOOK_CONCURRENCY }, () => ({ status: 'pending', lease_until: null })))
+    const done = (await s.app.deps.app.db.raw.get<{ n: number }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'success'"))!.n
     expect(done).toBe(PER_WEBHOOK_CONCURRENCY)
   })
 
@@ -91,15 +91,15 @@ describe('claims ahead of the sends', () => {
     await s.hook()
     await s.tickets(PER_WEBHOOK_CONCURRENCY + 1)
     const claimedAt = s.app.clock.now()
-    s.app.deps.webhooks.pump()
-    const lastLease = () => s.app.deps.sqlite.query<{ lease_until: number | null }, []>('SELECT lease_until FROM webhook_deliveries ORDER BY created_at DESC, id DESC LIMIT 1').get()!.lease_until
-    expect(lastLease()).toBe(claimedAt + 7000)
+    await s.app.deps.webhooks.pump()
+    const lastLease = async () => (await s.app.deps.app.db.raw.get<{ lease_until: number | null }>('SELECT lease_until FROM webhook_deliveries ORDER BY created_at DESC, id DESC LIMIT 1'))!.lease_until
+    expect(await lastLease()).toBe(claimedAt + 7000)
     // The last one waits behind the cap while 2 s pass: only 5 s of its claim would be left.
     s.app.clock.advance(2000)
     await until(() => s.receiver.received.length === PER_WEBHOOK_CONCURRENCY + 1, 'the fifth send')
-    expect(lastLease()).toBe(claimedAt + 2000 + 7000)
+    expect(await lastLease()).toBe(claimedAt + 2000 + 7000)
     await s.app.deps.webhooks.settled()
-    expect(leases(s.app)).toEqual([])
+    expect(await leases(s.app)).toEqual([])
   })
 })
 
@@ -108,11 +108,11 @@ describe('disabled while deliveries wait', () => {
     const s = await setUp(() => ({ status: 410, delayMs: 100 }))
     await s.hook()
     await s.tickets(10)
-    s.app.deps.webhooks.pump()
+    await s.app.deps.webhooks.pump()
     await s.app.deps.webhooks.settled()
     // Only the sends already under way when the first 410 came back.
     expect(s.receiver.received).toHaveLength(PER_WEBHOOK_CONCURRENCY)
-    const byStatus = s.app.deps.sqlite.query<{ status: string; n: number }, []>('SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status ORDER BY status').all()
+    const byStatus = await s.app.deps.app.db.raw.all<{ status: string; n: number }>('SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status ORDER BY status')
     expect(byStatus).toEqual([
       { status: 'failed', n: PER_WEBHOOK_CONCURRENCY },
       { status: 'skipped', n: 10 - PER_WEBHOOK_CONCURRENCY },
@@ -125,11 +125,11 @@ describe('secrets', () => {
     const s = await setUp(() => ({ status: 200 }))
     const id = await s.hook('the-first-secret-0001')
     await s.tickets(1)
-    s.app.deps.webhooks.pump()
+    await s.app.deps.webhooks.pump()
     await s.app.deps.webhooks.settled()
     expect((await s.send('PATCH', `/api/v1/webhooks/${id}`, { secret: 'the-second-secret-002' })).status).toBe(200)
     await s.tickets(1)
-    s.app.deps.webhooks.pump()
+    await s.app.deps.webhooks.pump()
     await s.app.deps.webhooks.settled()
     const signatures = s.receiver.received.map((r) => r.headers['x-service-signature'])
     const sign = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`

@@ -2,9 +2,8 @@
 // pending for each enabled webhook that subscribes to its type, skipped for a disabled one, none for
 // the others — and vanish with it when that transaction rolls back; oversized event data is refused.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { write } from '../../../src/db/tx.ts'
-import { emit } from '../../../src/modules/events/emit.ts'
-import { onDeliveriesQueued } from '../../../src/modules/webhooks/signal.ts'
+import { contextFor } from '../../../src/context.ts'
+import { recordChange } from '../../../src/modules/events/index.ts'
 import { json, makeTestApp } from '../../helpers/app.ts'
 import { seedOrganization } from '../../helpers/seed.ts'
 
@@ -33,8 +32,9 @@ interface DeliveryRow {
   next_attempt_at: number | null
 }
 
+const db = app.deps.app.db
 const deliveriesOf = (eventId: string) =>
-  app.deps.sqlite.query<DeliveryRow, [string]>('SELECT webhook_id, event_id, event_type, attempt, trigger, status, next_attempt_at FROM webhook_deliveries WHERE event_id = ? ORDER BY webhook_id').all(eventId)
+  db.raw.all<DeliveryRow>('SELECT webhook_id, event_id, event_type, attempt, trigger, status, next_attempt_at FROM webhook_deliveries WHERE event_id = ? ORDER BY webhook_id', [eventId])
 
 describe('fan-out', () => {
   test('a new ticket: pending for ticket.*, ticket.created and *, skipped for a disabled subscriber, nothing for user.* or another organization', async () => {
@@ -47,16 +47,16 @@ describe('fan-out', () => {
     const elsewhere = await hook(['*'], other.users.admin.auth)
 
     let woken = 0
-    const stop = onDeliveriesQueued(() => woken++)
+    const stop = app.deps.ports.wakeups.onDeliveriesQueued(() => woken++)
     const created = await send('POST', '/api/v1/tickets', { subject: 'Printer on fire' })
     stop()
     expect(created.status).toBe(201)
     expect(woken).toBe(1)
     const ticketId = (await json<{ id: string }>(created)).id
-    const event = app.deps.sqlite.query<{ id: string; body: string }, [string]>("SELECT id, body FROM events WHERE type = 'ticket.created' AND body LIKE '%' || ? || '%'").get(ticketId)!
+    const event = (await db.raw.get<{ id: string; body: string }>("SELECT id, body FROM events WHERE type = 'ticket.created' AND body LIKE '%' || ? || '%'", [ticketId]))!
     expect(JSON.parse(event.body)).toMatchObject({ id: event.id, type: 'ticket.created', organization_id: org.org.id, data: { ticket: { id: ticketId, subject: 'Printer on fire' } } })
 
-    const rows = deliveriesOf(event.id)
+    const rows = await deliveriesOf(event.id)
     const byWebhook = Object.fromEntries(rows.map((r) => [r.webhook_id, r]))
     expect(Object.keys(byWebhook).sort()).toEqual([tickets, exact, everything, disabled].sort())
     for (const id of [tickets, exact, everything]) {
@@ -67,26 +67,32 @@ describe('fan-out', () => {
     expect(byWebhook[elsewhere]).toBeUndefined()
   })
 
-  test('a rolled-back change leaves neither its event nor its deliveries', () => {
-    const count = () => app.deps.sqlite.query<{ e: number; d: number }, []>('SELECT (SELECT count(*) FROM events) AS e, (SELECT count(*) FROM webhook_deliveries) AS d').get()!
-    const before = count()
-    expect(() =>
-      write(app.deps.db, (tx) => {
-        emit(tx, { organizationId: org.org.id, type: 'ticket.updated', data: { ticket: { id: 'tkt_x' } }, now: app.clock.now() })
+  test('a rolled-back change leaves neither its event nor its deliveries', async () => {
+    const count = () => db.raw.get<{ e: number; d: number }>('SELECT (SELECT count(*) FROM events) AS e, (SELECT count(*) FROM webhook_deliveries) AS d')
+    const before = await count()
+    let queuedInside = 0
+    const ctx = contextFor(app.deps.app, { kind: 'system', id: 'cli' })
+    await expect(
+      db.write('test.rollback', async (tx) => {
+        await recordChange(tx, ctx, { type: 'ticket.updated', organizationId: org.org.id, target: { type: 'ticket', id: 'tkt_x' }, data: { ticket: { id: 'tkt_x' } } })
+        queuedInside = (await tx.raw.get<{ n: number }>('SELECT count(*) AS n FROM webhook_deliveries'))!.n - before!.d
         throw new Error('the change failed after its event')
       }),
-    ).toThrow('the change failed after its event')
-    expect(count()).toEqual(before)
+    ).rejects.toThrow('the change failed after its event')
+    // The subscribers did queue deliveries inside the transaction: the rollback took them.
+    expect(queuedInside).toBeGreaterThan(0)
+    expect(await count()).toEqual(before)
   })
 
   test('event data over 256 KB is refused with the change (413), nothing written', async () => {
     await hook(['ticket.*'])
-    const before = app.deps.sqlite.query<{ n: number }, []>('SELECT count(*) AS n FROM tickets').get()!.n
+    const tickets = async () => (await db.raw.get<{ n: number }>('SELECT count(*) AS n FROM tickets'))!.n
+    const before = await tickets()
     // 65,535 characters of 3 bytes each in UTF-8: about 192 KB of description, plus the escapes of control characters.
     const description = '\u0001'.repeat(45_000)
     const response = await send('POST', '/api/v1/tickets', { subject: 'Huge', description })
     expect(response.status).toBe(413)
     expect((await json(response)).code).toBe('PAYLOAD_TOO_LARGE')
-    expect(app.deps.sqlite.query<{ n: number }, []>('SELECT count(*) AS n FROM tickets').get()!.n).toBe(before)
+    expect(await tickets()).toBe(before)
   })
 })

@@ -52,7 +52,7 @@ describe('POST /api/v1/webhooks', () => {
       updated_at: expect.stringMatching(ISO),
     })
     expect(JSON.stringify(body)).not.toContain(HOOK.secret)
-    const stored = app.deps.sqlite.query<{ secret_sealed: string }, [string]>('SELECT secret_sealed FROM webhooks WHERE id = ?').get(body.id as string)!
+    const stored = (await app.deps.app.db.raw.get<{ secret_sealed: string }>('SELECT secret_sealed FROM webhooks WHERE id = ?', [body.id as string]))!
     expect(stored.secret_sealed).not.toContain(HOOK.secret)
     expect(Buffer.from(stored.secret_sealed, 'base64').toString('latin1')).not.toContain(HOOK.secret)
   })
@@ -78,7 +78,7 @@ describe('POST /api/v1/webhooks', () => {
   test('ranges the operator allowed one organization let it register internal receivers; another organization is still refused', async () => {
     const { app, org, send } = await setUp()
     const other = await seedOrganization(app, 'other')
-    expect(allowWebhookCidrs(app, org.org.id, '10.0.0.0/8, fd00::/8')).toEqual(['10.0.0.0/8', 'fd00::/8'])
+    expect(await allowWebhookCidrs(app, org.org.id, '10.0.0.0/8, fd00::/8')).toEqual(['10.0.0.0/8', 'fd00::/8'])
     expect((await send('POST', '/api/v1/webhooks', { ...HOOK, url: 'https://10.1.2.3:8443/in' })).status).toBe(201)
     expect((await send('POST', '/api/v1/webhooks', { ...HOOK, url: 'https://[fd00::1]/in' })).status).toBe(201)
     expect((await fieldErrors(await send('POST', '/api/v1/webhooks', { ...HOOK, url: 'https://192.168.1.1/in' }))).url).toContain('private')
@@ -89,7 +89,7 @@ describe('POST /api/v1/webhooks', () => {
     })
     expect((await fieldErrors(fromOther)).url).toBe('must not point at a private address')
     // Cleared, the organization is back to public addresses; what it registered stays (each send checks again).
-    expect(allowWebhookCidrs(app, org.org.id, '')).toEqual([])
+    expect(await allowWebhookCidrs(app, org.org.id, '')).toEqual([])
     expect((await send('POST', '/api/v1/webhooks', { ...HOOK, url: 'https://10.1.2.3:8443/in' })).status).toBe(400)
   })
 
@@ -148,19 +148,19 @@ describe('list, read, change, delete', () => {
   test('PATCH changes each field; off is manual; back on clears the failure state; the secret stays hidden and is re-sealed', async () => {
     const { app, send } = await setUp()
     const { id } = await json<{ id: string }>(await send('POST', '/api/v1/webhooks', HOOK))
-    const sealed = () => app.deps.sqlite.query<{ secret_sealed: string }, [string]>('SELECT secret_sealed FROM webhooks WHERE id = ?').get(id)!.secret_sealed
-    const before = sealed()
+    const sealed = async () => (await app.deps.app.db.raw.get<{ secret_sealed: string }>('SELECT secret_sealed FROM webhooks WHERE id = ?', [id]))!.secret_sealed
+    const before = await sealed()
     app.clock.advance(5000)
     const changed = await json(await send('PATCH', `/api/v1/webhooks/${id}`, { url: 'https://other.example.com/x', events: ['user.created'], description: 'new', secret: 'another-secret-of-16' }))
     expect(changed).toMatchObject({ url: 'https://other.example.com/x', events: ['user.created'], description: 'new', enabled: true })
     expect(changed.updated_at).not.toBe(changed.created_at)
-    expect(sealed()).not.toBe(before)
+    expect(await sealed()).not.toBe(before)
     expect(JSON.stringify(changed)).not.toContain('another-secret')
     expect((await json(await send('PATCH', `/api/v1/webhooks/${id}`, { description: null }))).description).toBeNull()
 
     const off = await json(await send('PATCH', `/api/v1/webhooks/${id}`, { enabled: false }))
     expect([off.enabled, off.disabled_reason, off.disabled_at]).toEqual([false, 'manual', expect.stringMatching(ISO)])
-    app.deps.sqlite.run(`UPDATE webhooks SET disabled_reason = 'exhausted', consecutive_failures = 6, failing_since = 1 WHERE id = '${id}'`)
+    await app.deps.app.db.raw.run("UPDATE webhooks SET disabled_reason = 'exhausted', consecutive_failures = 6, failing_since = 1 WHERE id = ?", [id])
     const on = await json(await send('PATCH', `/api/v1/webhooks/${id}`, { enabled: true }))
     expect([on.enabled, on.disabled_reason, on.disabled_at, on.consecutive_failures]).toEqual([true, null, null, 0])
 
@@ -172,14 +172,14 @@ describe('list, read, change, delete', () => {
     const { app, org, send } = await setUp()
     const { id } = await json<{ id: string }>(await send('POST', '/api/v1/webhooks', HOOK))
     expect((await send('POST', '/api/v1/tickets', { subject: 'Printer on fire' })).status).toBe(201)
-    const deliveries = () => app.deps.sqlite.query<{ n: number }, [string]>('SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = ?').get(id)!.n
-    expect(deliveries()).toBe(1)
+    const deliveries = async () => (await app.deps.app.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = ?', [id]))!.n
+    expect(await deliveries()).toBe(1)
     await send('PATCH', `/api/v1/webhooks/${id}`, { secret: 'rotated-secret-value' })
     expect((await send('DELETE', `/api/v1/webhooks/${id}`)).status).toBe(204)
     expect((await send('GET', `/api/v1/webhooks/${id}`)).status).toBe(404)
     expect((await send('DELETE', `/api/v1/webhooks/${id}`)).status).toBe(404)
-    expect(deliveries()).toBe(0)
-    const records = app.deps.sqlite.query<{ event: string; details: string }, [string, string]>('SELECT event, details FROM audit_logs WHERE organization_id = ? AND target_id = ? ORDER BY seq').all(org.org.id, id)
+    expect(await deliveries()).toBe(0)
+    const records = await app.deps.app.db.raw.all<{ event: string; details: string }>('SELECT event, details FROM audit_logs WHERE organization_id = ? AND target_id = ? ORDER BY seq', [org.org.id, id])
     expect(records.map((r) => r.event)).toEqual(['webhook.created', 'webhook.updated', 'webhook.deleted'])
     for (const r of records) {
       expect(r.details).not.toContain(HOOK.secret)

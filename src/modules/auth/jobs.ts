@@ -1,0 +1,26 @@
+// The auth module's cron task: forgets revocations nobody can present any more, and deletes expired
+// credentials (store.ts says which) in one short transaction.
+import type { AppContext } from '../../context.ts'
+import type { TaskDefinition } from '../../jobs/scheduler.ts'
+import { deleteExpiredCredentials } from './store.ts'
+
+export const AUTH_CLEANUP_INTERVAL_MS = 5 * 60 * 1000
+
+export function authCleanupTask(app: AppContext, intervalMs = AUTH_CLEANUP_INTERVAL_MS): TaskDefinition {
+  return {
+    name: 'auth_cleanup',
+    intervalMs,
+    async run({ now }) {
+      const deleted = await app.db.write('auth.cleanup', (tx) => deleteExpiredCredentials(tx, now))
+      const forgotten = app.ports.revocations.prune(now)
+      return {
+        worked: deleted.revokedTokens + deleted.refreshTokens + deleted.mfaChallenges + deleted.smsMessages + forgotten > 0,
+        revoked_tokens_deleted: deleted.revokedTokens,
+        refresh_tokens_deleted: deleted.refreshTokens,
+        mfa_challenges_deleted: deleted.mfaChallenges,
+        sms_records_deleted: deleted.smsMessages,
+        revocations_forgotten: forgotten,
+      }
+    },
+  }
+}

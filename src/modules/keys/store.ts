@@ -1,0 +1,39 @@
+// The keys module's SQL: the signing keys, their use by issued tokens, and what is published.
+import type { Database, Queries, Tx } from '../../db/database.ts'
+import type { SigningKeysTable } from './table.ts'
+
+export type KeyRow = SigningKeysTable
+
+export async function anyKey(db: Queries): Promise<boolean> {
+  return (await db.kysely.selectFrom('signing_keys').select('kid').limit(1).executeTakeFirst()) !== undefined
+}
+
+export async function insertKey(db: Database, row: KeyRow): Promise<void> {
+  await db.write('signing_key.add', async (tx) => {
+    await tx.kysely.insertInto('signing_keys').values(row).execute()
+  })
+}
+
+/** Every key, oldest activation first. */
+export async function allKeys(db: Queries): Promise<KeyRow[]> {
+  return db.kysely.selectFrom('signing_keys').selectAll().orderBy('activates_at').orderBy('created_at').execute()
+}
+
+export async function keyByKid(db: Queries, kid: string): Promise<KeyRow | undefined> {
+  return db.kysely.selectFrom('signing_keys').selectAll().where('kid', '=', kid).executeTakeFirst()
+}
+
+// Once per sign-in and refresh: a raw statement.
+const SIGNER = 'SELECT kid, activates_at FROM signing_keys WHERE activates_at <= ? ORDER BY activates_at DESC, created_at DESC LIMIT 1'
+
+/** The latest key whose activation time has come. */
+export async function signerKey(db: Queries, now: number): Promise<{ kid: string; activates_at: number } | undefined> {
+  return db.raw.get<{ kid: string; activates_at: number }>(SIGNER, [now])
+}
+
+// max() of two values is spelt differently by each engine (max / greatest): a CASE is the same on both.
+const RECORD_USE = 'UPDATE signing_keys SET max_token_expires_at = CASE WHEN max_token_expires_at < ? THEN ? ELSE max_token_expires_at END WHERE kid = ?'
+
+export async function recordKeyUse(tx: Tx, kid: string, expiresAt: number): Promise<void> {
+  await tx.raw.run(RECORD_USE, [expiresAt, expiresAt, kid])
+}

@@ -1,0 +1,69 @@
+// Operator verbs behind `switchboard org set-plan` and `org set-limits`: change an organization's plan
+// or its own request rates. The running server reads both on every request, so they apply at once.
+import type { Ctx } from '../../context.ts'
+import { appendAudit, auditActorOf } from '../audit/index.ts'
+import { organizationRates } from './plans.ts'
+import { findOrgRates, type OrgRatesRow, updateOrgRates } from './store.ts'
+
+export interface RatesView {
+  organization_id: string
+  plan: string
+  /** Set by set-limits; null: the plan's. */
+  rate_limit_per_minute: number | null
+  rate_limit_per_day: number | null
+  /** What one user gets; the organization's budget is these times ORG_LIMIT_FACTOR. */
+  effective: { per_minute: number; per_day: number }
+}
+
+function view(org: OrgRatesRow): RatesView {
+  const perMinute = org.rate_limit_per_minute === null ? null : Number(org.rate_limit_per_minute)
+  const perDay = org.rate_limit_per_day === null ? null : Number(org.rate_limit_per_day)
+  const rates = organizationRates(org.plan, perMinute, perDay)
+  return { organization_id: org.id, plan: org.plan, rate_limit_per_minute: perMinute, rate_limit_per_day: perDay, effective: { per_minute: rates.perMinute, per_day: rates.perDay } }
+}
+
+function changes(before: RatesView, after: RatesView): Record<string, unknown> {
+  return { before: { plan: before.plan, ...before.effective }, after: { plan: after.plan, ...after.effective } }
+}
+
+/** An organization's plan and rates, undefined when there is no such organization. */
+export async function getOrganizationRates(ctx: Ctx, organizationId: string): Promise<RatesView | undefined> {
+  const org = await findOrgRates(ctx.db, organizationId)
+  return org && view(org)
+}
+
+/**
+ * Moves an organization to `plan`. Values set by set-limits are kept for Enterprise (whose rates they
+ * are) and dropped for the other plans, whose own rates then apply.
+ */
+export async function changePlan(ctx: Ctx, input: { organizationId: string; plan: string }): Promise<{ before: RatesView; after: RatesView } | undefined> {
+  const now = ctx.clock.now()
+  const { organizationId, plan } = input
+  return ctx.db.write('organization.change_plan', async (tx) => {
+    const found = await findOrgRates(tx, organizationId)
+    if (!found) return undefined
+    const keep = plan === 'enterprise'
+    const after = view((await updateOrgRates(tx, organizationId, { plan, ...(keep ? {} : { perMinute: null, perDay: null }) }, now))!)
+    const before = view(found)
+    const target = { type: 'organization', id: organizationId }
+    await appendAudit(tx, { organizationId, actor: auditActorOf(ctx.actor), event: 'organization.plan_changed', target, details: changes(before, after), now })
+    return { before, after }
+  })
+}
+
+/** Sets (a number), keeps (undefined) or clears (null: back to the plan's) each of the organization's rates. */
+export async function changeRates(
+  ctx: Ctx,
+  input: { organizationId: string; perMinute?: number | null; perDay?: number | null },
+): Promise<RatesView | undefined> {
+  const now = ctx.clock.now()
+  const { organizationId } = input
+  return ctx.db.write('organization.change_rates', async (tx) => {
+    const found = await findOrgRates(tx, organizationId)
+    if (!found) return undefined
+    const after = view((await updateOrgRates(tx, organizationId, { perMinute: input.perMinute, perDay: input.perDay }, now))!)
+    const target = { type: 'organization', id: organizationId }
+    await appendAudit(tx, { organizationId, actor: auditActorOf(ctx.actor), event: 'organization.rate_limits_changed', target, details: changes(view(found), after), now })
+    return after
+  })
+}
