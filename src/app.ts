@@ -1,7 +1,7 @@
-// createApp(deps): the composition root. Cross-cutting plugins first (Elysia hooks only reach routes
+// createApp(app): the composition root. Cross-cutting plugins first (Elysia hooks only reach routes
 // registered after them), then every module in one visible list.
 import { Elysia } from 'elysia'
-import type { AppDeps } from './context.ts'
+import type { AppContext } from './context.ts'
 import { apiDocs } from './http/openapi.ts'
 import { httpPlatform } from './http/platform.ts'
 import { createRouteTable, type RouteTable } from './lib/route-match.ts'
@@ -17,23 +17,23 @@ import { ticketsRoutes } from './modules/tickets/index.ts'
 import { usersRoutes } from './modules/users/index.ts'
 import { webhooksRoutes } from './modules/webhooks/index.ts'
 
-export function createApp(deps: AppDeps) {
+export function createApp(context: AppContext) {
   // Built on first use, after every module has registered its routes: tells 404 from 405.
   let routeTable: RouteTable | undefined
   const app = new Elysia()
-    .use(httpPlatform(deps, (): RouteTable => (routeTable ??= createRouteTable(app.routes.map(routeEntry)))))
-    .use(apiDocs(deps.config))
-    .use(systemRoutes(deps.app))
-    .use(keysRoutes(deps.app))
-    .use(authRoutes(deps.app))
-    .use(mfaRoutes(deps.app))
-    .use(apiKeysRoutes(deps.app))
-    .use(usersRoutes(deps.app))
-    .use(accessRoutes(deps.app))
-    .use(organizationRoutes(deps.app))
-    .use(auditRoutes(deps.app))
-    .use(ticketsRoutes(deps))
-    .use(webhooksRoutes(deps.app))
+    .use(httpPlatform(context, (): RouteTable => (routeTable ??= createRouteTable(app.routes.map(routeEntry)))))
+    .use(apiDocs(context.config))
+    .use(systemRoutes(context))
+    .use(keysRoutes(context))
+    .use(authRoutes(context))
+    .use(mfaRoutes(context))
+    .use(apiKeysRoutes(context))
+    .use(usersRoutes(context))
+    .use(accessRoutes(context))
+    .use(organizationRoutes(context))
+    .use(auditRoutes(context))
+    .use(ticketsRoutes(context))
+    .use(webhooksRoutes(context))
   return app
 }
 

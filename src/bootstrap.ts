@@ -1,6 +1,6 @@
 // First start: on a fresh database, the organization "Default" and its Super Admin (ADMIN_EMAIL,
 // ADMIN_PASSWORD or a generated password printed once to stderr). Never again after that.
-import { type AppContext, type AppDeps, contextFor } from './context.ts'
+import { type AppContext, contextFor } from './context.ts'
 import { getKv, putKv } from './db/kv.ts'
 import type { Logger } from './lib/log.ts'
 import { generatePassword, hashPassword } from './modules/auth/index.ts'
@@ -17,9 +17,7 @@ export interface BootstrapResult {
   generatedPassword?: string
 }
 
-/** `source`: the app context (an AppDeps is TRANSITIONAL, issue 13: its `app` is used). */
-export async function bootstrap(source: AppContext | AppDeps): Promise<BootstrapResult | undefined> {
-  const app = 'app' in source ? source.app : source
+export async function bootstrap(app: AppContext): Promise<BootstrapResult | undefined> {
   if ((await getKv(app.db, DONE_KEY)) !== undefined) return undefined
   const ctx = contextFor(app, { kind: 'system', id: 'first_start' })
   const generated = app.config.adminPassword === undefined ? generatePassword() : undefined

@@ -1,23 +1,15 @@
 // The service context: AppContext is built once at boot (or per test) and passed in explicitly; Ctx is
 // that plus who is asking, the first parameter of every verb. Names interfaces only (ports.ts), never a
 // module's concrete class.
-import type { Database as SqliteConnection } from 'bun:sqlite'
 import type { Config } from './config.ts'
 import type { Database } from './db/database.ts'
-import type { AppDatabase } from './db/open.ts'
 import type { PageTokens } from './db/page-tokens.ts'
 import type { Scheduler } from './jobs/scheduler.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
-import type { Grant, Role } from './modules/access/permissions.ts'
+import type { Grant, Role } from './modules/access/index.ts'
 import type { Rates } from './modules/rate-limits/index.ts'
-import type { DeliveryService, EventSubscriber, IpAllowlists, LastSeen, Ports, SigningKeys, TextMessages, VerifiedTokenCache } from './ports.ts'
-import type { Keyring } from './modules/keys/index.ts'
-import type { Activity, Revocations } from './modules/auth/index.ts'
-import type { SmsSender } from './modules/mfa/sms-sender.ts'
-import type { Allowlists } from './modules/organizations/allowlist.ts'
-import type { RateLimiter } from './modules/rate-limits/index.ts'
-import type { WebhookDispatcher } from './modules/webhooks/index.ts'
+import type { DeliveryService, EventSubscriber, IpAllowlists, LastSeen, Ports, SigningKeys, TextMessages } from './ports.ts'
 
 export interface AppContext {
   readonly config: Config
@@ -57,38 +49,6 @@ export interface Ctx<A extends Actor = Actor> extends AppContext {
 /** The context of `actor` (a request's, or the system's). */
 export function contextFor<A extends Actor>(app: AppContext, actor: A): Ctx<A> {
   return { ...app, actor }
-}
-
-/**
- * TRANSITIONAL (issue 13): what modules not yet on the new data layer receive — the app context with
- * drizzle as `db` and the new layer as `database`. Removed once every module is ported.
- */
-export interface AppDeps {
-  readonly config: Config
-  readonly sqlite: SqliteConnection
-  readonly db: AppDatabase
-  readonly database: Database
-  readonly ports: Ports
-  readonly app: AppContext
-  readonly clock: Clock
-  readonly log: Logger
-  readonly scheduler: Scheduler
-  readonly keyring: Keyring
-  readonly revocations: Revocations
-  readonly verifiedTokens: VerifiedTokenCache
-  readonly pageTokens: PageTokens
-  /** Seals secrets at rest (TOTP secrets); the signing keys have their own copy in the keyring. */
-  readonly masterKey: Uint8Array
-  readonly sms: SmsSender
-  /** Throttled last-seen writes of sessions and API keys. */
-  readonly activity: Activity
-  readonly allowlists: Allowlists
-  readonly rateLimits: RateLimiter
-  /** Sends webhook deliveries; started by `serve` (tests start it when they need it). */
-  readonly webhooks: WebhookDispatcher
-  readonly version: string
-  /** Clock time at which this process started. */
-  readonly startedAt: number
 }
 
 /** Who is asking, from where: what the audit log records of a request. */

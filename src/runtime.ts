@@ -4,11 +4,9 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs'
 import { createApp, type App } from './app.ts'
 import type { Config } from './config.ts'
-import type { AppContext, AppDeps } from './context.ts'
-import type { Database } from './db/database.ts'
+import type { AppContext } from './context.ts'
 import { MIGRATIONS } from './db/migrations/index.ts'
 import { migrate } from './db/migrate.ts'
-import { drizzleOver } from './db/open.ts'
 import { openSqlite } from './db/sqlite.ts'
 import { registerTasks } from './jobs/registry.ts'
 import { Scheduler } from './jobs/scheduler.ts'
@@ -18,15 +16,18 @@ import { PageTokens } from './db/page-tokens.ts'
 import { Activity, Revocations, VerifiedTokens } from './modules/auth/index.ts'
 import { Keyring, loadMasterKey, MasterKeyError } from './modules/keys/index.ts'
 import { VERSION } from './version.ts'
-import { createSmsSender } from './modules/mfa/sms-sender.ts'
-import { Allowlists } from './modules/organizations/allowlist.ts'
-import { memoryRateCounters, RateLimiter, restoreRateCounters, saveRateCounters } from './modules/rate-limits/index.ts'
+import { createSmsSender } from './modules/mfa/index.ts'
+import { Allowlists } from './modules/organizations/index.ts'
+import { memoryRateCounters, restoreRateCounters, saveRateCounters } from './modules/rate-limits/index.ts'
 import { fanOutSubscriber, InProcessWakeups, WebhookDispatcher } from './modules/webhooks/index.ts'
 import type { EventSubscriber, Ports, SigningKeys } from './ports.ts'
 
 export interface Runtime {
-  deps: AppDeps
+  /** What every module is given: configuration, the database, the clock, the log, the ports. */
+  context: AppContext
   app: App
+  /** This process's webhook sender: `serve` starts it (tests start it when they need it). */
+  webhooks: WebhookDispatcher
   /** Stops the cron loop (waiting for running tasks), saves the rate-limit counters and closes the database. */
   close(): Promise<void>
 }
@@ -47,9 +48,7 @@ export async function openMigratedDatabase(config: Config, log: Logger, now: num
     const result = await migrate(database, MIGRATIONS, VERSION, now)
     if (result.applied.length > 0) log.info('migrations applied', { applied: result.applied })
     if (result.changed.length > 0) log.warn('migrations changed after they were applied', { changed: result.changed })
-    // TRANSITIONAL (issue 13): drizzle over the same writer for the modules not yet ported.
-    const sqlite = database.legacyWriter
-    return { database: database as Database, sqlite, db: drizzleOver(sqlite), applied: result.applied }
+    return { database, applied: result.applied }
   } catch (error) {
     await database.close()
     throw error
@@ -160,20 +159,13 @@ export async function openCommandContext(config: Config, log: Logger, clock: Clo
 export async function openRuntime(config: Config, options: { log: Logger; clock?: Clock; webhookCa?: string }): Promise<Runtime> {
   const clock = options.clock ?? systemClock
   const { log } = options
-  const { sqlite, db, database, keyring, masterKey } = await openKeyring(config, log, clock)
+  const { database, keyring, masterKey } = await openKeyring(config, log, clock)
   const revocations = await new Revocations().load(database, clock.now())
   const pageTokens = await PageTokens.load(database, config.pageTokenTtlS, clock)
   const scheduler = new Scheduler({ clock, log, tickMs: config.cronTickMs })
   const rateCounters = memoryRateCounters()
   if (config.rateLimits.enabled) await restoreRateCounters(database, rateCounters, clock.now())
-  // TRANSITIONAL (issue 13): AppDeps' limiter, over the same counters as the app context's.
-  const rateLimits = new RateLimiter(config.rateLimits, rateCounters)
-  const verifiedTokens = new VerifiedTokens()
-  const sms = createSmsSender(config.sms, log)
-  const activity = new Activity(database, log)
-  // One cache and one denial throttle for the app context and the modules still on AppDeps.
-  const allowlists = new Allowlists()
-  const ports: Ports = { revocations, verifiedTokens, rateCounters, wakeups: new InProcessWakeups() }
+  const ports: Ports = { revocations, verifiedTokens: new VerifiedTokens(), rateCounters, wakeups: new InProcessWakeups() }
   const webhooks = new WebhookDispatcher({ db: database, clock, log, config, masterKey, version: VERSION, ports }, options.webhookCa ? { extraCa: options.webhookCa } : {})
   const app: AppContext = {
     config,
@@ -185,41 +177,19 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
     pageTokens,
     masterKey,
     keys: keyring,
-    sms,
-    lastSeen: activity,
-    allowlists,
+    sms: createSmsSender(config.sms, log),
+    lastSeen: new Activity(database, log),
+    allowlists: new Allowlists(),
     eventSubscribers: eventSubscribersOf(ports.wakeups),
     deliveries: webhooks,
     version: VERSION,
     startedAt: clock.now(),
   }
-  const deps: AppDeps = {
-    config,
-    sqlite,
-    db,
-    database,
-    ports,
-    app,
-    clock,
-    log,
-    scheduler,
-    keyring,
-    revocations,
-    verifiedTokens,
-    pageTokens,
-    masterKey,
-    sms,
-    activity,
-    allowlists,
-    rateLimits,
-    webhooks,
-    version: VERSION,
-    startedAt: clock.now(),
-  }
-  registerTasks(scheduler, deps)
+  registerTasks(scheduler, app, webhooks)
   return {
-    deps,
-    app: createApp(deps),
+    context: app,
+    app: createApp(app),
+    webhooks,
     async close() {
       // Deliveries in flight get up to 10 s; unfinished ones are sent again after the next start.
       await webhooks.stop()

@@ -104,12 +104,12 @@ describe('bootstrap()', () => {
       await app.close()
     }
   }
-  const allOrganizations = (app: TestApp) => app.deps.app.db.raw.all<OrganizationRow>('SELECT * FROM organizations ORDER BY id')
-  const allUsers = (app: TestApp) => app.deps.app.db.raw.all<UserRow>('SELECT * FROM users ORDER BY id')
+  const allOrganizations = (app: TestApp) => app.context.db.raw.all<OrganizationRow>('SELECT * FROM organizations ORDER BY id')
+  const allUsers = (app: TestApp) => app.context.db.raw.all<UserRow>('SELECT * FROM users ORDER BY id')
 
   test('on a fresh database: one "Default" organization with one active super_admin, and a generated password', () =>
     withApp({}, async (app) => {
-      const result = await bootstrap(app.deps.app)
+      const result = await bootstrap(app.context)
       expect(result).toEqual({
         organizationId: expect.stringMatching(/^org_/),
         userId: expect.stringMatching(/^usr_/),
@@ -133,16 +133,16 @@ describe('bootstrap()', () => {
 
   test('a second call returns undefined and creates nothing', () =>
     withApp({}, async (app) => {
-      expect(await bootstrap(app.deps.app)).toBeDefined()
-      expect(await bootstrap(app.deps.app)).toBeUndefined()
-      expect(await bootstrap(app.deps.app)).toBeUndefined()
+      expect(await bootstrap(app.context)).toBeDefined()
+      expect(await bootstrap(app.context)).toBeUndefined()
+      expect(await bootstrap(app.context)).toBeUndefined()
       expect(await allOrganizations(app)).toHaveLength(1)
       expect(await allUsers(app)).toHaveLength(1)
     }))
 
   test('two calls at once create one organization and one user', () =>
     withApp({}, async (app) => {
-      const results = await Promise.all([bootstrap(app.deps.app), bootstrap(app.deps.app)])
+      const results = await Promise.all([bootstrap(app.context), bootstrap(app.context)])
       expect(results.filter((r) => r !== undefined)).toHaveLength(1)
       expect(await allOrganizations(app)).toHaveLength(1)
       expect(await allUsers(app)).toHaveLength(1)
@@ -150,7 +150,7 @@ describe('bootstrap()', () => {
 
   test('with ADMIN_EMAIL and ADMIN_PASSWORD: that user, and no generated password', () =>
     withApp({ ADMIN_EMAIL: 'Owner@Corp.example', ADMIN_PASSWORD: 'owner-chosen-pw-456' }, async (app) => {
-      const result = await bootstrap(app.deps.app)
+      const result = await bootstrap(app.context)
       expect(result).toEqual({ organizationId: expect.any(String), userId: expect.any(String), email: 'owner@corp.example' })
       const [user] = await allUsers(app)
       expect(await verifyPassword('owner-chosen-pw-456', user!.password_hash)).toBe(true)
@@ -158,9 +158,9 @@ describe('bootstrap()', () => {
 
   test('a database that already holds an organization is never bootstrapped', () =>
     withApp({}, async (app) => {
-      const acme = await app.deps.app.db.write('test.org', (tx) => createOrganization(tx, { name: 'Acme', plan: 'starter' }, app.clock.now()))
-      expect(await bootstrap(app.deps.app)).toBeUndefined()
-      expect(await bootstrap(app.deps.app)).toBeUndefined()
+      const acme = await app.context.db.write('test.org', (tx) => createOrganization(tx, { name: 'Acme', plan: 'starter' }, app.clock.now()))
+      expect(await bootstrap(app.context)).toBeUndefined()
+      expect(await bootstrap(app.context)).toBeUndefined()
       expect(await allOrganizations(app)).toEqual([expect.objectContaining({ id: acme.id, name: 'Acme' })])
       expect(await allUsers(app)).toEqual([])
     }))

@@ -14,7 +14,7 @@ const app = await makeTestApp({ RATE_LIMITS_ENABLED: 'true', UNAUTH_PER_MINUTE: 
 afterAll(() => app.close())
 const home = await seedOrganization(app, 'home')
 const away = await seedOrganization(app, 'away')
-await app.deps.app.db.raw.run('UPDATE organizations SET rate_limit_per_minute = 1000000, rate_limit_per_day = 100000000')
+await app.context.db.raw.run('UPDATE organizations SET rate_limit_per_minute = 1000000, rate_limit_per_day = 100000000')
 const post = async (org: typeof home, path: string, body: unknown) => {
   const response = await app.request(path, { method: 'POST', headers: { ...org.users.super_admin.auth, 'content-type': 'application/json' }, body: JSON.stringify(body) })
   expect(response.status).toBe(201)

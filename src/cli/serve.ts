@@ -31,8 +31,8 @@ export function startServer(runtime: Runtime, config: Config): Server<undefined>
     development: false,
     maxRequestBodySize: config.maxBodyBytes + BUN_BODY_MARGIN,
   })
-  runtime.deps.scheduler.start()
-  runtime.deps.webhooks.start()
+  runtime.context.scheduler.start()
+  runtime.webhooks.start()
   return runtime.app.server as Server<undefined>
 }
 
@@ -94,7 +94,7 @@ export const serveCommand: Command = {
     // Listening for signals before the port opens: a SIGTERM that arrives while starting still stops us cleanly.
     const signalled = nextSignal()
     // Before the port opens, so that whoever sees /health answer can already sign in.
-    announceBootstrap(await bootstrap(runtime.deps), log, io.stderr)
+    announceBootstrap(await bootstrap(runtime.context), log, io.stderr)
     let server: Server<undefined>
     try {
       server = startServer(runtime, config)
@@ -116,7 +116,7 @@ export const serveCommand: Command = {
     log.info('listening', {
       url: `http://${config.host}:${server.port}`,
       public_url: config.publicUrl,
-      version: runtime.deps.version,
+      version: runtime.context.version,
       data_dir: config.dataDir,
     })
     if (config.sms.provider === 'log')

@@ -1,14 +1,6 @@
 // system_kv: small installation-wide values (probes, generated secrets, first-start marker) keyed by
 // name, and the three statements everything that keeps such a value needs.
-import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import type { Queries, Tx } from './database.ts'
-
-/** @deprecated TRANSITIONAL (issue 13): the drizzle declaration, until drizzle leaves. */
-export const systemKv = sqliteTable('system_kv', {
-  key: text('key').primaryKey(),
-  value: text('value').notNull(),
-  updatedAt: integer('updated_at').notNull(),
-})
 
 /** A row of system_kv (Kysely). */
 export interface SystemKvTable {

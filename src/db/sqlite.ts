@@ -133,7 +133,7 @@ function applyPragmas(connection: SqliteConnection, writer: boolean): void {
 }
 
 /** Opens (creating unless told not to) the database file; `:memory:` has no separate read connection. */
-export function openSqlite(path: string, options: SqliteOptions = {}): Database & { readonly legacyWriter: SqliteConnection } {
+export function openSqlite(path: string, options: SqliteOptions = {}): Database {
   SqliteConnection.MAX_QUERY_CACHE_SIZE = Math.max(SqliteConnection.MAX_QUERY_CACHE_SIZE, STATEMENT_CACHE_SIZE)
   const writer = new SqliteConnection(path, { create: options.create ?? true, readwrite: true, strict: true })
   applyPragmas(writer, true)
@@ -187,8 +187,6 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Database 
 
   return {
     engine: 'sqlite',
-    // TRANSITIONAL (issue 13): drizzle runs on the same writer until every module is ported.
-    legacyWriter: writer,
     kysely: kyselyOver(writer, reader, lock),
     raw: new SqliteRaw(writer, reader, lock),
     write,

@@ -18,13 +18,6 @@ const sessionSecurity: Record<string, string[]>[] = [{ bearerAuth: [] }]
 
 export { requirePermission, requireSession }
 
-/** TRANSITIONAL (issue 13): route factories not yet ported pass AppDeps, which carries the AppContext as `app`. */
-export type AppSource = AppContext | { readonly app: AppContext }
-
-export function appOf(source: AppSource): AppContext {
-  return 'app' in source ? source.app : source
-}
-
 /** DESIGN.md's order: authenticate (with the IP allowlist), then rate limits, then the permission check. */
 async function authenticated(app: AppContext, ctx: MetaContext & { route: string }, allowEnrollmentOnly = false): Promise<UserActor> {
   const actor = await authenticate(app, ctx.request, requestMeta(ctx, app.config.trustedProxies))
@@ -65,8 +58,7 @@ function buildMacros(app: AppContext) {
 }
 
 /** The auth macros of `app` (the same plugin for every route factory of one app). */
-export function authMacros(source: AppSource) {
-  const app = appOf(source)
+export function authMacros(app: AppContext) {
   let macros = macrosOf.get(app)
   if (!macros) macrosOf.set(app, (macros = buildMacros(app)))
   return macros

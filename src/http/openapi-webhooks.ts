@@ -1,7 +1,7 @@
 // The `webhooks` section of the OpenAPI document: one entry per event type of the catalog, each the
 // POST a receiver gets (README "Webhooks"): the envelope, its `data` schema, the signature headers.
-import { EVENT_TYPES, type EventType } from '../modules/events/catalog.ts'
-import { sampleData } from '../modules/webhooks/sample-data.ts'
+import { EVENT_TYPES, type EventType } from '../modules/events/index.ts'
+import { sampleData } from '../modules/webhooks/index.ts'
 
 type Json = Record<string, unknown>
 

@@ -11,7 +11,7 @@ import { endpointLimitFor, type RateOutcome, rateLimiterOf } from '../modules/ra
 import { normalizeEmail } from '../modules/users/index.ts'
 import { requestMeta, type MetaContext } from './request-meta.ts'
 
-/** What charging a request needs of the app (the transitional AppDeps has it too). */
+/** What charging a request needs of the app. */
 export type RateApp = Pick<AppContext, 'config' | 'ports' | 'clock'>
 
 const RATE = Symbol('rate limit')

@@ -8,16 +8,12 @@ import { type WebhookDispatcher, webhookDispatchTask, webhookPruneTask } from '.
 import type { Scheduler } from './scheduler.ts'
 import { dbMaintenanceTask } from './tasks/db-maintenance.ts'
 
-export function registerTasks(
-  scheduler: Scheduler,
-  deps: { app: AppContext; webhooks: Pick<WebhookDispatcher, 'pump' | 'inFlightCount'> },
-): Scheduler {
-  const { app } = deps
+export function registerTasks(scheduler: Scheduler, app: AppContext, webhooks: Pick<WebhookDispatcher, 'pump' | 'inFlightCount'>): Scheduler {
   scheduler
     .register(dbMaintenanceTask(app.db))
     .register(authCleanupTask(app, app.config.authCleanupIntervalMs))
     .register(ticketAutoCloseTask(app, app.config.ticketAutoCloseIntervalMs))
   if (app.config.rateLimits.enabled) scheduler.register(rateLimitSaveTask(app))
-  scheduler.register(webhookDispatchTask(deps.webhooks)).register(webhookPruneTask(app))
+  scheduler.register(webhookDispatchTask(webhooks)).register(webhookPruneTask(app))
   return scheduler
 }

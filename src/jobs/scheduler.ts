@@ -128,7 +128,7 @@ export class Scheduler {
     const { log } = this.options
     const taskLog = log.child({ task: state.def.name })
     const started = performance.now()
-    let report: TaskReport = undefined
+    let report: TaskReport 
     let failure: unknown
     try {
       report = await state.def.run({ now, log: taskLog, signal: this.abort.signal })

@@ -10,7 +10,7 @@ export async function benchRateLimitOverhead(requests = 10_000, rounds = 12) {
       const app = await makeTestApp({ RATE_LIMITS_ENABLED: String(on), LOG_LEVEL: 'warn' })
       const org = await seedOrganization(app, 'acme')
       // Raised so that nothing is refused.
-      app.deps.sqlite.run('UPDATE organizations SET rate_limit_per_minute = 100000000, rate_limit_per_day = 100000000')
+      await app.context.db.raw.run('UPDATE organizations SET rate_limit_per_minute = 100000000, rate_limit_per_day = 100000000')
       const auth = org.users.admin.auth
       for (let i = 0; i < 50; i++) {
         await app.request('/api/v1/tickets', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ subject: `Ticket ${i}` }) })

@@ -3,13 +3,18 @@
 // a CLI command) once turned the audit log's no-overwrite trigger and the dispatcher's lookups by id
 // into scans of whole tables: every audited change and every claim then grew slower with the data.
 import { afterAll, describe, expect, test } from 'bun:test'
+import { Database } from 'bun:sqlite'
+import { join } from 'node:path'
 import { BY_ID, EVENT_BODY, marks } from '../../src/modules/webhooks/store/dispatch.ts'
 import { makeTestApp } from '../helpers/app.ts'
 import { seedOrganization } from '../helpers/seed.ts'
 
 const app = await makeTestApp()
 afterAll(() => app.close())
-const sqlite = app.deps.sqlite
+// A connection of the test's own on the app's file: the plans depend on the statement, the schema and
+// the statistics, which every connection to the file shares.
+const sqlite = new Database(join(app.dataDir, 'switchboard.db'))
+afterAll(() => sqlite.close())
 // A young database: a sign-in per role and two tickets (events and audit records), analysed as an early
 // PRAGMA optimize would.
 const acme = await seedOrganization(app, 'acme')

@@ -64,10 +64,13 @@ export async function makeTestApp(settings: Partial<Record<SettingName, string>>
   const log = createLogger({ level: config.logLevel, sink: logs })
   const clock = options.clock ?? new FakeClock()
   const runtime = await openRuntime(config, { log, clock, webhookCa: options.webhookCa })
-  const { app, deps } = runtime
+  const { app, context, webhooks } = runtime
   return {
     app,
-    deps,
+    /** The app context the modules were given (database, clock, log, ports). */
+    context,
+    /** This app's webhook sender (started by tests that need it). */
+    webhooks,
     config,
     clock,
     logs,

@@ -26,7 +26,7 @@ let hash: Promise<string> | undefined
 
 /** Signs in `user` as the login endpoint would (a new session), returning its tokens. */
 export async function signIn(app: TestApp, user: UserRow): Promise<SeededUser> {
-  const context = app.deps.app
+  const context = app.context
   const pending = await context.db.write('test.sign_in', (tx) =>
     openSession(tx, context, { subject: user, meta: { ip: '127.0.0.1', userAgent: 'test' }, kind: { authMethods: ['pwd'], mfaEnrollmentOnly: false }, now: app.clock.now() }),
   )
@@ -37,7 +37,7 @@ export async function signIn(app: TestApp, user: UserRow): Promise<SeededUser> {
 export async function seedOrganization(app: TestApp, slug = 'acme'): Promise<SeededOrg> {
   const passwordHash = await (hash ??= hashPassword(PASSWORD))
   const now = app.clock.now()
-  const ctx = contextFor(app.deps.app, { kind: 'system', id: 'cli' })
+  const ctx = contextFor(app.context, { kind: 'system', id: 'cli' })
   const { org, rows } = await ctx.db.write('test.seed', async (tx) => {
     const org = await createOrganization(tx, { name: slug.toUpperCase(), plan: 'professional' }, now)
     const rows: UserRow[] = []

@@ -69,7 +69,7 @@ describe('shutdown', () => {
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual({ done: true })
     await stopped
-    await expect(runtime.deps.app.db.raw.get('SELECT 1')).rejects.toThrow()
+    await expect(runtime.context.db.raw.get('SELECT 1')).rejects.toThrow()
   })
 
   test('a request that outlives the drain timeout is cut off and shutdown still completes', async () => {

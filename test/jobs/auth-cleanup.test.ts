@@ -24,24 +24,24 @@ function claims(token: string): { jti: string; sid: string; expMs: number } {
 }
 
 async function refreshIds(app: TestApp): Promise<string[]> {
-  return (await app.deps.app.db.raw.all<{ id: string }>('SELECT id FROM refresh_tokens')).map((r) => r.id).sort()
+  return (await app.context.db.raw.all<{ id: string }>('SELECT id FROM refresh_tokens')).map((r) => r.id).sort()
 }
 
 async function refreshIdsOf(app: TestApp, sessionId: string): Promise<string[]> {
-  return (await app.deps.app.db.raw.all<{ id: string }>('SELECT id FROM refresh_tokens WHERE session_id = ?', [sessionId])).map((r) => r.id).sort()
+  return (await app.context.db.raw.all<{ id: string }>('SELECT id FROM refresh_tokens WHERE session_id = ?', [sessionId])).map((r) => r.id).sort()
 }
 
 async function revokedJtis(app: TestApp): Promise<string[]> {
-  return (await app.deps.app.db.raw.all<{ jti: string }>('SELECT jti FROM revoked_tokens')).map((r) => r.jti).sort()
+  return (await app.context.db.raw.all<{ jti: string }>('SELECT jti FROM revoked_tokens')).map((r) => r.jti).sort()
 }
 
 async function addRefreshToken(app: TestApp, id: string, sessionId: string, expiresAt: number, consumedAt: number | null = null): Promise<void> {
   const row = { id, session_id: sessionId, token_hash: `hash-of-${id}`, generation: 2, created_at: app.clock.now(), expires_at: expiresAt, consumed_at: consumedAt }
-  await app.deps.app.db.write('test.refresh_token', (tx) => tx.kysely.insertInto('refresh_tokens').values(row).execute())
+  await app.context.db.write('test.refresh_token', (tx) => tx.kysely.insertInto('refresh_tokens').values(row).execute())
 }
 
 async function addRevokedTokens(app: TestApp, rows: { jti: string; expires_at: number }[]): Promise<void> {
-  await app.deps.app.db.write('test.revoked_tokens', (tx) => tx.kysely.insertInto('revoked_tokens').values(rows).execute())
+  await app.context.db.write('test.revoked_tokens', (tx) => tx.kysely.insertInto('revoked_tokens').values(rows).execute())
 }
 
 /** The fields of the last auth_cleanup log line (what the task reported). */
@@ -53,11 +53,11 @@ function lastReport(app: TestApp): Record<string, unknown> {
 }
 
 function runsOf(app: TestApp): number {
-  return app.deps.scheduler.status().auth_cleanup!.runs
+  return app.context.scheduler.status().auth_cleanup!.runs
 }
 
 async function runDirectly(app: TestApp, now = app.clock.now()) {
-  const report = await authCleanupTask(app.deps.app).run({ now, log: createLogger({ level: 'error', sink: memorySink() }), signal: new AbortController().signal })
+  const report = await authCleanupTask(app.context).run({ now, log: createLogger({ level: 'error', sink: memorySink() }), signal: new AbortController().signal })
   return report as Record<string, number | boolean>
 }
 
@@ -78,7 +78,7 @@ describe('on the cron loop, over the month of a refresh token', () => {
   afterAll(() => app.close())
 
   test('setup: the task is registered every 5 minutes; every seeded session has one live refresh token', async () => {
-    expect(app.deps.scheduler.status().auth_cleanup).toMatchObject({ runs: 0, next_run_at: new Date(t0 + 5 * MINUTE).toISOString() })
+    expect(app.context.scheduler.status().auth_cleanup).toMatchObject({ runs: 0, next_run_at: new Date(t0 + 5 * MINUTE).toISOString() })
     expect(agent.expMs).toBe(t0 + ACCESS_TTL)
     for (const role of ['super_admin', 'admin', 'supervisor', 'agent', 'viewer'] as const) expect(await refreshIdsOf(app, sid[role])).toHaveLength(1)
   })
@@ -87,39 +87,39 @@ describe('on the cron loop, over the month of a refresh token', () => {
     const response = await app.request('/api/v1/auth/logout', { method: 'POST', headers: seed.users.agent.auth })
     expect(response.status).toBe(204)
     expect(await revokedJtis(app)).toEqual([agent.jti])
-    expect(app.deps.app.ports.revocations.isTokenRevoked(agent.jti)).toBe(true)
-    expect(app.deps.app.ports.revocations.isSessionRevoked(agent.sid)).toBe(true)
+    expect(app.context.ports.revocations.isTokenRevoked(agent.jti)).toBe(true)
+    expect(app.context.ports.revocations.isSessionRevoked(agent.sid)).toBe(true)
     // The cleanup has not run yet: the ended session's refresh token is still stored.
     expect(await refreshIdsOf(app, agent.sid)).toHaveLength(1)
 
     // A revocation that expires sooner, and two refresh tokens of a live session that expire around t0 + 10 min.
     await addRevokedTokens(app, [{ jti: 'at_short', expires_at: t0 + 10 * MINUTE }])
-    app.deps.app.ports.revocations.rememberToken('at_short', t0 + 10 * MINUTE)
+    app.context.ports.revocations.rememberToken('at_short', t0 + 10 * MINUTE)
     await addRefreshToken(app, 'rtk_short', sid.viewer, t0 + 10 * MINUTE)
     await addRefreshToken(app, 'rtk_later', sid.viewer, t0 + 10 * MINUTE + 1, t0)
   })
 
   test('nothing runs before the first 5 minutes are up', async () => {
     app.clock.advance(5 * MINUTE - 1)
-    await app.deps.scheduler.tick()
+    await app.context.scheduler.tick()
     expect(runsOf(app)).toBe(0)
     expect(await refreshIdsOf(app, agent.sid)).toHaveLength(1)
   })
 
   test('t0 + 5 min: the refresh token of the ended session goes; the revocations stay', async () => {
     app.clock.advance(1)
-    await app.deps.scheduler.tick()
+    await app.context.scheduler.tick()
     expect(runsOf(app)).toBe(1)
     expect(lastReport(app)).toMatchObject({ outcome: 'ok', revoked_tokens_deleted: 0, refresh_tokens_deleted: 1, revocations_forgotten: 0 })
     expect(await refreshIdsOf(app, agent.sid)).toEqual([])
     for (const role of ['super_admin', 'admin', 'supervisor'] as const) expect(await refreshIdsOf(app, sid[role])).toHaveLength(1)
     expect(await refreshIdsOf(app, sid.viewer)).toHaveLength(3)
     expect(await revokedJtis(app)).toEqual([agent.jti, 'at_short'].sort())
-    expect(app.deps.app.ports.revocations.isTokenRevoked('at_short')).toBe(true)
-    expect(app.deps.app.ports.revocations.isTokenRevoked(agent.jti)).toBe(true)
-    expect(app.deps.app.ports.revocations.isSessionRevoked(agent.sid)).toBe(true)
+    expect(app.context.ports.revocations.isTokenRevoked('at_short')).toBe(true)
+    expect(app.context.ports.revocations.isTokenRevoked(agent.jti)).toBe(true)
+    expect(app.context.ports.revocations.isSessionRevoked(agent.sid)).toBe(true)
     // The ended session itself is kept (as a record of the logout).
-    expect(await app.deps.app.db.raw.get('SELECT * FROM sessions WHERE id = ?', [agent.sid])).toMatchObject({ revoked_at: t0, revoked_reason: 'logout' })
+    expect(await app.context.db.raw.get('SELECT * FROM sessions WHERE id = ?', [agent.sid])).toMatchObject({ revoked_at: t0, revoked_reason: 'logout' })
   })
 
   test('the revoked token is refused while it is still within its lifetime', async () => {
@@ -130,13 +130,13 @@ describe('on the cron loop, over the month of a refresh token', () => {
 
   test('t0 + 10 min: what expires at exactly t0 + 10 min goes, what expires 1 ms later stays', async () => {
     app.clock.advance(5 * MINUTE)
-    await app.deps.scheduler.tick()
+    await app.context.scheduler.tick()
     expect(runsOf(app)).toBe(2)
     expect(lastReport(app)).toMatchObject({ outcome: 'ok', revoked_tokens_deleted: 1, refresh_tokens_deleted: 1, revocations_forgotten: 1 })
     expect(await revokedJtis(app)).toEqual([agent.jti])
-    expect(app.deps.app.ports.revocations.isTokenRevoked('at_short')).toBe(false)
-    expect(app.deps.app.ports.revocations.isTokenRevoked(agent.jti)).toBe(true)
-    expect(app.deps.app.ports.revocations.isSessionRevoked(agent.sid)).toBe(true)
+    expect(app.context.ports.revocations.isTokenRevoked('at_short')).toBe(false)
+    expect(app.context.ports.revocations.isTokenRevoked(agent.jti)).toBe(true)
+    expect(app.context.ports.revocations.isSessionRevoked(agent.sid)).toBe(true)
     const viewerTokens = await refreshIdsOf(app, sid.viewer)
     expect(viewerTokens).toHaveLength(2)
     expect(viewerTokens).toContain('rtk_later')
@@ -145,21 +145,21 @@ describe('on the cron loop, over the month of a refresh token', () => {
 
   test('t0 + 55 min: the logout is still remembered (the agent\'s token lives until t0 + 60 min)', async () => {
     app.clock.advance(45 * MINUTE)
-    await app.deps.scheduler.tick()
+    await app.context.scheduler.tick()
     expect(lastReport(app)).toMatchObject({ outcome: 'ok', revoked_tokens_deleted: 0, refresh_tokens_deleted: 1, revocations_forgotten: 0 })
     expect(await refreshIdsOf(app, sid.viewer)).not.toContain('rtk_later')
     expect(await revokedJtis(app)).toEqual([agent.jti])
-    expect(app.deps.app.ports.revocations.isTokenRevoked(agent.jti)).toBe(true)
-    expect(app.deps.app.ports.revocations.isSessionRevoked(agent.sid)).toBe(true)
+    expect(app.context.ports.revocations.isTokenRevoked(agent.jti)).toBe(true)
+    expect(app.context.ports.revocations.isSessionRevoked(agent.sid)).toBe(true)
   })
 
   test('t0 + 60 min: the agent\'s token has expired, so its revocation and its session\'s are forgotten', async () => {
     app.clock.advance(5 * MINUTE)
-    await app.deps.scheduler.tick()
+    await app.context.scheduler.tick()
     expect(lastReport(app)).toMatchObject({ outcome: 'ok', revoked_tokens_deleted: 1, refresh_tokens_deleted: 0, revocations_forgotten: 2 })
     expect(await revokedJtis(app)).toEqual([])
-    expect(app.deps.app.ports.revocations.isTokenRevoked(agent.jti)).toBe(false)
-    expect(app.deps.app.ports.revocations.isSessionRevoked(agent.sid)).toBe(false)
+    expect(app.context.ports.revocations.isTokenRevoked(agent.jti)).toBe(false)
+    expect(app.context.ports.revocations.isSessionRevoked(agent.sid)).toBe(false)
     // The token is now refused for having expired, which needs no revocation.
     const response = await app.request(`/api/v1/users/${seed.users.agent.user.id}`, { headers: seed.users.agent.auth })
     expect(response.status).toBe(401)
@@ -170,17 +170,17 @@ describe('on the cron loop, over the month of a refresh token', () => {
     const live = await refreshIds(app)
     expect(live).toHaveLength(4)
     app.clock.advance(REFRESH_TTL - HOUR - 1)
-    await app.deps.scheduler.tick()
+    await app.context.scheduler.tick()
     expect(lastReport(app)).toMatchObject({ outcome: 'ok', revoked_tokens_deleted: 0, refresh_tokens_deleted: 0, revocations_forgotten: 0 })
     expect(await refreshIds(app)).toEqual(live)
     app.clock.advance(5 * MINUTE)
-    await app.deps.scheduler.tick()
+    await app.context.scheduler.tick()
     expect(lastReport(app)).toMatchObject({ outcome: 'ok', revoked_tokens_deleted: 0, refresh_tokens_deleted: 4, revocations_forgotten: 0 })
     expect(await refreshIds(app)).toEqual([])
   })
 
   test('no run failed', () => {
-    expect(app.deps.scheduler.status().auth_cleanup).toMatchObject({ failures: 0, last_error: null })
+    expect(app.context.scheduler.status().auth_cleanup).toMatchObject({ failures: 0, last_error: null })
   })
 })
 
@@ -233,7 +233,7 @@ describe('run directly', () => {
       const keptBefore = [...await refreshIdsOf(app, viewer), ...await refreshIdsOf(app, agent)].sort()
       expect(keptBefore).toHaveLength(3)
 
-      const ends = await app.deps.app.db.write('test.revoke', async (tx) => ({
+      const ends = await app.context.db.write('test.revoke', async (tx) => ({
         admin: await revokeSession(tx, admin, 'test', now),
         supervisor: await revokeUserSessions(tx, seed.users.supervisor.user.id, 'test', now),
       }))
@@ -255,24 +255,24 @@ describe('run directly', () => {
     const app = await makeTestApp()
     try {
       const now = app.clock.now()
-      app.deps.app.ports.revocations.rememberToken('at_a', now + MINUTE)
-      app.deps.app.ports.revocations.rememberToken('at_b', now + HOUR)
-      app.deps.app.ports.revocations.rememberSession('ses_a', now + MINUTE)
-      app.deps.app.ports.revocations.rememberSession('ses_b', now + HOUR)
+      app.context.ports.revocations.rememberToken('at_a', now + MINUTE)
+      app.context.ports.revocations.rememberToken('at_b', now + HOUR)
+      app.context.ports.revocations.rememberSession('ses_a', now + MINUTE)
+      app.context.ports.revocations.rememberSession('ses_b', now + HOUR)
 
       expect((await runDirectly(app, now + MINUTE - 1)).revocations_forgotten).toBe(0)
-      for (const jti of ['at_a', 'at_b']) expect(app.deps.app.ports.revocations.isTokenRevoked(jti)).toBe(true)
-      for (const id of ['ses_a', 'ses_b']) expect(app.deps.app.ports.revocations.isSessionRevoked(id)).toBe(true)
+      for (const jti of ['at_a', 'at_b']) expect(app.context.ports.revocations.isTokenRevoked(jti)).toBe(true)
+      for (const id of ['ses_a', 'ses_b']) expect(app.context.ports.revocations.isSessionRevoked(id)).toBe(true)
 
       expect((await runDirectly(app, now + MINUTE)).revocations_forgotten).toBe(2)
-      expect(app.deps.app.ports.revocations.isTokenRevoked('at_a')).toBe(false)
-      expect(app.deps.app.ports.revocations.isSessionRevoked('ses_a')).toBe(false)
-      expect(app.deps.app.ports.revocations.isTokenRevoked('at_b')).toBe(true)
-      expect(app.deps.app.ports.revocations.isSessionRevoked('ses_b')).toBe(true)
+      expect(app.context.ports.revocations.isTokenRevoked('at_a')).toBe(false)
+      expect(app.context.ports.revocations.isSessionRevoked('ses_a')).toBe(false)
+      expect(app.context.ports.revocations.isTokenRevoked('at_b')).toBe(true)
+      expect(app.context.ports.revocations.isSessionRevoked('ses_b')).toBe(true)
 
       expect((await runDirectly(app, now + HOUR)).revocations_forgotten).toBe(2)
-      expect(app.deps.app.ports.revocations.isTokenRevoked('at_b')).toBe(false)
-      expect(app.deps.app.ports.revocations.isSessionRevoked('ses_b')).toBe(false)
+      expect(app.context.ports.revocations.isTokenRevoked('at_b')).toBe(false)
+      expect(app.context.ports.revocations.isSessionRevoked('ses_b')).toBe(false)
       expect((await runDirectly(app, now + DAY)).revocations_forgotten).toBe(0)
     } finally {
       await app.close()
@@ -301,8 +301,8 @@ describe('after a restart', () => {
     clock.advance(ACCESS_TTL - 1)
     const second = await makeTestApp({}, { dataDir, keepData: true, clock })
     try {
-      expect(second.deps.app.ports.revocations.isTokenRevoked(agent.jti)).toBe(true)
-      expect(second.deps.app.ports.revocations.isSessionRevoked(agent.sid)).toBe(true)
+      expect(second.context.ports.revocations.isTokenRevoked(agent.jti)).toBe(true)
+      expect(second.context.ports.revocations.isSessionRevoked(agent.sid)).toBe(true)
       expect((await runDirectly(second)).revocations_forgotten).toBe(0)
       expect(await revokedJtis(second)).toEqual([agent.jti])
       expect(clock.now()).toBe(t0 + ACCESS_TTL - 1)
@@ -314,8 +314,8 @@ describe('after a restart', () => {
     const third = await makeTestApp({}, { dataDir, keepData: true, clock })
     try {
       // Nothing expired is loaded; the row itself waits for the next cleanup.
-      expect(third.deps.app.ports.revocations.isTokenRevoked(agent.jti)).toBe(false)
-      expect(third.deps.app.ports.revocations.isSessionRevoked(agent.sid)).toBe(false)
+      expect(third.context.ports.revocations.isTokenRevoked(agent.jti)).toBe(false)
+      expect(third.context.ports.revocations.isSessionRevoked(agent.sid)).toBe(false)
       expect(await revokedJtis(third)).toEqual([agent.jti])
       expect(await runDirectly(third)).toEqual({ worked: true, revoked_tokens_deleted: 1, refresh_tokens_deleted: 0, mfa_challenges_deleted: 0, sms_records_deleted: 0, revocations_forgotten: 0 })
       expect(await revokedJtis(third)).toEqual([])

@@ -58,7 +58,7 @@ async function get(app: TestApp, org: SeededOrg, id: string): Promise<Ticket> {
 
 /** The ticket's events, oldest first. */
 async function eventsOf(app: TestApp, ticketId: string): Promise<EventBody[]> {
-  return (await app.deps.app.db.raw.all<{ body: string }>('SELECT body FROM events ORDER BY created_at, id'))
+  return (await app.context.db.raw.all<{ body: string }>('SELECT body FROM events ORDER BY created_at, id'))
     .map((e) => JSON.parse(e.body) as EventBody)
     .filter((e) => e.data.ticket?.id === ticketId)
 }
@@ -69,7 +69,7 @@ function lastReport(app: TestApp): Record<string, unknown> | undefined {
 }
 
 function runDirectly(app: TestApp, now: number, signal = new AbortController().signal) {
-  return ticketAutoCloseTask(app.deps.app).run({ now, log: createLogger({ level: 'error', sink: memorySink() }), signal })
+  return ticketAutoCloseTask(app.context).run({ now, log: createLogger({ level: 'error', sink: memorySink() }), signal })
 }
 
 /** A user actor as the auth layer builds it, for calling the ticket functions without HTTP. */
@@ -89,7 +89,7 @@ function actorOf(org: SeededOrg): UserActor {
 
 async function statusCounts(app: TestApp): Promise<Record<string, number>> {
   const counts: Record<string, number> = {}
-  for (const row of await app.deps.app.db.raw.all<{ status: string }>('SELECT status FROM tickets')) counts[row.status] = (counts[row.status] ?? 0) + 1
+  for (const row of await app.context.db.raw.all<{ status: string }>('SELECT status FROM tickets')) counts[row.status] = (counts[row.status] ?? 0) + 1
   return counts
 }
 
@@ -123,11 +123,11 @@ describe('with the default TICKET_AUTO_CLOSE_DAYS (4), through the scheduler', a
   // Exactly 4 days after T0, the task is due (it was first due at T0 + 10 min).
   app.clock.advance(4 * DAY - HOUR)
   const firstRun = T0 + 4 * DAY
-  await app.deps.scheduler.tick()
+  await app.context.scheduler.tick()
 
   test('the run happened at T0 + 4 days and reports the tickets it closed', () => {
     expect([startedAt, app.config.ticketAutoCloseDays]).toEqual([T0, 4])
-    expect(app.deps.scheduler.status().ticket_auto_close).toMatchObject({ runs: 1, failures: 0, last_error: null, last_run_at: iso(firstRun) })
+    expect(app.context.scheduler.status().ticket_auto_close).toMatchObject({ runs: 1, failures: 0, last_error: null, last_run_at: iso(firstRun) })
     expect(lastReport(app)).toMatchObject({ outcome: 'ok', closed: 2 })
   })
 
@@ -186,33 +186,33 @@ describe('with the default TICKET_AUTO_CLOSE_DAYS (4), through the scheduler', a
   test('later runs close the others as they fall due, and never twice', async () => {
     // T0 + 4 d + 10 min: oneMsLater (solved T0 + 1 ms) is due; hourLater (T0 + 1 h) is not.
     app.clock.advance(10 * MINUTE)
-    await app.deps.scheduler.tick()
+    await app.context.scheduler.tick()
     expect(lastReport(app)).toMatchObject({ closed: 1 })
     expect(await get(app, acme, oneMsLater)).toMatchObject({ status: 'closed', solved_at: iso(T0 + 1), closed_at: iso(T0 + 4 * DAY + 10 * MINUTE) })
     expect(await get(app, acme, hourLater)).toMatchObject({ status: 'solved', closed_at: null })
     // T0 + 4 d + 1 h: hourLater is due exactly now.
     app.clock.advance(50 * MINUTE)
-    await app.deps.scheduler.tick()
+    await app.context.scheduler.tick()
     expect(lastReport(app)).toMatchObject({ closed: 1 })
     expect(await get(app, acme, hourLater)).toMatchObject({ status: 'closed', solved_at: iso(T0 + HOUR), closed_at: iso(T0 + 4 * DAY + HOUR) })
     // Nothing else is ever due: the reopened and untouched tickets stay, the closed ones get no second event.
     app.clock.advance(30 * DAY)
-    await app.deps.scheduler.tick()
+    await app.context.scheduler.tick()
     expect(lastReport(app)).toMatchObject({ closed: 0 })
     expect((await eventsOf(app, exact)).filter((e) => e.data.ticket.status === 'closed').length).toBe(1)
     expect(await get(app, acme, reopened)).toMatchObject({ status: 'open' })
     expect(await get(app, acme, untouched)).toMatchObject({ status: 'new' })
-    expect(app.deps.scheduler.status().ticket_auto_close!.runs).toBe(4)
+    expect(app.context.scheduler.status().ticket_auto_close!.runs).toBe(4)
   })
 
   test('before its interval is up the task does not run again', async () => {
-    const runs = app.deps.scheduler.status().ticket_auto_close!.runs
+    const runs = app.context.scheduler.status().ticket_auto_close!.runs
     app.clock.advance(10 * MINUTE - 1)
-    await app.deps.scheduler.tick()
-    expect(app.deps.scheduler.status().ticket_auto_close!.runs).toBe(runs)
+    await app.context.scheduler.tick()
+    expect(app.context.scheduler.status().ticket_auto_close!.runs).toBe(runs)
     app.clock.advance(1)
-    await app.deps.scheduler.tick()
-    expect(app.deps.scheduler.status().ticket_auto_close!.runs).toBe(runs + 1)
+    await app.context.scheduler.tick()
+    expect(app.context.scheduler.status().ticket_auto_close!.runs).toBe(runs + 1)
   })
 })
 
@@ -238,7 +238,7 @@ describe('with TICKET_AUTO_CLOSE_DAYS=1', async () => {
     const second = await newTicket(app, org, 'solved at T0, closed by the scheduler')
     await patch(app, org, second, { status: 'solved' })
     app.clock.advance(DAY)
-    await app.deps.scheduler.tick()
+    await app.context.scheduler.tick()
     expect(lastReport(app)).toMatchObject({ outcome: 'ok', closed: 1 })
     expect(await get(app, org, second)).toMatchObject({ status: 'closed', closed_at: iso(T0 + DAY) })
   })
@@ -249,7 +249,7 @@ describe('batches', async () => {
   afterAll(() => app.close())
   const org = await seedOrganization(app, 'bulk')
   const actor = actorOf(org)
-  const at = (now: number) => contextFor({ ...app.deps.app, clock: { now: () => now } }, actor)
+  const at = (now: number) => contextFor({ ...app.context, clock: { now: () => now } }, actor)
   const solvedAt = (id: string, now: number) => updateTicket(at(now), { id, changes: { status: 'solved' } })
   const make = async (count: number, now: number) => {
     const ids: string[] = []
@@ -267,11 +267,11 @@ describe('batches', async () => {
     const now = T0 + 4 * DAY
     expect(await runDirectly(app, now)).toEqual({ worked: true, closed: 1001 })
     expect(await statusCounts(app)).toEqual({ closed: 1001, solved: 3 })
-    const closedEvents = (await app.deps.app.db.raw.all<{ body: string }>('SELECT body FROM events WHERE created_at = ?', [now])).map((e) => JSON.parse(e.body) as EventBody)
+    const closedEvents = (await app.context.db.raw.all<{ body: string }>('SELECT body FROM events WHERE created_at = ?', [now])).map((e) => JSON.parse(e.body) as EventBody)
     expect(closedEvents.length).toBe(1001)
     expect(closedEvents.every((e) => e.type === 'ticket.updated' && e.data.ticket.status === 'closed' && JSON.stringify(e.data.changed) === '["status"]')).toBe(true)
     expect(new Set(closedEvents.map((e) => e.data.ticket.id))).toEqual(new Set(due))
-    const rows = await app.deps.app.db.raw.all<{ closed_at: number; solved_at: number }>("SELECT closed_at, solved_at FROM tickets WHERE status = 'closed'")
+    const rows = await app.context.db.raw.all<{ closed_at: number; solved_at: number }>("SELECT closed_at, solved_at FROM tickets WHERE status = 'closed'")
     expect(rows.every((r) => r.closed_at === now && r.solved_at === T0)).toBe(true)
   })
 

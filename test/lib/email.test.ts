@@ -48,7 +48,7 @@ describe('isEmailAddress', () => {
 
 const app = await makeTestApp({ ADMIN_EMAIL: 'admin@rule.test', ADMIN_PASSWORD: 'rule-test-password' })
 afterAll(() => app.close())
-await bootstrap(app.deps)
+await bootstrap(app.context)
 const login = await app.request('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@rule.test', password: 'rule-test-password' }) })
 const token = (await json<{ access_token: string }>(login)).access_token
 

@@ -259,7 +259,7 @@ describe('cost does not grow with depth', () => {
     for (const direction of ['asc', 'desc'] as const) {
       test(`sort ${field}:${direction} walks an index, with no sort step, also deep in the list`, async () => {
         const query = TICKET_LIST.statement(`${field}:${direction}`, 'org_x', [], [5, 'tkt_Z'], 21)
-        const plan = (await app.deps.app.db.raw.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${query.sql}`, query.params))
+        const plan = (await app.context.db.raw.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${query.sql}`, query.params))
           .map((r) => r.detail)
           .join(' | ')
         expect(plan).toMatch(/SEARCH tickets USING (COVERING )?INDEX tickets_org_/)

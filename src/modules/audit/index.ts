@@ -33,5 +33,3 @@ export function auditRoutes(app: AppContext) {
 
 export { type AuditActor, type AuditInput, appendAudit, auditActorOf } from './append.ts'
 export { type ChainReport, verifyChains } from './verify-chains.ts'
-/** @deprecated TRANSITIONAL (issue 13): the drizzle audit() and its helpers, until every caller uses appendAudit. */
-export { actorOf, audit, SYSTEM_ACTOR } from './record.ts'

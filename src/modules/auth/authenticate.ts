@@ -14,12 +14,8 @@ import { assertIpAllowed } from './ip-gate.ts'
 import { userState } from './store.ts'
 import { hasCanonicalSegments, verifyJwt } from './verify-jwt.ts'
 
-/**
- * The actor of a request. TRANSITIONAL (issue 13): also takes the AppDeps of modules not yet ported
- * (it carries the AppContext as `app`).
- */
-export async function authenticate(from: AppContext | { readonly app: AppContext }, request: Request, meta: RequestMeta): Promise<UserActor> {
-  const app = 'app' in from ? from.app : from
+/** The actor of a request, or 401 (and the IP allowlist's 403). */
+export async function authenticate(app: AppContext, request: Request, meta: RequestMeta): Promise<UserActor> {
   const presented = presentedCredential(request)
   if (presented.kind === 'api_key') return authenticateApiKey(app, presented.token, meta)
   const claims = knownClaims(app, presented.token) ?? (await verifiedClaims(app, presented.token))

@@ -1,7 +1,6 @@
 // Request and response schemas of the MFA endpoints.
 import { t } from 'elysia'
 import { oneOf } from '../../http/schema.ts'
-// TRANSITIONAL (issue 13): straight from auth's file, as users/model.ts does (the same import cycle).
 import { TokenResponse } from '../auth/index.ts'
 import { E164 } from './sms-codes.ts'
 import { STEP_UP_METHODS } from './step-up.ts'

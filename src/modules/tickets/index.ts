@@ -2,7 +2,7 @@
 // assign, comments; agents see only their own and unassigned tickets, others are 404 to them), and the
 // auto-close verb the cron loop runs.
 import { Elysia, t } from 'elysia'
-import { type AppDeps, contextFor } from '../../context.ts'
+import type { AppContext } from '../../context.ts'
 import { authMacros, protectedErrors, requirePermission } from '../../http/auth.ts'
 import { listRequest } from '../../http/list.ts'
 import { assignTicket } from './assign-ticket.ts'
@@ -19,24 +19,23 @@ const tags = ['Tickets']
 
 export { ticketAutoCloseTask } from './jobs.ts'
 
-export function ticketsRoutes(deps: AppDeps) {
-  const { app } = deps
+export function ticketsRoutes(app: AppContext) {
   return new Elysia({ prefix: '/api/v1/tickets' })
-    .use(authMacros(deps))
+    .use(authMacros(app))
     .post(
       '',
-      async ({ actor, body, set }) => {
-        if (body.assignee_id) requirePermission(actor, 'ticket:assign')
+      async ({ ctx, body, set }) => {
+        if (body.assignee_id) requirePermission(ctx.actor, 'ticket:assign')
         set.status = 201
-        return ticketJson(await createTicket(contextFor(app, actor), body))
+        return ticketJson(await createTicket(ctx, body))
       },
       { permission: 'ticket:create', body: CreateTicketBody, response: { 201: TicketBody, ...protectedErrors('VALIDATION_FAILED') }, detail: { tags, operationId: 'createTicket', summary: 'Create a ticket' } },
     )
     .get(
       '',
-      ({ actor, query }) => {
+      ({ ctx, query }) => {
         const { status, priority, assignee_id, tag, created_after, created_before } = query
-        return listTickets(contextFor(app, actor), { filters: { status, priority, assignee_id, tag, created_after, created_before }, request: listRequest(query) })
+        return listTickets(ctx, { filters: { status, priority, assignee_id, tag, created_after, created_before }, request: listRequest(query) })
       },
       {
         permission: 'ticket:read',
@@ -45,13 +44,13 @@ export function ticketsRoutes(deps: AppDeps) {
         detail: { tags, operationId: 'listTickets', summary: 'List tickets', description: 'Keyset-paginated; sorts created_at, updated_at, priority, number; default created_at:desc. Agents see their own and unassigned tickets.' },
       },
     )
-    .get('/:id', async ({ actor, params }) => ticketJson(await getVisibleTicket(app.db, actor, params.id)), {
+    .get('/:id', async ({ ctx, params }) => ticketJson(await getVisibleTicket(ctx.db, ctx.actor, params.id)), {
       permission: 'ticket:read',
       params: TicketIdParams,
       response: { 200: TicketBody, ...protectedErrors('NOT_FOUND') },
       detail: { tags, operationId: 'getTicket', summary: 'Get a ticket' },
     })
-    .patch('/:id', async ({ actor, params, body }) => ticketJson(await updateTicket(contextFor(app, actor), { id: params.id, changes: body })), {
+    .patch('/:id', async ({ ctx, params, body }) => ticketJson(await updateTicket(ctx, { id: params.id, changes: body })), {
       permission: 'ticket:update',
       params: TicketIdParams,
       body: UpdateTicketBody,
@@ -64,13 +63,13 @@ export function ticketsRoutes(deps: AppDeps) {
     })
     .delete(
       '/:id',
-      async ({ actor, params, set }) => {
-        await deleteTicket(contextFor(app, actor), { id: params.id })
+      async ({ ctx, params, set }) => {
+        await deleteTicket(ctx, { id: params.id })
         set.status = 204
       },
       { permission: 'ticket:delete', params: TicketIdParams, response: { 204: t.Void({ description: 'Deleted, with its comments' }), ...protectedErrors('NOT_FOUND') }, detail: { tags, operationId: 'deleteTicket', summary: 'Delete a ticket' } },
     )
-    .post('/:id/assign', async ({ actor, params, body }) => ticketJson(await assignTicket(contextFor(app, actor), { id: params.id, assigneeId: body.assignee_id })), {
+    .post('/:id/assign', async ({ ctx, params, body }) => ticketJson(await assignTicket(ctx, { id: params.id, assigneeId: body.assignee_id })), {
       permission: 'ticket:assign',
       params: TicketIdParams,
       body: AssignBody,
@@ -79,9 +78,9 @@ export function ticketsRoutes(deps: AppDeps) {
     })
     .post(
       '/:id/comments',
-      async ({ actor, params, body, set }) => {
+      async ({ ctx, params, body, set }) => {
         set.status = 201
-        return commentJson(await addComment(contextFor(app, actor), { ticketId: params.id, ...body }))
+        return commentJson(await addComment(ctx, { ticketId: params.id, ...body }))
       },
       {
         permission: 'ticket:comment',
@@ -91,7 +90,7 @@ export function ticketsRoutes(deps: AppDeps) {
         detail: { tags, operationId: 'addTicketComment', summary: 'Comment on a ticket' },
       },
     )
-    .get('/:id/comments', ({ actor, params, query }) => listComments(contextFor(app, actor), { ticketId: params.id, request: listRequest(query) }), {
+    .get('/:id/comments', ({ ctx, params, query }) => listComments(ctx, { ticketId: params.id, request: listRequest(query) }), {
       permission: 'ticket:read',
       params: TicketIdParams,
       query: CommentListQuery,

@@ -4,7 +4,7 @@ import type { UserActor } from '../../context.ts'
 import type { Queries } from '../../db/database.ts'
 import type { Condition } from '../../db/list.ts'
 import { AppError } from '../../errors.ts'
-import { SCOPES } from '../access/permissions.ts'
+import { SCOPES } from '../access/index.ts'
 import { findTicket, type TicketRow } from './store.ts'
 
 export function seesOnlyOwnTickets(actor: UserActor): boolean {

@@ -5,9 +5,6 @@ import { isEmailAddress } from '../../lib/email.ts'
 import { listResponse, pagingQuery } from '../../http/list.ts'
 import { oneOf } from '../../http/schema.ts'
 import { ROLES } from '../access/index.ts'
-// TRANSITIONAL (issue 13): straight from auth's file, not its index.ts, until auth/index.ts re-exports its
-// leaf files (password.ts, model.ts) before authenticate.ts: through the index, the users <-> auth import
-// cycle reaches these constants before they are initialized (a TDZ error at start).
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/index.ts'
 import { USER_SORTS } from './list-users.ts'
 import { USER_STATUSES } from './table.ts'

@@ -37,6 +37,3 @@ export function fanOutSubscriber(wakeups: Wakeups): EventSubscriber {
     if (pending) tx.afterCommit(wake)
   }
 }
-
-/** @deprecated TRANSITIONAL (issue 13): events/emit.ts's synchronous fan-out; use recordChange. */
-export { fanOut } from './legacy-fan-out.ts'

@@ -3,12 +3,6 @@
 // Several instances will share the call through Redis instead.
 import type { Wakeups } from '../../ports.ts'
 
-/**
- * TRANSITIONAL (issue 13): the listeners of every InProcessWakeups, for the synchronous legacy fan-out
- * (legacy-fan-out.ts), which runs under events/emit.ts and knows no context. Removed with it.
- */
-const legacyListeners = new Set<() => void>()
-
 export class InProcessWakeups implements Wakeups {
   private readonly listeners = new Set<() => void>()
   private scheduled = false
@@ -18,10 +12,8 @@ export class InProcessWakeups implements Wakeups {
     // A listener of its own per subscription: the same function subscribed twice is two subscriptions.
     const call = () => listener()
     this.listeners.add(call)
-    legacyListeners.add(call)
     return () => {
       this.listeners.delete(call)
-      legacyListeners.delete(call)
     }
   }
 
@@ -33,11 +25,4 @@ export class InProcessWakeups implements Wakeups {
       for (const listener of this.listeners) listener()
     })
   }
-}
-
-/** @deprecated TRANSITIONAL (issue 13): the legacy fan-out's wake-up, after its synchronous transaction. */
-export function legacyDeliveriesQueued(): void {
-  queueMicrotask(() => {
-    for (const listener of legacyListeners) listener()
-  })
 }

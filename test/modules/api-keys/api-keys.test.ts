@@ -60,7 +60,7 @@ const fieldsOf = async (response: Response) => {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** Every value of every table, as one string: to prove a secret is stored nowhere. */
 const wholeDatabase = async () => {
-  const { raw } = app.deps.app.db
+  const { raw } = app.context.db
   const tables = await raw.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
   const contents = await Promise.all(tables.map(async ({ name }) => JSON.stringify(await raw.all(`SELECT * FROM "${name}"`))))
   return contents.join('\n')
@@ -91,7 +91,7 @@ describe('POST /api/v1/api-keys', () => {
 
   test('the database keeps the SHA-256 (hex) of the token and its prefix, and the token itself nowhere', async () => {
     const key = await createKey(users.admin.auth, { name: 'Stored hashed' })
-    const row = (await app.deps.app.db.raw.get<Record<string, unknown>>('SELECT * FROM api_keys WHERE id = ?', [key.id]))!
+    const row = (await app.context.db.raw.get<Record<string, unknown>>('SELECT * FROM api_keys WHERE id = ?', [key.id]))!
     expect(row.token_hash).toBe(sha256(key.token))
     expect(row.prefix).toBe(key.token.slice(0, 17))
     expect(row).toMatchObject({ organization_id: acme.org.id, user_id: users.admin.user.id, name: 'Stored hashed', permissions: null, revoked_at: null, last_used_at: null })
@@ -259,7 +259,7 @@ describe('POST /api/v1/api-keys', () => {
     })
 
     test('a refused request creates nothing', async () => {
-      const count = async () => (await app.deps.app.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM api_keys'))!.n
+      const count = async () => (await app.context.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM api_keys'))!.n
       const before = await count()
       await create(users.agent.auth, { name: 'Wider', expires_at: ahead(DAY), permissions: ['user:delete'] })
       await create(users.agent.auth, { name: 'Late', expires_at: ahead(-DAY) })
@@ -367,7 +367,7 @@ describe('DELETE /api/v1/api-keys/{id}', () => {
     expect(response.status).toBe(204)
     expect(await response.text()).toBe('')
     expect((await list(users.agent.auth, '?page_size=100')).api_keys.map((k) => k.id)).not.toContain(key.id)
-    expect((await app.deps.app.db.raw.get<{ revoked_at: number }>('SELECT revoked_at FROM api_keys WHERE id = ?', [key.id]))!.revoked_at).toBe(app.clock.now())
+    expect((await app.context.db.raw.get<{ revoked_at: number }>('SELECT revoked_at FROM api_keys WHERE id = ?', [key.id]))!.revoked_at).toBe(app.clock.now())
     const again = await send('DELETE', `/api/v1/api-keys/${key.id}`, users.agent.auth)
     expect(again.status).toBe(404)
     expect(await json(again)).toMatchObject({ code: 'NOT_FOUND' })
@@ -471,7 +471,7 @@ describe('at most 100 live keys per user', () => {
       ...extra,
     })
     // 99 live keys, plus some that no longer count.
-    const insert = (rows: ApiKeysTable[]) => app.deps.app.db.write('test.keys', (tx) => tx.kysely.insertInto('api_keys').values(rows).execute())
+    const insert = (rows: ApiKeysTable[]) => app.context.db.write('test.keys', (tx) => tx.kysely.insertInto('api_keys').values(rows).execute())
     await insert(Array.from({ length: 99 }, (_, i) => row(i)))
     await insert(Array.from({ length: 5 }, (_, i) => row(200 + i, { revoked_at: now - 500 })))
     await insert(Array.from({ length: 5 }, (_, i) => row(300 + i, { expires_at: now - 500 })))
@@ -486,7 +486,7 @@ describe('at most 100 live keys per user', () => {
     await createKey(owner.auth, { name: 'Replacement' })
     expect((await create(owner.auth, { name: 'Again too many', expires_at: ahead(DAY) })).status).toBe(409)
     // A key that expires makes room too.
-    await app.deps.app.db.raw.run('UPDATE api_keys SET expires_at = ? WHERE id = ?', [app.clock.now(), row(0).id])
+    await app.context.db.raw.run('UPDATE api_keys SET expires_at = ? WHERE id = ?', [app.clock.now(), row(0).id])
     await createKey(owner.auth, { name: 'After an expiry' })
   })
 })

@@ -127,7 +127,7 @@ describe('in process, with a fake clock', async () => {
     const expiring = await createKey(MINUTE)
     expect((await send('DELETE', `/api/v1/api-keys/${revoked.id}`, agent.auth)).status).toBe(204)
     expect((await use(revoked.token)).status).toBe(401)
-    expect((await app.deps.app.db.raw.get<{ last_used_at: number | null }>('SELECT last_used_at FROM api_keys WHERE id = ?', [revoked.id]))!.last_used_at).toBeNull()
+    expect((await app.context.db.raw.get<{ last_used_at: number | null }>('SELECT last_used_at FROM api_keys WHERE id = ?', [revoked.id]))!.last_used_at).toBeNull()
     app.clock.advance(MINUTE)
     expect((await use(expiring.token)).status).toBe(401)
     expect((await use(`${expiring.token.slice(0, -1)}${expiring.token.endsWith('a') ? 'b' : 'a'}`)).status).toBe(401)
@@ -145,7 +145,7 @@ describe('over a real server on loopback', async () => {
   const server = startServer(runtime, config)
   afterAll(() => shutdown(server, runtime, log))
   const base = `http://127.0.0.1:${port}`
-  const { users } = await seedOrganization({ deps: runtime.deps, clock } as unknown as Parameters<typeof seedOrganization>[0], 'remote')
+  const { users } = await seedOrganization({ context: runtime.context, clock } as unknown as Parameters<typeof seedOrganization>[0], 'remote')
   const send = (method: string, path: string, headers: Headers, body?: unknown) =>
     fetch(`${base}${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) })
   const created = await send('POST', '/api/v1/api-keys', users.admin.auth, { name: 'Remote', expires_at: new Date(clock.now() + DAY).toISOString() })
@@ -180,7 +180,7 @@ describe('over a real server on loopback', async () => {
       expect(response.status).toBe(403)
       expect(await response.json()).toMatchObject({ code: 'IP_NOT_ALLOWED' })
     }
-    const row = (await runtime.deps.app.db.raw.get<{ last_used_at: number }>('SELECT last_used_at FROM api_keys WHERE id = ?', [key.id]))!
+    const row = (await runtime.context.db.raw.get<{ last_used_at: number }>('SELECT last_used_at FROM api_keys WHERE id = ?', [key.id]))!
     expect(row.last_used_at).toBeLessThan(clock.now())
   })
 })

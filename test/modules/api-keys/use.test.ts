@@ -41,7 +41,7 @@ const expectError = async (response: Response, status: number, code: string) => 
   expect({ status: response.status, code: body.code }).toEqual({ status, code })
   return body
 }
-const keyCount = async () => (await app.deps.app.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM api_keys'))!.n
+const keyCount = async () => (await app.context.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM api_keys'))!.n
 
 const adminKey = await createKey(users.admin.auth, { name: 'Admin, all permissions' })
 
@@ -122,7 +122,7 @@ describe('malformed and unknown tokens', () => {
   const lookups: string[] = []
   const spies: { mockRestore(): void }[] = []
   beforeAll(() => {
-    const { raw, kysely } = app.deps.app.db
+    const { raw, kysely } = app.context.db
     const record = (sql: string) => {
       if (/\bFROM api_keys\b/.test(sql)) lookups.push(sql)
     }
@@ -382,7 +382,7 @@ describe('what a personal access token cannot do (sign-in only)', () => {
       last_used_ip: null,
       revoked_at: null,
     }
-    await app.deps.app.db.write('test.viewer_key', (tx) => tx.kysely.insertInto('api_keys').values(key).execute())
+    await app.context.db.write('test.viewer_key', (tx) => tx.kysely.insertInto('api_keys').values(key).execute())
     expect((await send('GET', '/api/v1/tickets', xApiKey(token))).status).toBe(200)
     await expectError(await send('GET', '/api/v1/api-keys', xApiKey(token)), 403, 'INSUFFICIENT_PERMISSIONS')
   })

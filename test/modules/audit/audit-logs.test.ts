@@ -371,7 +371,7 @@ describe('recorded events', () => {
     const ghost = rid('login-ghost')
     expect((await login('Ghost@Nowhere.test', 'a guessed password', ghost)).status).toBe(401)
     for (const org of [acme, globex]) expect(await recordsOf(org, ghost)).toEqual([])
-    const row = await app.deps.app.db.raw.get<Record<string, unknown>>(
+    const row = await app.context.db.raw.get<Record<string, unknown>>(
       'SELECT organization_id, actor_type, actor_id, event, outcome, reason, details FROM audit_logs WHERE request_id = ?',
       [ghost],
     )
@@ -569,7 +569,7 @@ describe('no secrets', () => {
     const everything = [
       JSON.stringify(await walk(acme)),
       JSON.stringify(await walk(globex)),
-      JSON.stringify(await app.deps.app.db.raw.all('SELECT * FROM audit_logs')),
+      JSON.stringify(await app.context.db.raw.all('SELECT * FROM audit_logs')),
     ].join('\n')
     expect(secrets.size).toBeGreaterThan(20)
     const found = [...secrets].filter((secret) => everything.includes(secret))

@@ -149,7 +149,7 @@ describe('append-only', () => {
     const app = await makeTestApp()
     try {
       await seedOrganization(app, 'acme')
-      const db = app.deps.app.db
+      const db = app.context.db
       const all = () => db.raw.all<Record<string, unknown>>('SELECT * FROM audit_logs ORDER BY seq')
       const before = await all()
       const first = before[0]!
@@ -181,7 +181,7 @@ describe('append-only', () => {
     const app = await makeTestApp()
     try {
       const org = await seedOrganization(app, 'acme')
-      const db = app.deps.app.db
+      const db = app.context.db
       const all = () => db.raw.all('SELECT * FROM audit_logs ORDER BY seq')
       const before = await all()
       expect(before.length).toBe(5)
@@ -221,7 +221,7 @@ let copied = 0
 /** A copy of the source database in a file of its own. */
 async function copyOfSource(): Promise<Database> {
   const path = join(copies(), `copy-${++copied}.db`)
-  await source.deps.app.db.admin.backupTo(path)
+  await source.context.db.admin.backupTo(path)
   return openSqlite(path)
 }
 afterAll(() => source.close())

@@ -14,7 +14,7 @@ const me = (token: string) => app.request('/api/v1/auth/sessions', { headers: { 
 test('the twin of a cached token: 401 TOKEN_INVALID, the cache neither grows nor loses the original', async () => {
   const token = users.agent.accessToken
   expect((await me(token)).status).toBe(200)
-  const cached = app.deps.verifiedTokens.size
+  const cached = app.context.ports.verifiedTokens.size
   const last = token.at(-1)!
   const twin = token.slice(0, -1) + ALPHABET[ALPHABET.indexOf(last) + 1]
   // Same signature bytes: only the spelling differs.
@@ -23,14 +23,14 @@ test('the twin of a cached token: 401 TOKEN_INVALID, the cache neither grows nor
   expect(response.status).toBe(401)
   expect((await json<{ code: string }>(response)).code).toBe('TOKEN_INVALID')
   expect(response.headers.get('www-authenticate')).toContain('invalid_token')
-  expect(app.deps.verifiedTokens.size).toBe(cached)
+  expect(app.context.ports.verifiedTokens.size).toBe(cached)
   expect((await me(token)).status).toBe(200)
 })
 
 test('a twin never verified before is refused too (not only when the original is cached)', async () => {
   const token = users.viewer.accessToken
   const twin = token.slice(0, -1) + ALPHABET[ALPHABET.indexOf(token.at(-1)!) + 3]
-  const before = app.deps.verifiedTokens.size
+  const before = app.context.ports.verifiedTokens.size
   expect((await me(twin)).status).toBe(401)
-  expect(app.deps.verifiedTokens.size).toBe(before)
+  expect(app.context.ports.verifiedTokens.size).toBe(before)
 })

@@ -27,7 +27,7 @@ describe('logout', () => {
       expect((await app.request('/api/v1/auth/logout', { method: 'POST', headers: users.agent.auth })).status).toBe(401)
       // Blacklisted until the moment the token would have expired.
       const jti = JSON.parse(Buffer.from(users.agent.accessToken.split('.')[1]!, 'base64url').toString()).jti
-      expect(await app.deps.app.db.raw.all('SELECT jti, expires_at FROM revoked_tokens')).toContainEqual({ jti, expires_at: app.clock.now() + 3_600_000 })
+      expect(await app.context.db.raw.all('SELECT jti, expires_at FROM revoked_tokens')).toContainEqual({ jti, expires_at: app.clock.now() + 3_600_000 })
     } finally {
       await app.close()
     }

@@ -72,7 +72,7 @@ async function start(settings: Record<string, string> = {}) {
     },
     /** Live sessions of a user straight from the table: not revoked and not expired. */
     async liveSessions(userId: string): Promise<string[]> {
-      const rows = await app.deps.app.db.raw.all<{ id: string }>('SELECT id FROM sessions WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at, id', [userId, clock.now()])
+      const rows = await app.context.db.raw.all<{ id: string }>('SELECT id FROM sessions WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at, id', [userId, clock.now()])
       return rows.map((r) => r.id)
     },
     async audit(event: string): Promise<AuditRecord[]> {

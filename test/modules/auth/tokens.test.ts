@@ -21,7 +21,7 @@ describe('an independent verifier (jose, remote JWKS) accepts every token we iss
   const server = startServer(runtime, config)
   const base = `http://127.0.0.1:${port}`
   afterAll(() => shutdown(server, runtime, log))
-  const testApp = { deps: runtime.deps, clock: runtime.deps.clock } as unknown as Parameters<typeof seedOrganization>[0]
+  const testApp = { context: runtime.context, clock: runtime.context.clock } as unknown as Parameters<typeof seedOrganization>[0]
   const { users, org } = await seedOrganization(testApp, 'remote')
   const jwks = createRemoteJWKSet(new URL(`${base}/.well-known/jwks.json`))
 
@@ -93,7 +93,7 @@ describe('refused tokens', async () => {
     const now = Math.floor(app.clock.now() / 1000)
     return { iss: app.config.authUrl, aud: app.config.apiAudience, sub: admin.user.id, iat: now, nbf: now, exp: now + 600, jti: `at_forged_${crypto.randomUUID()}`, organization_id: org.id, roles: ['admin'], permissions: ['*:*'], sid: JSON.parse(Buffer.from(admin.accessToken.split('.')[1]!, 'base64url').toString()).sid }
   }
-  const keyring = app.deps.app.keys as Keyring
+  const keyring = app.context.keys as Keyring
   const signOurs = async (claims: Record<string, unknown>) => keyring.sign((await keyring.signer(app.clock.now())).kid, claims)
 
   async function expectRefused(response: Response, code: string) {

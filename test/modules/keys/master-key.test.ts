@@ -191,8 +191,8 @@ describe('signing keys at rest', () => {
   test('signing_keys never holds a plaintext private key; the sealed one opens with the master key and its kid', async () => {
     const app = await makeTestApp({ MASTER_KEY: KEY_A_HEX })
     try {
-      await (app.deps.app.keys as Keyring).rotate(60)
-      const rows = await app.deps.app.db.raw.all<Record<string, unknown>>('SELECT * FROM signing_keys')
+      await (app.context.keys as Keyring).rotate(60)
+      const rows = await app.context.db.raw.all<Record<string, unknown>>('SELECT * FROM signing_keys')
       expect(rows).toHaveLength(2)
       for (const row of rows) {
         for (const [column, value] of Object.entries(row)) {
@@ -217,7 +217,7 @@ describe('signing keys at rest', () => {
       const path = join(dataDir, 'master.key')
       expect(statSync(path).mode & 0o777).toBe(0o600)
       const key = new Uint8Array(Buffer.from(readFileSync(path, 'utf8').trim(), 'base64'))
-      const row = (await app.deps.app.db.raw.get<{ kid: string; private_key_encrypted: string }>('SELECT kid, private_key_encrypted FROM signing_keys'))!
+      const row = (await app.context.db.raw.get<{ kid: string; private_key_encrypted: string }>('SELECT kid, private_key_encrypted FROM signing_keys'))!
       expect(new TextDecoder().decode(unseal(key, row.private_key_encrypted, row.kid))).toStartWith('-----BEGIN PRIVATE KEY-----')
     } finally {
       await app.close()
@@ -227,12 +227,12 @@ describe('signing keys at rest', () => {
   test('reopening a DATA_DIR with the same MASTER_KEY works', async () => {
     const dataDir = newDir()
     const first = await makeTestApp({ MASTER_KEY: KEY_A_HEX }, { dataDir, keepData: true })
-    const { kid } = await first.deps.app.keys.signer(first.clock.now())
+    const { kid } = await first.context.keys.signer(first.clock.now())
     await first.close()
     const second = await makeTestApp({ MASTER_KEY: KEY_A_HEX }, { dataDir, keepData: true })
     try {
-      expect((await second.deps.app.keys.signer(second.clock.now())).kid).toBe(kid)
-      expect(await second.deps.app.keys.sign(kid, { sub: 'x' })).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/)
+      expect((await second.context.keys.signer(second.clock.now())).kid).toBe(kid)
+      expect(await second.context.keys.sign(kid, { sub: 'x' })).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/)
     } finally {
       await second.close()
     }

@@ -9,7 +9,7 @@ import { seedOrganization, signIn } from '../../helpers/seed.ts'
 const app = await makeTestApp()
 afterAll(() => app.close())
 const { users } = await seedOrganization(app)
-const keyring = app.deps.app.keys as Keyring
+const keyring = app.context.keys as Keyring
 
 const jwks = async () => json<JSONWebKeySet>(await app.request('/.well-known/jwks.json'))
 const kids = async () => (await jwks()).keys.map((k) => k.kid)

@@ -197,7 +197,7 @@ describe('no secrets', () => {
   })
 
   test('no row of the audit table (any organization, any column) holds one either', async () => {
-    const rows = await app.deps.app.db.raw.all<Record<string, unknown>>('SELECT * FROM audit_logs')
+    const rows = await app.context.db.raw.all<Record<string, unknown>>('SELECT * FROM audit_logs')
     expect(rows.length).toBeGreaterThan(20)
     for (const row of rows) {
       const text = Object.entries(row)

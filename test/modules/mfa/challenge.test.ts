@@ -33,7 +33,7 @@ async function totpUser() {
 describe('the login response of a user with MFA', () => {
   test('mfa_required, an mfa_ token and the methods; no tokens of any kind, never cached', async () => {
     const { user } = await totpUser()
-    const sessionsOf = async () => Number((await app.deps.app.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE user_id = ?', [user.id]))!.n)
+    const sessionsOf = async () => Number((await app.context.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE user_id = ?', [user.id]))!.n)
     const sessionsBefore = await sessionsOf()
     const response = await login(app, user.email)
     expect(response.status).toBe(200)

@@ -247,7 +247,7 @@ describe('login', () => {
     const response = await verify(app, late.mfa_token, lastSmsCode(app, PHONE), 'sms')
     expect(response.status).toBe(401)
     // The code is stored to expire no later than 5 minutes after it was sent.
-    const row = (await app.deps.app.db.raw.get<{ sms_expires_at: number }>('SELECT sms_expires_at FROM mfa_challenges WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT 1', [user.id]))!
+    const row = (await app.context.db.raw.get<{ sms_expires_at: number }>('SELECT sms_expires_at FROM mfa_challenges WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT 1', [user.id]))!
     expect(row.sms_expires_at).toBeLessThanOrEqual(app.clock.now())
   })
 

@@ -56,7 +56,7 @@ function client(s: Served, host = '127.0.0.1', forwardedFor?: string) {
 
 /** Puts a list in place directly in the table: the state under test is the enforcement, not the PATCH (tested in security.test.ts). */
 async function setAllowlist(app: TestApp, org: SeededOrg, list: string[]) {
-  await app.deps.app.db.raw.run('UPDATE organizations SET allowed_ips = ? WHERE id = ?', [JSON.stringify(list), org.org.id])
+  await app.context.db.raw.run('UPDATE organizations SET allowed_ips = ? WHERE id = ?', [JSON.stringify(list), org.org.id])
 }
 
 async function createPat(c: ReturnType<typeof client>, app: TestApp, accessToken: string): Promise<string> {
@@ -140,7 +140,7 @@ describe('IPv4 server, client 127.0.0.1', () => {
 
   test('a forced PATCH locks the organization out at once; the refused refresh token is not used up', async () => {
     const tokens = await fresh(c, s.acme.users.agent.user.email)
-    const sessionsOf = async (userId: string) => Number((await s.app.deps.app.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE user_id = ?', [userId]))!.n)
+    const sessionsOf = async (userId: string) => Number((await s.app.context.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE user_id = ?', [userId]))!.n)
     const sessionsBefore = await sessionsOf(s.acme.users.agent.user.id)
     const patched = await fetch(`${c.base}/api/v1/organization/security`, {
       method: 'PATCH',

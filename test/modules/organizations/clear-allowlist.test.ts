@@ -104,7 +104,7 @@ describe('org clear-allowlist', () => {
     expect(result.stderr).toContain('org_01KAX3M6W9P8T2V5G7H4J3C1QZ')
     const app = await makeTestApp({}, { dataDir: dir, keepData: true })
     try {
-      expect((await app.deps.app.db.raw.get<{ allowed_ips: string }>('SELECT allowed_ips FROM organizations WHERE id = ?', [acme.org.id]))!.allowed_ips).toBe('["10.0.0.0/8","2001:db8::/32"]')
+      expect((await app.context.db.raw.get<{ allowed_ips: string }>('SELECT allowed_ips FROM organizations WHERE id = ?', [acme.org.id]))!.allowed_ips).toBe('["10.0.0.0/8","2001:db8::/32"]')
     } finally {
       await app.close()
     }

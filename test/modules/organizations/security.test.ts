@@ -56,7 +56,7 @@ async function securityRecords(org: SeededOrg): Promise<AuditRecord[]> {
 }
 /** Back to the defaults without an allowlist, straight in the table (a clean slate between tests, not under test). */
 async function reset(org: SeededOrg) {
-  await app.deps.app.db.raw.run("UPDATE organizations SET allowed_ips = '[]', max_concurrent_sessions = NULL, session_limit_policy = 'evict_oldest', mfa_required = ? WHERE id = ?", [false, org.org.id])
+  await app.context.db.raw.run("UPDATE organizations SET allowed_ips = '[]', max_concurrent_sessions = NULL, session_limit_policy = 'evict_oldest', mfa_required = ? WHERE id = ?", [false, org.org.id])
 }
 const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid: string }
 

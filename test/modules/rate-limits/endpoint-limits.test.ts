@@ -13,7 +13,7 @@ async function appWithStandIns() {
   const app = await makeTestApp({ RATE_LIMITS_ENABLED: 'true' })
   apps.push(app)
   app.app
-    .use(authMacros(app.deps.app))
+    .use(authMacros(app.context))
     .get('/api/v1/reports/:type', ({ params }) => ({ report: params.type }), { auth: true })
     .post('/api/v1/uploads', () => ({ uploaded: true }), { auth: true })
   const org = await seedOrganization(app, 'acme')

@@ -17,7 +17,7 @@ async function freeOrg(settings: Record<string, string> = {}) {
 }
 
 async function setPlan(app: TestApp, org: SeededOrg, plan: string, perMinute: number | null = null, perDay: number | null = null) {
-  await app.deps.app.db.raw.run('UPDATE organizations SET plan = ?, rate_limit_per_minute = ?, rate_limit_per_day = ? WHERE id = ?', [plan, perMinute, perDay, org.org.id])
+  await app.context.db.raw.run('UPDATE organizations SET plan = ?, rate_limit_per_minute = ?, rate_limit_per_day = ? WHERE id = ?', [plan, perMinute, perDay, org.org.id])
 }
 
 const me = (app: TestApp, headers: Record<string, string>) => app.request('/api/v1/me', { headers })

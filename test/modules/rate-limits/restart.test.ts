@@ -19,7 +19,7 @@ async function firstStart(perDay: number, plan = 'enterprise', perMinute: number
   const clock = new FakeClock()
   const app = await makeTestApp(ON, { dataDir, keepData: true, clock })
   const org = await seedOrganization(app, 'acme')
-  await app.deps.app.db.raw.run('UPDATE organizations SET plan = ?, rate_limit_per_minute = ?, rate_limit_per_day = ? WHERE id = ?', [plan, perMinute, perDay, org.org.id])
+  await app.context.db.raw.run('UPDATE organizations SET plan = ?, rate_limit_per_minute = ?, rate_limit_per_day = ? WHERE id = ?', [plan, perMinute, perDay, org.org.id])
   return { dataDir, clock, app, org }
 }
 
@@ -51,7 +51,7 @@ describe('a restart does not hand out a fresh daily quota', () => {
     const { dataDir, clock, app, org } = await firstStart(10)
     const agent = org.users.agent
     for (let i = 0; i < 6; i++) await me(app, agent.auth)
-    const report = await rateLimitSaveTask(app.deps.app).run({ now: clock.now(), log: createLogger({ level: 'error', sink: memorySink() }), signal: new AbortController().signal })
+    const report = await rateLimitSaveTask(app.context).run({ now: clock.now(), log: createLogger({ level: 'error', sink: memorySink() }), signal: new AbortController().signal })
     // user and organization, per day: the minute windows are not saved.
     expect(report).toMatchObject({ counters_saved: 2 })
     await me(app, agent.auth)
@@ -60,7 +60,7 @@ describe('a restart does not hand out a fresh daily quota', () => {
     const response = await me(second.app, second.auth)
     expect([response.status, response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]).toEqual([200, '10', '3'])
     await second.app.close()
-    await app.deps.app.db.close()
+    await app.context.db.close()
   })
 
   test('the minute window starts afresh', async () => {

@@ -27,7 +27,7 @@ describe('GET /health', () => {
           last_failure_at: null,
           runs: 0,
           failures: 0,
-          next_run_at: new Date(app.deps.startedAt + 3_600_000).toISOString(),
+          next_run_at: new Date(app.context.startedAt + 3_600_000).toISOString(),
         },
         auth_cleanup: {
           last_run_at: null,
@@ -36,7 +36,7 @@ describe('GET /health', () => {
           last_failure_at: null,
           runs: 0,
           failures: 0,
-          next_run_at: new Date(app.deps.startedAt + 300_000).toISOString(),
+          next_run_at: new Date(app.context.startedAt + 300_000).toISOString(),
         },
         ticket_auto_close: {
           last_run_at: null,
@@ -45,7 +45,7 @@ describe('GET /health', () => {
           last_failure_at: null,
           runs: 0,
           failures: 0,
-          next_run_at: new Date(app.deps.startedAt + 600_000).toISOString(),
+          next_run_at: new Date(app.context.startedAt + 600_000).toISOString(),
         },
         webhook_dispatch: {
           last_run_at: null,
@@ -54,7 +54,7 @@ describe('GET /health', () => {
           last_failure_at: null,
           runs: 0,
           failures: 0,
-          next_run_at: new Date(app.deps.startedAt + 1000).toISOString(),
+          next_run_at: new Date(app.context.startedAt + 1000).toISOString(),
         },
         webhook_prune: {
           last_run_at: null,
@@ -63,7 +63,7 @@ describe('GET /health', () => {
           last_failure_at: null,
           runs: 0,
           failures: 0,
-          next_run_at: new Date(app.deps.startedAt + 3_600_000).toISOString(),
+          next_run_at: new Date(app.context.startedAt + 3_600_000).toISOString(),
         },
       },
     })
@@ -71,7 +71,7 @@ describe('GET /health', () => {
 
   test('uptime follows the clock; a cron run shows up with its time and duration', async () => {
     app.clock.advance(3_600_000)
-    await app.deps.scheduler.tick()
+    await app.context.scheduler.tick()
     const body = await json<{ uptime_s: number; cron: Record<string, Record<string, unknown>> }>(await app.request('/health'))
     expect(body.uptime_s).toBe(3600)
     expect(body.cron.db_maintenance).toMatchObject({
@@ -85,7 +85,7 @@ describe('GET /health', () => {
 
   test('is "degraded" while a task\'s last run failed: everyone sees that and when, only a Super Admin sees why', async () => {
     let fail = true
-    app.deps.scheduler.register({
+    app.context.scheduler.register({
       name: 'flaky',
       intervalMs: 1000,
       run() {
@@ -93,7 +93,7 @@ describe('GET /health', () => {
       },
     })
     app.clock.advance(1000)
-    await app.deps.scheduler.tick()
+    await app.context.scheduler.tick()
     const failedAt = new Date(app.clock.now()).toISOString()
     type Health = { status: string; cron: Record<string, Record<string, unknown>> }
     const health = async (headers: Record<string, string> = {}) => {
@@ -147,7 +147,7 @@ describe('GET /health', () => {
 
     fail = false
     app.clock.advance(1000)
-    await app.deps.scheduler.tick()
+    await app.context.scheduler.tick()
     const body = await health()
     expect(body.status).toBe('ok')
     // The last failure is still dated after a success.
@@ -166,7 +166,7 @@ describe('GET /ready', () => {
     const response = await app.request('/ready')
     expect(response.status).toBe(200)
     expect(await json(response)).toEqual({ status: 'ready' })
-    const row = await app.deps.app.db.raw.get("SELECT value, updated_at FROM system_kv WHERE key = 'ready_probe'")
+    const row = await app.context.db.raw.get("SELECT value, updated_at FROM system_kv WHERE key = 'ready_probe'")
     expect(row).toEqual({ value: String(app.clock.now()), updated_at: app.clock.now() })
   })
 
@@ -175,7 +175,7 @@ describe('GET /ready', () => {
     const wroteAt = app.clock.now()
     expect((await app.request('/ready')).status).toBe(200)
     const written = async () =>
-      (await app.deps.app.db.raw.get<{ updated_at: number }>("SELECT updated_at FROM system_kv WHERE key = 'ready_probe'"))!.updated_at
+      (await app.context.db.raw.get<{ updated_at: number }>("SELECT updated_at FROM system_kv WHERE key = 'ready_probe'"))!.updated_at
     expect(await written()).toBe(wroteAt)
     app.clock.advance(READY_WRITE_INTERVAL_MS - 1)
     for (let i = 0; i < 5; i++) expect((await app.request('/ready')).status).toBe(200)
@@ -213,7 +213,7 @@ describe('GET /ready', () => {
   test('503 while the database refuses writes, 200 again once it accepts them', async () => {
     // Past the second in which the last write answers for /ready.
     app.clock.advance(READY_WRITE_INTERVAL_MS)
-    await app.deps.app.db.raw.run('PRAGMA query_only = ON')
+    await app.context.db.raw.run('PRAGMA query_only = ON')
     try {
       const response = await app.request('/ready')
       expect(response.status).toBe(503)
@@ -228,7 +228,7 @@ describe('GET /ready', () => {
       // Liveness is not readiness: /health still answers.
       expect((await app.request('/health')).status).toBe(200)
     } finally {
-      await app.deps.app.db.raw.run('PRAGMA query_only = OFF')
+      await app.context.db.raw.run('PRAGMA query_only = OFF')
     }
     expect((await app.request('/ready')).status).toBe(200)
   })

@@ -78,10 +78,8 @@ const ticketIn = async (status: string, body: Record<string, unknown> = {}): Pro
 }
 
 /** The events of one ticket, in the order they were written. */
-const eventsOf = (ticketId: string): TicketEvent[] =>
-  app.deps.sqlite
-    .query<{ body: string }, []>('SELECT body FROM events ORDER BY rowid')
-    .all()
+const eventsOf = async (ticketId: string): Promise<TicketEvent[]> =>
+  (await app.context.db.raw.all<{ body: string }>('SELECT body FROM events ORDER BY rowid'))
     .map((row) => JSON.parse(row.body) as TicketEvent)
     .filter((event) => event.type.startsWith('ticket.') && event.data.ticket.id === ticketId)
 
@@ -295,7 +293,7 @@ describe('the status lifecycle', () => {
     expect((await comment(ticket.id, { body: 'Before closing' })).status).toBe(201)
     await patch(ticket.id, { status: 'solved' })
     const closed = await json<Ticket>(await patch(ticket.id, { status: 'closed' }))
-    const eventCount = eventsOf(ticket.id).length
+    const eventCount = (await eventsOf(ticket.id)).length
     const changes: Record<string, unknown>[] = [
       { subject: 'Changed' },
       { description: 'Changed' },
@@ -315,7 +313,7 @@ describe('the status lifecycle', () => {
     await expectError(await comment(ticket.id, { body: 'After closing' }), 409, 'INVALID_STATE_TRANSITION')
 
     expect(await getTicket(ticket.id)).toEqual(closed)
-    expect(eventsOf(ticket.id).length).toBe(eventCount)
+    expect((await eventsOf(ticket.id)).length).toBe(eventCount)
     const comments = await send('GET', `/api/v1/tickets/${ticket.id}/comments`, users.admin.auth)
     expect(comments.status).toBe(200)
     expect((await json<{ comments: Comment[] }>(comments)).comments.map((c) => c.body)).toEqual(['Before closing'])
@@ -366,12 +364,12 @@ describe('PATCH /api/v1/tickets/{id}', () => {
 
   test('a PATCH that changes nothing answers 200, writes no event and leaves updated_at', async () => {
     const before = await create(full)
-    const eventCount = eventsOf(before.id).length
+    const eventCount = (await eventsOf(before.id)).length
     app.clock.advance(5_000)
     const response = await patch(before.id, { subject: 'Original', priority: 'low', tags: ['alpha', 'beta'], status: 'new', requester: { name: 'Ada', email: 'ADA@example.com' } })
     expect(response.status).toBe(200)
     expect(await json<Ticket>(response)).toEqual(before)
-    expect(eventsOf(before.id).length).toBe(eventCount)
+    expect((await eventsOf(before.id)).length).toBe(eventCount)
   })
 
   test('an empty body: 400 VALIDATION_FAILED', async () => {
@@ -395,7 +393,7 @@ describe('PATCH /api/v1/tickets/{id}', () => {
 describe('events', () => {
   test('ticket.created carries the envelope in order and the ticket', async () => {
     const ticket = await create({ subject: 'Event me', priority: 'high' })
-    const [event, ...rest] = eventsOf(ticket.id)
+    const [event, ...rest] = (await eventsOf(ticket.id))
     expect(rest).toEqual([])
     expect(Object.keys(event!)).toEqual(['id', 'type', 'created_at', 'organization_id', 'data'])
     expect(event!.id).toMatch(/^evt_[0-9A-Z]{26}$/)
@@ -406,7 +404,7 @@ describe('events', () => {
 
   test('created with an assignee: ticket.created then ticket.assigned with previous_assignee_id null', async () => {
     const ticket = await create({ assignee_id: users.agent.user.id })
-    const events = eventsOf(ticket.id)
+    const events = (await eventsOf(ticket.id))
     expect(events.map((e) => e.type)).toEqual(['ticket.created', 'ticket.assigned'])
     expect(events[1]!.data).toEqual({ ticket, previous_assignee_id: null })
   })
@@ -417,7 +415,7 @@ describe('events', () => {
     await patch(ticket.id, { requester: { name: 'Ada', email: 'ada@example.com' }, custom_fields: { a: 1 }, channel: 'web', type: 'task' })
     const solved = await json<Ticket>(await patch(ticket.id, { status: 'solved', priority: 'urgent' }))
     await patch(ticket.id, { status: 'open' })
-    const events = eventsOf(ticket.id)
+    const events = (await eventsOf(ticket.id))
     expect(events.map((e) => [e.type, e.data.changed === undefined ? undefined : [...e.data.changed].sort()])).toEqual([
       ['ticket.created', undefined],
       ['ticket.updated', ['subject', 'tags']],
@@ -438,7 +436,7 @@ describe('events', () => {
     await assign(ticket.id, users.supervisor.user.id)
     await assign(ticket.id, null)
     await assign(ticket.id, null)
-    const events = eventsOf(ticket.id)
+    const events = (await eventsOf(ticket.id))
     expect(events.map((e) => [e.type, e.data.ticket.assignee_id, e.data.previous_assignee_id])).toEqual([
       ['ticket.created', null, undefined],
       ['ticket.assigned', users.agent.user.id, null],
@@ -451,7 +449,7 @@ describe('events', () => {
     const ticket = await create()
     app.clock.advance(1_000)
     const added = await json<Comment>(await comment(ticket.id, { body: 'Have you tried turning it off?', public: false }))
-    const event = eventsOf(ticket.id).at(-1)!
+    const event = (await eventsOf(ticket.id)).at(-1)!
     expect(event.type).toBe('ticket.comment.added')
     expect(event.data.comment).toEqual(added)
     expect(event.data.ticket).toMatchObject({ id: ticket.id, updated_at: iso() })

@@ -226,7 +226,7 @@ describe('DELETE /api/v1/tickets/{id}', () => {
     await expectNotFound(await send('GET', `/api/v1/tickets/${doomed.id}`, agent.auth))
     await expectNotFound(await send('DELETE', `/api/v1/tickets/${doomed.id}`, users.supervisor.auth))
     expect((await listIds(users.supervisor.auth, '&tag=doomed')).ids).toEqual([])
-    const left = (table: string) => app.deps.sqlite.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM ${table} WHERE ticket_id = ?`).get(doomed.id)!.n
-    expect([left('ticket_comments'), left('ticket_tags')]).toEqual([0, 0])
+    const left = async (table: string) => (await app.context.db.raw.get<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE ticket_id = ?`, [doomed.id]))!.n
+    expect([await left('ticket_comments'), await left('ticket_tags')]).toEqual([0, 0])
   })
 })

@@ -14,7 +14,7 @@ const { users } = acme
 const send = (method: string, path: string, auth: Record<string, string>, body?: unknown) =>
   app.request(path, { method, headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) })
 const eventsFor = async (userId: string) =>
-  (await app.deps.app.db.raw.all<{ body: string }>('SELECT body FROM events WHERE organization_id = ? ORDER BY id', [acme.org.id]))
+  (await app.context.db.raw.all<{ body: string }>('SELECT body FROM events WHERE organization_id = ? ORDER BY id', [acme.org.id]))
     .map((e) => JSON.parse(e.body) as { id: string; type: string; created_at: string; organization_id: string; data: { user: { id: string }; changed?: string[] } })
     .filter((e) => e.data.user.id === userId)
 let counter = 0

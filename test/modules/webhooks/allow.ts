@@ -8,5 +8,5 @@ import type { TestApp } from '../../helpers/app.ts'
 export async function allowWebhookCidrs(app: TestApp, organizationId: string, text = '127.0.0.0/8'): Promise<string[]> {
   const parsed = text === '' ? { cidrs: [] } : parseAllowedCidrs(text)
   if ('problem' in parsed) throw new Error(`test setup: ${text} ${parsed.problem}`)
-  return changeAllowedCidrs(contextFor(app.deps.app, { kind: 'system', id: 'cli' }), { organizationId, cidrs: parsed.cidrs })
+  return changeAllowedCidrs(contextFor(app.context, { kind: 'system', id: 'cli' }), { organizationId, cidrs: parsed.cidrs })
 }

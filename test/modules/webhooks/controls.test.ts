@@ -37,8 +37,8 @@ async function setUp(answer?: (r: { path: string }, i: number) => Answer, settin
     receiver,
     send,
     async run() {
-      await app.deps.webhooks.pump()
-      await app.deps.webhooks.settled()
+      await app.webhooks.pump()
+      await app.webhooks.settled()
     },
     async hook(events = ['ticket.*'], path = '/hook') {
       const response = await send('POST', '/api/v1/webhooks', { url: receiver.url(path), events, secret: 'sixteen-chars-ok!' })
@@ -217,10 +217,10 @@ describe('concurrency', () => {
     const quietOnly = await s.send('PATCH', `/api/v1/webhooks/${busy}`, { events: ['user.*'] })
     expect(quietOnly.status).toBe(200)
     await s.ticket('For the quiet one')
-    await s.app.deps.webhooks.pump()
+    await s.app.webhooks.pump()
     // Sent at once: 4 of the backlog (its cap) and the quiet webhook's delivery.
     const firstWave = s.receiver.received.length
-    await s.app.deps.webhooks.settled()
+    await s.app.webhooks.settled()
     const quietAt = s.receiver.received.findIndex((r) => r.path === '/quiet')
     expect(quietAt).toBeGreaterThanOrEqual(0)
     expect(quietAt).toBeLessThan(5)

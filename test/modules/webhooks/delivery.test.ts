@@ -38,7 +38,7 @@ async function setUp(answer?: (r: { path: string }, i: number) => Answer, settin
   const app = await makeTestApp({ ACCESS_TOKEN_TTL: '86400', ...settings }, { clock: new FakeClock(Date.now()) })
   const org = await seedOrganization(app, 'acme')
   if (allowed !== null) await allowWebhookCidrs(app, org.org.id, allowed)
-  const dispatcher = new WebhookDispatcher(app.deps.app, { extraCa: receiver.ca, ...(resolve ? { resolve } : {}) })
+  const dispatcher = new WebhookDispatcher(app.context, { extraCa: receiver.ca, ...(resolve ? { resolve } : {}) })
   cleanups.push(() => receiver.stop(), () => app.close(), () => dispatcher.stop(0))
   const send = (method: string, path: string, body?: unknown) =>
     app.request(path, { method, headers: { ...org.users.admin.auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
@@ -82,9 +82,9 @@ interface DeliveryRow {
   next_attempt_at: number | null
 }
 
-const rows = (s: Setup, webhookId: string) => s.app.deps.app.db.raw.all<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY created_at, attempt', [webhookId])
+const rows = (s: Setup, webhookId: string) => s.app.context.db.raw.all<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY created_at, attempt', [webhookId])
 const webhookState = async (s: Setup, id: string) =>
-  (await s.app.deps.app.db.raw.get<{ enabled: number; disabled_reason: string | null; consecutive_failures: number }>('SELECT enabled, disabled_reason, consecutive_failures FROM webhooks WHERE id = ?', [id]))!
+  (await s.app.context.db.raw.get<{ enabled: number; disabled_reason: string | null; consecutive_failures: number }>('SELECT enabled, disabled_reason, consecutive_failures FROM webhooks WHERE id = ?', [id]))!
 
 describe('a delivery', () => {
   test('is the stored envelope byte for byte, with both signatures and the delivery headers, and leaves a success record', async () => {
@@ -94,7 +94,7 @@ describe('a delivery', () => {
     await s.run()
     expect(s.receiver.received).toHaveLength(1)
     const [request] = s.receiver.received
-    const event = (await s.app.deps.app.db.raw.get<{ id: string; body: string }>("SELECT id, body FROM events WHERE type = 'ticket.created'"))!
+    const event = (await s.app.context.db.raw.get<{ id: string; body: string }>("SELECT id, body FROM events WHERE type = 'ticket.created'"))!
     expect(request!.body).toBe(event.body)
     expect(JSON.parse(request!.body)).toMatchObject({ id: event.id, type: 'ticket.created', organization_id: s.org.org.id, data: { ticket: { id: ticketId } } })
 
@@ -141,7 +141,7 @@ describe('failures', () => {
     expect(new Set(s.receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1)
     expect(s.receiver.received.map((r) => r.headers['x-service-attempt'])).toEqual(['1', '2', '3', '4', '5', '6'])
     expect(await webhookState(s, webhookId)).toEqual({ enabled: 0, disabled_reason: 'exhausted', consecutive_failures: 6 })
-    const disabled = await s.app.deps.app.db.raw.all<{ event: string; reason: string }>("SELECT event, reason FROM audit_logs WHERE target_id = ? AND event = 'webhook.disabled'", [webhookId])
+    const disabled = await s.app.context.db.raw.all<{ event: string; reason: string }>("SELECT event, reason FROM audit_logs WHERE target_id = ? AND event = 'webhook.disabled'", [webhookId])
     expect(disabled).toEqual([{ event: 'webhook.disabled', reason: 'exhausted' }])
 
     await newTicket(s, 'Another')

@@ -50,7 +50,7 @@ async function setUp(answer: (r: { path: string }, i: number) => Answer, setting
 }
 
 const leases = (app: TestApp) =>
-  app.deps.app.db.raw.all<{ status: string; lease_until: number | null }>("SELECT status, lease_until FROM webhook_deliveries WHERE status = 'pending' ORDER BY created_at, id")
+  app.context.db.raw.all<{ status: string; lease_until: number | null }>("SELECT status, lease_until FROM webhook_deliveries WHERE status = 'pending' ORDER BY created_at, id")
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   for (const deadline = Date.now() + 5000; !condition(); await Bun.sleep(5)) if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
@@ -61,11 +61,11 @@ describe('claims ahead of the sends', () => {
     const s = await setUp(() => ({ status: 200, delayMs: 100 }))
     await s.hook()
     await s.tickets(20)
-    await s.app.deps.webhooks.pump()
+    await s.app.webhooks.pump()
     const claimed = (await leases(s.app)).filter((r) => r.lease_until !== null)
     expect(claimed).toHaveLength(3 * PER_WEBHOOK_CONCURRENCY)
-    expect(s.app.deps.webhooks.inFlightCount).toBe(3 * PER_WEBHOOK_CONCURRENCY)
-    await s.app.deps.webhooks.settled()
+    expect(s.app.webhooks.inFlightCount).toBe(3 * PER_WEBHOOK_CONCURRENCY)
+    await s.app.webhooks.settled()
     expect(s.receiver.received).toHaveLength(20)
     expect(s.receiver.load.max).toBe(PER_WEBHOOK_CONCURRENCY)
     expect(await leases(s.app)).toEqual([])
@@ -75,13 +75,13 @@ describe('claims ahead of the sends', () => {
     const s = await setUp(() => ({ status: 200, delayMs: 200 }))
     await s.hook()
     await s.tickets(10)
-    await s.app.deps.webhooks.pump()
+    await s.app.webhooks.pump()
     await until(() => s.receiver.received.length === PER_WEBHOOK_CONCURRENCY, 'the first sends')
-    await s.app.deps.webhooks.stop(5000)
+    await s.app.webhooks.stop(5000)
     expect(s.receiver.received).toHaveLength(PER_WEBHOOK_CONCURRENCY)
     // Due again at once for the next start: no lease left on any of them.
     expect(await leases(s.app)).toEqual(Array.from({ length: 10 - PER_WEBHOOK_CONCURRENCY }, () => ({ status: 'pending', lease_until: null })))
-    const done = (await s.app.deps.app.db.raw.get<{ n: number }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'success'"))!.n
+    const done = (await s.app.context.db.raw.get<{ n: number }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'success'"))!.n
     expect(done).toBe(PER_WEBHOOK_CONCURRENCY)
   })
 
@@ -91,14 +91,14 @@ describe('claims ahead of the sends', () => {
     await s.hook()
     await s.tickets(PER_WEBHOOK_CONCURRENCY + 1)
     const claimedAt = s.app.clock.now()
-    await s.app.deps.webhooks.pump()
-    const lastLease = async () => (await s.app.deps.app.db.raw.get<{ lease_until: number | null }>('SELECT lease_until FROM webhook_deliveries ORDER BY created_at DESC, id DESC LIMIT 1'))!.lease_until
+    await s.app.webhooks.pump()
+    const lastLease = async () => (await s.app.context.db.raw.get<{ lease_until: number | null }>('SELECT lease_until FROM webhook_deliveries ORDER BY created_at DESC, id DESC LIMIT 1'))!.lease_until
     expect(await lastLease()).toBe(claimedAt + 7000)
     // The last one waits behind the cap while 2 s pass: only 5 s of its claim would be left.
     s.app.clock.advance(2000)
     await until(() => s.receiver.received.length === PER_WEBHOOK_CONCURRENCY + 1, 'the fifth send')
     expect(await lastLease()).toBe(claimedAt + 2000 + 7000)
-    await s.app.deps.webhooks.settled()
+    await s.app.webhooks.settled()
     expect(await leases(s.app)).toEqual([])
   })
 })
@@ -108,11 +108,11 @@ describe('disabled while deliveries wait', () => {
     const s = await setUp(() => ({ status: 410, delayMs: 100 }))
     await s.hook()
     await s.tickets(10)
-    await s.app.deps.webhooks.pump()
-    await s.app.deps.webhooks.settled()
+    await s.app.webhooks.pump()
+    await s.app.webhooks.settled()
     // Only the sends already under way when the first 410 came back.
     expect(s.receiver.received).toHaveLength(PER_WEBHOOK_CONCURRENCY)
-    const byStatus = await s.app.deps.app.db.raw.all<{ status: string; n: number }>('SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status ORDER BY status')
+    const byStatus = await s.app.context.db.raw.all<{ status: string; n: number }>('SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status ORDER BY status')
     expect(byStatus).toEqual([
       { status: 'failed', n: PER_WEBHOOK_CONCURRENCY },
       { status: 'skipped', n: 10 - PER_WEBHOOK_CONCURRENCY },
@@ -125,12 +125,12 @@ describe('secrets', () => {
     const s = await setUp(() => ({ status: 200 }))
     const id = await s.hook('the-first-secret-0001')
     await s.tickets(1)
-    await s.app.deps.webhooks.pump()
-    await s.app.deps.webhooks.settled()
+    await s.app.webhooks.pump()
+    await s.app.webhooks.settled()
     expect((await s.send('PATCH', `/api/v1/webhooks/${id}`, { secret: 'the-second-secret-002' })).status).toBe(200)
     await s.tickets(1)
-    await s.app.deps.webhooks.pump()
-    await s.app.deps.webhooks.settled()
+    await s.app.webhooks.pump()
+    await s.app.webhooks.settled()
     const signatures = s.receiver.received.map((r) => r.headers['x-service-signature'])
     const sign = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`
     expect(signatures).toEqual([sign('the-first-secret-0001', s.receiver.received[0]!.body), sign('the-second-secret-002', s.receiver.received[1]!.body)])

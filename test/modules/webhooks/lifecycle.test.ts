@@ -27,33 +27,33 @@ async function setUp(answer: () => Answer, settings: Record<string, string> = {}
   return { app, receiver, send, webhookId: hook.id }
 }
 
-const statuses = (app: TestApp) => app.deps.app.db.raw.all<{ status: string; lease_until: number | null }>('SELECT status, lease_until FROM webhook_deliveries ORDER BY created_at')
+const statuses = (app: TestApp) => app.context.db.raw.all<{ status: string; lease_until: number | null }>('SELECT status, lease_until FROM webhook_deliveries ORDER BY created_at')
 
 describe('dispatcher lifecycle', () => {
   test('started, it sends attempt 1 as soon as the transaction commits (no cron tick needed)', async () => {
     const { app, receiver, send } = await setUp(() => ({ status: 200 }))
-    app.deps.webhooks.start()
+    app.webhooks.start()
     expect((await send('POST', '/api/v1/tickets', { subject: 'Now' })).status).toBe(201)
     for (const deadline = Date.now() + 3000; receiver.received.length === 0 && Date.now() < deadline; ) await Bun.sleep(5)
     expect(receiver.received).toHaveLength(1)
-    await app.deps.webhooks.settled()
+    await app.webhooks.settled()
     expect((await statuses(app)).map((r) => r.status)).toEqual(['success'])
   })
 
   test('stop waits for a send in flight to finish and records it', async () => {
     const { app, send } = await setUp(() => ({ status: 200, delayMs: 300 }))
     await send('POST', '/api/v1/tickets', { subject: 'In flight' })
-    await app.deps.webhooks.pump()
-    expect(app.deps.webhooks.inFlightCount).toBe(1)
-    await app.deps.webhooks.stop(5000)
+    await app.webhooks.pump()
+    expect(app.webhooks.inFlightCount).toBe(1)
+    await app.webhooks.stop(5000)
     expect(await statuses(app)).toEqual([{ status: 'success', lease_until: null }])
   })
 
   test('past the grace, stop aborts the send and gives the claim back: due again at once', async () => {
     const { app, send } = await setUp(() => ({ status: 200, delayMs: 2000 }))
     await send('POST', '/api/v1/tickets', { subject: 'Too slow' })
-    await app.deps.webhooks.pump()
-    await app.deps.webhooks.stop(100)
+    await app.webhooks.pump()
+    await app.webhooks.stop(100)
     expect(await statuses(app)).toEqual([{ status: 'pending', lease_until: null }])
   })
 })
@@ -62,11 +62,11 @@ describe('webhook_prune', () => {
   test('deletes records older than WEBHOOK_RETENTION_DAYS, never pending ones', async () => {
     const { app, send } = await setUp(() => ({ status: 500 }), { WEBHOOK_RETENTION_DAYS: '2' })
     await send('POST', '/api/v1/tickets', { subject: 'Old' })
-    await app.deps.webhooks.pump()
-    await app.deps.webhooks.settled()
+    await app.webhooks.pump()
+    await app.webhooks.settled()
     expect((await statuses(app)).map((r) => r.status)).toEqual(['failed', 'pending'])
     const log = createLogger({ level: 'error', sink: memorySink() })
-    const task = webhookPruneTask(app.deps.app)
+    const task = webhookPruneTask(app.context)
     const run = (now: number) => task.run({ now, log, signal: new AbortController().signal })
     expect(await run(app.clock.now() + 2 * 86_400_000)).toMatchObject({ deliveries_deleted: 0 })
     expect(await run(app.clock.now() + 2 * 86_400_000 + 1)).toMatchObject({ deliveries_deleted: 1 })

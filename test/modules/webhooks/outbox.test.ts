@@ -32,7 +32,7 @@ interface DeliveryRow {
   next_attempt_at: number | null
 }
 
-const db = app.deps.app.db
+const db = app.context.db
 const deliveriesOf = (eventId: string) =>
   db.raw.all<DeliveryRow>('SELECT webhook_id, event_id, event_type, attempt, trigger, status, next_attempt_at FROM webhook_deliveries WHERE event_id = ? ORDER BY webhook_id', [eventId])
 
@@ -47,7 +47,7 @@ describe('fan-out', () => {
     const elsewhere = await hook(['*'], other.users.admin.auth)
 
     let woken = 0
-    const stop = app.deps.ports.wakeups.onDeliveriesQueued(() => woken++)
+    const stop = app.context.ports.wakeups.onDeliveriesQueued(() => woken++)
     const created = await send('POST', '/api/v1/tickets', { subject: 'Printer on fire' })
     stop()
     expect(created.status).toBe(201)
@@ -71,7 +71,7 @@ describe('fan-out', () => {
     const count = () => db.raw.get<{ e: number; d: number }>('SELECT (SELECT count(*) FROM events) AS e, (SELECT count(*) FROM webhook_deliveries) AS d')
     const before = await count()
     let queuedInside = 0
-    const ctx = contextFor(app.deps.app, { kind: 'system', id: 'cli' })
+    const ctx = contextFor(app.context, { kind: 'system', id: 'cli' })
     await expect(
       db.write('test.rollback', async (tx) => {
         await recordChange(tx, ctx, { type: 'ticket.updated', organizationId: org.org.id, target: { type: 'ticket', id: 'tkt_x' }, data: { ticket: { id: 'tkt_x' } } })

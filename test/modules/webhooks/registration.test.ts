@@ -52,7 +52,7 @@ describe('POST /api/v1/webhooks', () => {
       updated_at: expect.stringMatching(ISO),
     })
     expect(JSON.stringify(body)).not.toContain(HOOK.secret)
-    const stored = (await app.deps.app.db.raw.get<{ secret_sealed: string }>('SELECT secret_sealed FROM webhooks WHERE id = ?', [body.id as string]))!
+    const stored = (await app.context.db.raw.get<{ secret_sealed: string }>('SELECT secret_sealed FROM webhooks WHERE id = ?', [body.id as string]))!
     expect(stored.secret_sealed).not.toContain(HOOK.secret)
     expect(Buffer.from(stored.secret_sealed, 'base64').toString('latin1')).not.toContain(HOOK.secret)
   })
@@ -148,7 +148,7 @@ describe('list, read, change, delete', () => {
   test('PATCH changes each field; off is manual; back on clears the failure state; the secret stays hidden and is re-sealed', async () => {
     const { app, send } = await setUp()
     const { id } = await json<{ id: string }>(await send('POST', '/api/v1/webhooks', HOOK))
-    const sealed = async () => (await app.deps.app.db.raw.get<{ secret_sealed: string }>('SELECT secret_sealed FROM webhooks WHERE id = ?', [id]))!.secret_sealed
+    const sealed = async () => (await app.context.db.raw.get<{ secret_sealed: string }>('SELECT secret_sealed FROM webhooks WHERE id = ?', [id]))!.secret_sealed
     const before = await sealed()
     app.clock.advance(5000)
     const changed = await json(await send('PATCH', `/api/v1/webhooks/${id}`, { url: 'https://other.example.com/x', events: ['user.created'], description: 'new', secret: 'another-secret-of-16' }))
@@ -160,7 +160,7 @@ describe('list, read, change, delete', () => {
 
     const off = await json(await send('PATCH', `/api/v1/webhooks/${id}`, { enabled: false }))
     expect([off.enabled, off.disabled_reason, off.disabled_at]).toEqual([false, 'manual', expect.stringMatching(ISO)])
-    await app.deps.app.db.raw.run("UPDATE webhooks SET disabled_reason = 'exhausted', consecutive_failures = 6, failing_since = 1 WHERE id = ?", [id])
+    await app.context.db.raw.run("UPDATE webhooks SET disabled_reason = 'exhausted', consecutive_failures = 6, failing_since = 1 WHERE id = ?", [id])
     const on = await json(await send('PATCH', `/api/v1/webhooks/${id}`, { enabled: true }))
     expect([on.enabled, on.disabled_reason, on.disabled_at, on.consecutive_failures]).toEqual([true, null, null, 0])
 
@@ -172,14 +172,14 @@ describe('list, read, change, delete', () => {
     const { app, org, send } = await setUp()
     const { id } = await json<{ id: string }>(await send('POST', '/api/v1/webhooks', HOOK))
     expect((await send('POST', '/api/v1/tickets', { subject: 'Printer on fire' })).status).toBe(201)
-    const deliveries = async () => (await app.deps.app.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = ?', [id]))!.n
+    const deliveries = async () => (await app.context.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = ?', [id]))!.n
     expect(await deliveries()).toBe(1)
     await send('PATCH', `/api/v1/webhooks/${id}`, { secret: 'rotated-secret-value' })
     expect((await send('DELETE', `/api/v1/webhooks/${id}`)).status).toBe(204)
     expect((await send('GET', `/api/v1/webhooks/${id}`)).status).toBe(404)
     expect((await send('DELETE', `/api/v1/webhooks/${id}`)).status).toBe(404)
     expect(await deliveries()).toBe(0)
-    const records = await app.deps.app.db.raw.all<{ event: string; details: string }>('SELECT event, details FROM audit_logs WHERE organization_id = ? AND target_id = ? ORDER BY seq', [org.org.id, id])
+    const records = await app.context.db.raw.all<{ event: string; details: string }>('SELECT event, details FROM audit_logs WHERE organization_id = ? AND target_id = ? ORDER BY seq', [org.org.id, id])
     expect(records.map((r) => r.event)).toEqual(['webhook.created', 'webhook.updated', 'webhook.deleted'])
     for (const r of records) {
       expect(r.details).not.toContain(HOOK.secret)
