@@ -21,7 +21,9 @@ export async function buildBinary(outfile: string): Promise<void> {
   })
   if (!result.success) throw new AggregateError(result.logs, 'build failed')
   // The map is already inside the executable; drop the copy written beside it.
-  await Bun.file(`${outfile}.map`).delete().catch(() => {})
+  await Bun.file(`${outfile}.map`)
+    .delete()
+    .catch(() => {})
 }
 
 if (import.meta.main) {

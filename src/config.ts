@@ -23,43 +23,160 @@ export type SmsConfig =
 export const SETTINGS = {
   PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 8080, description: 'TCP port the HTTP server listens on.' }),
   HOST: Type.String({ minLength: 1, default: '0.0.0.0', description: 'Address the HTTP server binds to; `127.0.0.1` keeps it local.' }),
-  DATA_DIR: Type.String({ minLength: 1, default: './data', description: 'Directory holding `switchboard.db` and the generated key files; created if missing.' }),
-  PUBLIC_URL: Type.String({ 'x-default': 'http://localhost:PORT', description: 'Base URL clients use to reach the API (the spec\'s `base_url`).' }),
+  DATA_DIR: Type.String({
+    minLength: 1,
+    default: './data',
+    description: 'Directory holding `switchboard.db` and the generated key files; created if missing.',
+  }),
+  PUBLIC_URL: Type.String({
+    'x-default': 'http://localhost:PORT',
+    description: "Base URL clients use to reach the API (the spec's `base_url`).",
+  }),
   AUTH_URL: Type.String({ 'x-default': 'PUBLIC_URL', description: 'URL of the authorization server; the `iss` of every token.' }),
-  LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info', description: 'Lowest level written to the log: `debug`, `info`, `warn` or `error`.' }),
-  TRUSTED_PROXIES: Type.String({ default: '', description: 'Comma-separated IPs or CIDR ranges of reverse proxies whose `X-Forwarded-For` is believed.' }),
-  MAX_BODY_BYTES: Type.Integer({ minimum: 1024, maximum: 1024 * MiB, default: MiB, description: 'Largest request body accepted, in bytes; larger bodies get 413.' }),
-  CRON_TICK_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 1000, description: 'How often the cron loop looks for due tasks, in milliseconds.' }),
-  ADMIN_EMAIL: Type.String({ minLength: 3, default: 'admin@switchboard.local', description: 'E-mail of the Super Admin created on the first start.' }),
-  ADMIN_PASSWORD: Type.String({ minLength: 8, maxLength: 256, 'x-default': '(generated)', 'x-secret': true, description: 'Password of that Super Admin.' }),
+  LOG_LEVEL: Type.Union(
+    LOG_LEVELS.map((l) => Type.Literal(l)),
+    { default: 'info', description: 'Lowest level written to the log: `debug`, `info`, `warn` or `error`.' },
+  ),
+  TRUSTED_PROXIES: Type.String({
+    default: '',
+    description: 'Comma-separated IPs or CIDR ranges of reverse proxies whose `X-Forwarded-For` is believed.',
+  }),
+  MAX_BODY_BYTES: Type.Integer({
+    minimum: 1024,
+    maximum: 1024 * MiB,
+    default: MiB,
+    description: 'Largest request body accepted, in bytes; larger bodies get 413.',
+  }),
+  CRON_TICK_MS: Type.Integer({
+    minimum: 10,
+    maximum: 60_000,
+    default: 1000,
+    description: 'How often the cron loop looks for due tasks, in milliseconds.',
+  }),
+  ADMIN_EMAIL: Type.String({
+    minLength: 3,
+    default: 'admin@switchboard.local',
+    description: 'E-mail of the Super Admin created on the first start.',
+  }),
+  ADMIN_PASSWORD: Type.String({
+    minLength: 8,
+    maxLength: 256,
+    'x-default': '(generated)',
+    'x-secret': true,
+    description: 'Password of that Super Admin.',
+  }),
   MASTER_KEY: Type.String({ 'x-default': 'DATA_DIR/master.key', 'x-secret': true, description: 'Key that encrypts signing keys at rest.' }),
   API_AUDIENCE: Type.String({ minLength: 1, 'x-default': 'PUBLIC_URL', description: 'The `aud` of access tokens.' }),
   ACCESS_TOKEN_TTL: Type.Integer({ minimum: 60, maximum: 86_400, default: 3600, description: 'Access token lifetime, in seconds.' }),
-  REFRESH_TOKEN_TTL: Type.Integer({ minimum: 300, maximum: 31_536_000, default: 2_592_000, description: 'Refresh token lifetime, in seconds.' }),
-  SESSION_MAX_AGE: Type.Integer({ minimum: 60, maximum: 31_536_000, default: 2_592_000, description: 'Absolute lifetime of a session from sign-in, in seconds; refreshing never extends it.' }),
-  MFA_TOKEN_TTL: Type.Integer({ minimum: 60, maximum: 900, default: 300, description: 'Lifetime of the `mfa_token` a login returns when the user has MFA on, in seconds.' }),
-  AUTH_CLEANUP_INTERVAL: Type.Integer({ minimum: 1, maximum: 86_400, default: 300, description: 'Seconds between runs of the cron task that deletes expired revocations, refresh tokens and MFA challenges.' }),
-  KEY_ACTIVATION_DELAY: Type.Integer({ minimum: 0, maximum: 2_592_000, default: 600, description: 'Seconds between publishing a rotated signing key and signing with it.' }),
-  PAGE_TOKEN_TTL: Type.Integer({ minimum: 60, maximum: 86_400, default: 3600, description: 'Lifetime of list page tokens, in seconds.' }),
-  TICKET_AUTO_CLOSE_DAYS: Type.Integer({ minimum: 1, maximum: 365, default: 4, description: 'Days after which a solved ticket is closed.' }),
-  TICKET_AUTO_CLOSE_INTERVAL: Type.Integer({ minimum: 1, maximum: 86_400, default: 600, description: 'Seconds between runs of the cron task that closes solved tickets.' }),
-  SMS_PROVIDER: Type.Union(SMS_PROVIDERS.map((p) => Type.Literal(p)), {
-    default: 'log',
-    description: 'How MFA text messages are sent: `log` (written to the server log, for development), `webhook` or `twilio`.',
+  REFRESH_TOKEN_TTL: Type.Integer({
+    minimum: 300,
+    maximum: 31_536_000,
+    default: 2_592_000,
+    description: 'Refresh token lifetime, in seconds.',
   }),
-  SMS_WEBHOOK_URL: Type.String({ 'x-default': '(none)', description: 'With `SMS_PROVIDER=webhook`: URL that receives `POST {to, text}`, signed with `SMS_WEBHOOK_SECRET`.' }),
-  SMS_WEBHOOK_SECRET: Type.String({ minLength: 16, maxLength: 256, 'x-default': '(none)', 'x-secret': true, description: 'HMAC-SHA256 key of the `X-Service-Signature` header of SMS webhook calls.' }),
+  SESSION_MAX_AGE: Type.Integer({
+    minimum: 60,
+    maximum: 31_536_000,
+    default: 2_592_000,
+    description: 'Absolute lifetime of a session from sign-in, in seconds; refreshing never extends it.',
+  }),
+  MFA_TOKEN_TTL: Type.Integer({
+    minimum: 60,
+    maximum: 900,
+    default: 300,
+    description: 'Lifetime of the `mfa_token` a login returns when the user has MFA on, in seconds.',
+  }),
+  AUTH_CLEANUP_INTERVAL: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 300,
+    description: 'Seconds between runs of the cron task that deletes expired revocations, refresh tokens and MFA challenges.',
+  }),
+  KEY_ACTIVATION_DELAY: Type.Integer({
+    minimum: 0,
+    maximum: 2_592_000,
+    default: 600,
+    description: 'Seconds between publishing a rotated signing key and signing with it.',
+  }),
+  PAGE_TOKEN_TTL: Type.Integer({ minimum: 60, maximum: 86_400, default: 3600, description: 'Lifetime of list page tokens, in seconds.' }),
+  TICKET_AUTO_CLOSE_DAYS: Type.Integer({
+    minimum: 1,
+    maximum: 365,
+    default: 4,
+    description: 'Days after which a solved ticket is closed.',
+  }),
+  TICKET_AUTO_CLOSE_INTERVAL: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 600,
+    description: 'Seconds between runs of the cron task that closes solved tickets.',
+  }),
+  SMS_PROVIDER: Type.Union(
+    SMS_PROVIDERS.map((p) => Type.Literal(p)),
+    {
+      default: 'log',
+      description: 'How MFA text messages are sent: `log` (written to the server log, for development), `webhook` or `twilio`.',
+    },
+  ),
+  SMS_WEBHOOK_URL: Type.String({
+    'x-default': '(none)',
+    description: 'With `SMS_PROVIDER=webhook`: URL that receives `POST {to, text}`, signed with `SMS_WEBHOOK_SECRET`.',
+  }),
+  SMS_WEBHOOK_SECRET: Type.String({
+    minLength: 16,
+    maxLength: 256,
+    'x-default': '(none)',
+    'x-secret': true,
+    description: 'HMAC-SHA256 key of the `X-Service-Signature` header of SMS webhook calls.',
+  }),
   TWILIO_ACCOUNT_SID: Type.String({ 'x-default': '(none)', description: 'With `SMS_PROVIDER=twilio`: the account SID.' }),
   TWILIO_AUTH_TOKEN: Type.String({ 'x-default': '(none)', 'x-secret': true, description: 'The Twilio auth token.' }),
-  TWILIO_FROM: Type.String({ 'x-default': '(none)', description: 'The Twilio sender: a phone number in E.164 form or a messaging service SID.' }),
-  TWILIO_API_URL: Type.String({ default: 'https://api.twilio.com', description: 'Base URL of Twilio\'s REST API (change it only to go through a proxy).' }),
-  RATE_LIMITS_ENABLED: Type.Boolean({ default: true, description: 'Request-rate limits and the `X-RateLimit-*` headers; `false` turns both off (private installs).' }),
-  ORG_LIMIT_FACTOR: Type.Integer({ minimum: 1, maximum: 100, default: 5, description: 'An organization\'s budget, all its users together, as a multiple of one user\'s plan rates.' }),
-  UNAUTH_PER_MINUTE: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 60, description: 'Unauthenticated requests accepted per minute from one client address (an IPv6 /64).' }),
-  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 120_000, default: 30_000, description: 'How long a webhook receiver has to answer, in milliseconds; no 2xx within it is a failure.' }),
-  WEBHOOK_RETRY_SCHEDULE: Type.String({ default: '0,60,300,1800,7200,28800', description: 'Seconds before each delivery attempt, comma-separated: the spec\'s six attempts by default.' }),
-  WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1024, default: 32, description: 'Webhook deliveries in flight at once, all webhooks together.' }),
-  WEBHOOK_CONCURRENCY_PER_WEBHOOK: Type.Integer({ minimum: 1, maximum: 1024, default: 4, description: 'Webhook deliveries in flight at once to one webhook.' }),
+  TWILIO_FROM: Type.String({
+    'x-default': '(none)',
+    description: 'The Twilio sender: a phone number in E.164 form or a messaging service SID.',
+  }),
+  TWILIO_API_URL: Type.String({
+    default: 'https://api.twilio.com',
+    description: "Base URL of Twilio's REST API (change it only to go through a proxy).",
+  }),
+  RATE_LIMITS_ENABLED: Type.Boolean({
+    default: true,
+    description: 'Request-rate limits and the `X-RateLimit-*` headers; `false` turns both off (private installs).',
+  }),
+  ORG_LIMIT_FACTOR: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 5,
+    description: "An organization's budget, all its users together, as a multiple of one user's plan rates.",
+  }),
+  UNAUTH_PER_MINUTE: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 60,
+    description: 'Unauthenticated requests accepted per minute from one client address (an IPv6 /64).',
+  }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 120_000,
+    default: 30_000,
+    description: 'How long a webhook receiver has to answer, in milliseconds; no 2xx within it is a failure.',
+  }),
+  WEBHOOK_RETRY_SCHEDULE: Type.String({
+    default: '0,60,300,1800,7200,28800',
+    description: "Seconds before each delivery attempt, comma-separated: the spec's six attempts by default.",
+  }),
+  WEBHOOK_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 1024,
+    default: 32,
+    description: 'Webhook deliveries in flight at once, all webhooks together.',
+  }),
+  WEBHOOK_CONCURRENCY_PER_WEBHOOK: Type.Integer({
+    minimum: 1,
+    maximum: 1024,
+    default: 4,
+    description: 'Webhook deliveries in flight at once to one webhook.',
+  }),
   WEBHOOK_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'Days a webhook delivery record is kept.' }),
 } satisfies Record<string, TSchema>
 
@@ -71,7 +188,8 @@ export type SettingName = keyof typeof SETTINGS
  * who sees 16 KB of each answer; the operator now allows ranges per organization.
  */
 export const REPLACED_SETTINGS: Readonly<Record<string, string>> = {
-  WEBHOOK_ALLOWED_CIDRS: 'WEBHOOK_ALLOWED_CIDRS was replaced by the per-organization command `switchboard org webhook-cidrs <org_id> --set <cidrs>`; unset it',
+  WEBHOOK_ALLOWED_CIDRS:
+    'WEBHOOK_ALLOWED_CIDRS was replaced by the per-organization command `switchboard org webhook-cidrs <org_id> --set <cidrs>`; unset it',
 }
 
 export interface Config {
@@ -204,7 +322,11 @@ function parseSms(values: Record<string, unknown>): SmsConfig {
   }
   if (provider === 'webhook') {
     need(['SMS_WEBHOOK_URL', 'SMS_WEBHOOK_SECRET'])
-    return { provider, url: parseEndpointUrl('SMS_WEBHOOK_URL', values.SMS_WEBHOOK_URL as string), secret: values.SMS_WEBHOOK_SECRET as string }
+    return {
+      provider,
+      url: parseEndpointUrl('SMS_WEBHOOK_URL', values.SMS_WEBHOOK_URL as string),
+      secret: values.SMS_WEBHOOK_SECRET as string,
+    }
   }
   if (provider === 'twilio') {
     need(['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'])
@@ -239,7 +361,11 @@ function parseEmail(name: SettingName, text: string): string {
 
 /** 32 bytes, written as 64 hex digits or as base64 (44 characters); `openssl rand -base64 32` makes one. */
 export function parseMasterKey(text: string): Uint8Array {
-  const bytes = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : /^[A-Za-z0-9+/]{43}=$/.test(text) ? Buffer.from(text, 'base64') : undefined
+  const bytes = /^[0-9a-fA-F]{64}$/.test(text)
+    ? Buffer.from(text, 'hex')
+    : /^[A-Za-z0-9+/]{43}=$/.test(text)
+      ? Buffer.from(text, 'base64')
+      : undefined
   if (!bytes || bytes.length !== 32) throw new ConfigError('MASTER_KEY must be 32 bytes written as 64 hex digits or 44 base64 characters')
   return new Uint8Array(bytes)
 }
@@ -282,7 +408,10 @@ function parseEndpointUrl(name: SettingName, text: string): string {
 }
 
 function parseCidrList(name: SettingName, text: string): Cidr[] {
-  const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '')
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
   const bad = items.filter((s) => !parseCidr(s))
   if (bad.length > 0) throw new ConfigError(`${name} has invalid IP addresses or CIDR ranges: ${bad.join(', ')}`)
   return items.map((s) => parseCidr(s)!)

@@ -41,7 +41,11 @@ export class AppError extends Error {
   /** RATE_LIMITED: seconds until a retry can succeed. */
   readonly retryAfter: number | undefined
 
-  constructor(code: ErrorCode, message?: string, extra: { errors?: FieldError[]; headers?: Record<string, string>; retryAfter?: number } = {}) {
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    extra: { errors?: FieldError[]; headers?: Record<string, string>; retryAfter?: number } = {},
+  ) {
     super(message ?? ERROR_CODES[code].message)
     this.name = 'AppError'
     this.code = code

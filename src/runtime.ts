@@ -129,7 +129,12 @@ export async function openCommandContext(config: Config, log: Logger, clock: Clo
   const opened = await openMigratedDatabase(config, log, clock.now())
   try {
     // This process's own: nothing a command does needs another instance's state, nor leaves any behind.
-    const ports: Ports = { revocations: new Revocations(), verifiedTokens: new VerifiedTokens(), rateCounters: memoryRateCounters(), wakeups: new InProcessWakeups() }
+    const ports: Ports = {
+      revocations: new Revocations(),
+      verifiedTokens: new VerifiedTokens(),
+      rateCounters: memoryRateCounters(),
+      wakeups: new InProcessWakeups(),
+    }
     const app: AppContext = {
       config,
       db: opened.database,
@@ -166,7 +171,10 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
   const rateCounters = memoryRateCounters()
   if (config.rateLimits.enabled) await restoreRateCounters(database, rateCounters, clock.now())
   const ports: Ports = { revocations, verifiedTokens: new VerifiedTokens(), rateCounters, wakeups: new InProcessWakeups() }
-  const webhooks = new WebhookDispatcher({ db: database, clock, log, config, masterKey, version: VERSION, ports }, options.webhookCa ? { extraCa: options.webhookCa } : {})
+  const webhooks = new WebhookDispatcher(
+    { db: database, clock, log, config, masterKey, version: VERSION, ports },
+    options.webhookCa ? { extraCa: options.webhookCa } : {},
+  )
   const app: AppContext = {
     config,
     db: database,

@@ -13,7 +13,11 @@ import { freePort, run, sourceCommand, startServer, type Finished, type RunningS
 const dataDir = tempDirs()
 
 function login(url: string, email: string, password: string) {
-  return fetch(`${url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
+  return fetch(`${url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  })
 }
 
 /**
@@ -39,21 +43,33 @@ describe('first start of serve', () => {
     const lines = first.stderr.split('\n')
     expect(lines.pop()).toBe('')
     expect(lines).toHaveLength(2)
-    const created = /^switchboard: first start: created the organization "Default" \((org_\w+)\) and its Super Admin admin@switchboard\.local$/.exec(lines[0]!)
-    const generated = /^switchboard: generated password \(shown only this once; change it with POST \/api\/v1\/auth\/password\): (\S{20})$/.exec(lines[1]!)
+    const created =
+      /^switchboard: first start: created the organization "Default" \((org_\w+)\) and its Super Admin admin@switchboard\.local$/.exec(
+        lines[0]!,
+      )
+    const generated =
+      /^switchboard: generated password \(shown only this once; change it with POST \/api\/v1\/auth\/password\): (\S{20})$/.exec(lines[1]!)
     expect(created).not.toBeNull()
     expect(generated).not.toBeNull()
     const organizationId = created![1]!
     const password = generated![1]!
     expect(first.stdout).not.toContain(password)
-    expect(logLines(first.stdout)).toContainEqual(expect.objectContaining({ msg: 'first start: created the organization "Default" and its Super Admin', organization_id: organizationId, email: 'admin@switchboard.local' }))
+    expect(logLines(first.stdout)).toContainEqual(
+      expect.objectContaining({
+        msg: 'first start: created the organization "Default" and its Super Admin',
+        organization_id: organizationId,
+        email: 'admin@switchboard.local',
+      }),
+    )
 
     const second = await startServer(sourceCommand(), { DATA_DIR: dir })
     let finished: Finished
     try {
       const response = await login(second.url, 'admin@switchboard.local', password)
       expect(response.status).toBe(200)
-      expect(await response.json()).toMatchObject({ user: { email: 'admin@switchboard.local', name: 'Administrator', role: 'super_admin', organization_id: organizationId } })
+      expect(await response.json()).toMatchObject({
+        user: { email: 'admin@switchboard.local', name: 'Administrator', role: 'super_admin', organization_id: organizationId },
+      })
       expect((await login(second.url, 'admin@switchboard.local', 'not-the-password')).status).toBe(401)
     } finally {
       finished = await second.stop()
@@ -83,7 +99,9 @@ describe('first start of serve', () => {
     try {
       const response = await loginAfterFirstStart(server, 'owner@corp.example', password)
       expect(response.status).toBe(200)
-      expect(await response.json()).toMatchObject({ user: { email: 'owner@corp.example', role: 'super_admin', organization_id: expect.stringMatching(/^org_/) } })
+      expect(await response.json()).toMatchObject({
+        user: { email: 'owner@corp.example', role: 'super_admin', organization_id: expect.stringMatching(/^org_/) },
+      })
       expect((await login(server.url, 'admin@switchboard.local', password)).status).toBe(401)
     } finally {
       finished = await server.stop()
@@ -91,7 +109,9 @@ describe('first start of serve', () => {
     expect(finished.code).toBe(0)
     expect(finished.stderr).toBe('')
     expect(finished.stdout).not.toContain(password)
-    expect(logLines(finished.stdout)).toContainEqual(expect.objectContaining({ msg: 'first start: created the organization "Default" and its Super Admin', email: 'owner@corp.example' }))
+    expect(logLines(finished.stdout)).toContainEqual(
+      expect.objectContaining({ msg: 'first start: created the organization "Default" and its Super Admin', email: 'owner@corp.example' }),
+    )
   }, 60_000)
 })
 
@@ -119,7 +139,13 @@ describe('bootstrap()', () => {
       expect(await allOrganizations(app)).toEqual([expect.objectContaining({ id: result!.organizationId, name: 'Default' })])
       const created = await allUsers(app)
       expect(created).toEqual([
-        expect.objectContaining({ id: result!.userId, organization_id: result!.organizationId, email: 'admin@switchboard.local', role: 'super_admin', status: 'active' }),
+        expect.objectContaining({
+          id: result!.userId,
+          organization_id: result!.organizationId,
+          email: 'admin@switchboard.local',
+          role: 'super_admin',
+          status: 'active',
+        }),
       ])
       expect(await verifyPassword(result!.generatedPassword!, created[0]!.password_hash)).toBe(true)
 
@@ -158,7 +184,9 @@ describe('bootstrap()', () => {
 
   test('a database that already holds an organization is never bootstrapped', () =>
     withApp({}, async (app) => {
-      const acme = await app.context.db.write('test.org', (tx) => createOrganization(tx, { name: 'Acme', plan: 'starter' }, app.clock.now()))
+      const acme = await app.context.db.write('test.org', (tx) =>
+        createOrganization(tx, { name: 'Acme', plan: 'starter' }, app.clock.now()),
+      )
       expect(await bootstrap(app.context)).toBeUndefined()
       expect(await bootstrap(app.context)).toBeUndefined()
       expect(await allOrganizations(app)).toEqual([expect.objectContaining({ id: acme.id, name: 'Acme' })])
@@ -175,7 +203,9 @@ describe('the master key', () => {
     const otherKey = randomBytes(32).toString('hex')
     const refused = await run(sourceCommand(), { DATA_DIR: dir, MASTER_KEY: otherKey, HOST: '127.0.0.1', PORT: String(freePort()) })
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toBe('switchboard: a secret could not be decrypted: the master key (MASTER_KEY or DATA_DIR/master.key) is not the one it was encrypted with\n')
+    expect(refused.stderr).toBe(
+      'switchboard: a secret could not be decrypted: the master key (MASTER_KEY or DATA_DIR/master.key) is not the one it was encrypted with\n',
+    )
     expect(refused.stderr).not.toContain(otherKey)
     expect(refused.stdout).not.toContain(otherKey)
     expect(logLines(refused.stdout)).toContainEqual(expect.objectContaining({ level: 'error', msg: 'cannot start' }))

@@ -32,8 +32,13 @@ describe('loadConfig', () => {
       ticketAutoCloseIntervalMs: 600_000,
       sms: { provider: 'log' },
       rateLimits: { enabled: true, orgLimitFactor: 5, unauthPerMinute: 60 },
-      webhooks: { timeoutMs: 30_000, retryScheduleMs: [0, 60_000, 300_000, 1_800_000, 7_200_000, 28_800_000], concurrency: 32,
-        perWebhookConcurrency: 4, retentionDays: 30 },
+      webhooks: {
+        timeoutMs: 30_000,
+        retryScheduleMs: [0, 60_000, 300_000, 1_800_000, 7_200_000, 28_800_000],
+        concurrency: 32,
+        perWebhookConcurrency: 4,
+        retentionDays: 30,
+      },
     })
   })
 
@@ -105,18 +110,26 @@ describe('loadConfig', () => {
   })
 
   test('the SMS provider and its settings', () => {
-    expect(loadConfig({ SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: 'https://bridge.example/sms?route=eu', SMS_WEBHOOK_SECRET: '0123456789abcdef' }).sms).toEqual({
+    expect(
+      loadConfig({
+        SMS_PROVIDER: 'webhook',
+        SMS_WEBHOOK_URL: 'https://bridge.example/sms?route=eu',
+        SMS_WEBHOOK_SECRET: '0123456789abcdef',
+      }).sms,
+    ).toEqual({
       provider: 'webhook',
       url: 'https://bridge.example/sms?route=eu',
       secret: '0123456789abcdef',
     })
-    expect(loadConfig({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'tok', TWILIO_FROM: 'MG456' }).sms).toEqual({
-      provider: 'twilio',
-      accountSid: 'AC123',
-      authToken: 'tok',
-      from: 'MG456',
-      apiUrl: 'https://api.twilio.com',
-    })
+    expect(loadConfig({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'tok', TWILIO_FROM: 'MG456' }).sms).toEqual(
+      {
+        provider: 'twilio',
+        accountSid: 'AC123',
+        authToken: 'tok',
+        from: 'MG456',
+        apiUrl: 'https://api.twilio.com',
+      },
+    )
     // Settings of a provider not chosen are ignored.
     expect(loadConfig({ SMS_WEBHOOK_URL: 'https://bridge.example/sms' }).sms).toEqual({ provider: 'log' })
   })
@@ -183,37 +196,109 @@ describe('refusals name the variable and what is wrong, in one line', () => {
     ['body limit with unit', { MAX_BODY_BYTES: '1MB' }, 'MAX_BODY_BYTES must be an integer from 1024 to 1073741824 (got "1MB")'],
     ['cron tick too small', { CRON_TICK_MS: '9' }, 'CRON_TICK_MS must be an integer from 10 to 60000 (got 9)'],
     ['cron tick too large', { CRON_TICK_MS: '60001' }, 'CRON_TICK_MS must be an integer from 10 to 60000 (got 60001)'],
-    ['public url not a url', { PUBLIC_URL: 'localhost:8080' }, 'PUBLIC_URL must be an http(s) URL without credentials, query or fragment (got "localhost:8080")'],
+    [
+      'public url not a url',
+      { PUBLIC_URL: 'localhost:8080' },
+      'PUBLIC_URL must be an http(s) URL without credentials, query or fragment (got "localhost:8080")',
+    ],
     ['public url relative', { PUBLIC_URL: '/api' }, 'PUBLIC_URL must be an absolute http(s) URL (got "/api")'],
-    ['public url ftp', { PUBLIC_URL: 'ftp://example.com' }, 'PUBLIC_URL must be an http(s) URL without credentials, query or fragment (got "ftp://example.com")'],
-    ['public url with query', { PUBLIC_URL: 'https://x.example?a=1' }, 'PUBLIC_URL must be an http(s) URL without credentials, query or fragment (got "https://x.example?a=1")'],
-    ['auth url with credentials', { AUTH_URL: 'https://u:p@x.example' }, 'AUTH_URL must be an http(s) URL without credentials, query or fragment (got "https://u:p@x.example")'],
-    ['trusted proxies with junk', { TRUSTED_PROXIES: '10.0.0.1,proxy.local,10.0.0.0/99' }, 'TRUSTED_PROXIES has invalid IP addresses or CIDR ranges: proxy.local, 10.0.0.0/99'],
+    [
+      'public url ftp',
+      { PUBLIC_URL: 'ftp://example.com' },
+      'PUBLIC_URL must be an http(s) URL without credentials, query or fragment (got "ftp://example.com")',
+    ],
+    [
+      'public url with query',
+      { PUBLIC_URL: 'https://x.example?a=1' },
+      'PUBLIC_URL must be an http(s) URL without credentials, query or fragment (got "https://x.example?a=1")',
+    ],
+    [
+      'auth url with credentials',
+      { AUTH_URL: 'https://u:p@x.example' },
+      'AUTH_URL must be an http(s) URL without credentials, query or fragment (got "https://u:p@x.example")',
+    ],
+    [
+      'trusted proxies with junk',
+      { TRUSTED_PROXIES: '10.0.0.1,proxy.local,10.0.0.0/99' },
+      'TRUSTED_PROXIES has invalid IP addresses or CIDR ranges: proxy.local, 10.0.0.0/99',
+    ],
     ['admin e-mail malformed', { ADMIN_EMAIL: 'root@localhost' }, 'ADMIN_EMAIL must be an e-mail address (got "root@localhost")'],
     ['admin password too short, not echoed', { ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD must be 8 to 256 characters'],
-    ['master key wrong length, not echoed', { MASTER_KEY: 'abcd' }, 'MASTER_KEY must be 32 bytes written as 64 hex digits or 44 base64 characters'],
+    [
+      'master key wrong length, not echoed',
+      { MASTER_KEY: 'abcd' },
+      'MASTER_KEY must be 32 bytes written as 64 hex digits or 44 base64 characters',
+    ],
     ['access token ttl too short', { ACCESS_TOKEN_TTL: '59' }, 'ACCESS_TOKEN_TTL must be an integer from 60 to 86400 (got 59)'],
-    ['refresh token ttl too long', { REFRESH_TOKEN_TTL: '31536001' }, 'REFRESH_TOKEN_TTL must be an integer from 300 to 31536000 (got 31536001)'],
+    [
+      'refresh token ttl too long',
+      { REFRESH_TOKEN_TTL: '31536001' },
+      'REFRESH_TOKEN_TTL must be an integer from 300 to 31536000 (got 31536001)',
+    ],
     ['session max age too short', { SESSION_MAX_AGE: '59' }, 'SESSION_MAX_AGE must be an integer from 60 to 31536000 (got 59)'],
     ['session max age too long', { SESSION_MAX_AGE: '31536001' }, 'SESSION_MAX_AGE must be an integer from 60 to 31536000 (got 31536001)'],
     ['mfa token ttl too short', { MFA_TOKEN_TTL: '59' }, 'MFA_TOKEN_TTL must be an integer from 60 to 900 (got 59)'],
     ['mfa token ttl too long', { MFA_TOKEN_TTL: '901' }, 'MFA_TOKEN_TTL must be an integer from 60 to 900 (got 901)'],
     ['auth cleanup interval zero', { AUTH_CLEANUP_INTERVAL: '0' }, 'AUTH_CLEANUP_INTERVAL must be an integer from 1 to 86400 (got 0)'],
-    ['ticket auto-close interval too long', { TICKET_AUTO_CLOSE_INTERVAL: '86401' }, 'TICKET_AUTO_CLOSE_INTERVAL must be an integer from 1 to 86400 (got 86401)'],
+    [
+      'ticket auto-close interval too long',
+      { TICKET_AUTO_CLOSE_INTERVAL: '86401' },
+      'TICKET_AUTO_CLOSE_INTERVAL must be an integer from 1 to 86400 (got 86401)',
+    ],
     ['activation delay negative', { KEY_ACTIVATION_DELAY: '-5' }, 'KEY_ACTIVATION_DELAY must be an integer from 0 to 2592000 (got -5)'],
-    ['refresh tokens shorter-lived than access tokens', { ACCESS_TOKEN_TTL: '3600', REFRESH_TOKEN_TTL: '600' }, 'REFRESH_TOKEN_TTL (600) must be at least ACCESS_TOKEN_TTL (3600)'],
-    ['sms webhook without its url and secret', { SMS_PROVIDER: 'webhook' }, 'SMS_WEBHOOK_URL and SMS_WEBHOOK_SECRET must be set when SMS_PROVIDER is webhook'],
-    ['sms webhook secret too short, not echoed', { SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: 'https://sms.example/send', SMS_WEBHOOK_SECRET: 'short' }, 'SMS_WEBHOOK_SECRET must be 16 to 256 characters'],
-    ['sms webhook url not a url', { SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: 'sms.example', SMS_WEBHOOK_SECRET: '0123456789abcdef' }, 'SMS_WEBHOOK_URL must be an absolute http(s) URL without credentials or fragment (got "sms.example")'],
-    ['twilio without its account', { SMS_PROVIDER: 'twilio', TWILIO_FROM: '+15005550006' }, 'TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set when SMS_PROVIDER is twilio'],
-    ['unknown sms provider', { SMS_PROVIDER: 'carrier-pigeon' }, 'SMS_PROVIDER must be one of: log, webhook, twilio (got "carrier-pigeon")'],
+    [
+      'refresh tokens shorter-lived than access tokens',
+      { ACCESS_TOKEN_TTL: '3600', REFRESH_TOKEN_TTL: '600' },
+      'REFRESH_TOKEN_TTL (600) must be at least ACCESS_TOKEN_TTL (3600)',
+    ],
+    [
+      'sms webhook without its url and secret',
+      { SMS_PROVIDER: 'webhook' },
+      'SMS_WEBHOOK_URL and SMS_WEBHOOK_SECRET must be set when SMS_PROVIDER is webhook',
+    ],
+    [
+      'sms webhook secret too short, not echoed',
+      { SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: 'https://sms.example/send', SMS_WEBHOOK_SECRET: 'short' },
+      'SMS_WEBHOOK_SECRET must be 16 to 256 characters',
+    ],
+    [
+      'sms webhook url not a url',
+      { SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: 'sms.example', SMS_WEBHOOK_SECRET: '0123456789abcdef' },
+      'SMS_WEBHOOK_URL must be an absolute http(s) URL without credentials or fragment (got "sms.example")',
+    ],
+    [
+      'twilio without its account',
+      { SMS_PROVIDER: 'twilio', TWILIO_FROM: '+15005550006' },
+      'TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set when SMS_PROVIDER is twilio',
+    ],
+    [
+      'unknown sms provider',
+      { SMS_PROVIDER: 'carrier-pigeon' },
+      'SMS_PROVIDER must be one of: log, webhook, twilio (got "carrier-pigeon")',
+    ],
     ['rate limits neither true nor false', { RATE_LIMITS_ENABLED: 'yes' }, 'RATE_LIMITS_ENABLED must be true or false (got "yes")'],
     ['organization factor zero', { ORG_LIMIT_FACTOR: '0' }, 'ORG_LIMIT_FACTOR must be an integer from 1 to 100 (got 0)'],
-    ['retry schedule not starting at once', { WEBHOOK_RETRY_SCHEDULE: '60,300' }, 'WEBHOOK_RETRY_SCHEDULE must start with 0: the first attempt goes at once (got "60,300")'],
-    ['retry schedule with a fraction', { WEBHOOK_RETRY_SCHEDULE: '0,1.5' }, 'WEBHOOK_RETRY_SCHEDULE must be comma-separated whole seconds, each at most 604800 (got "0,1.5")'],
-    ['retry schedule too long', { WEBHOOK_RETRY_SCHEDULE: Array(21).fill('0').join(',') }, `WEBHOOK_RETRY_SCHEDULE must list at most 20 attempts (got "${Array(21).fill('0').join(',')}")`],
+    [
+      'retry schedule not starting at once',
+      { WEBHOOK_RETRY_SCHEDULE: '60,300' },
+      'WEBHOOK_RETRY_SCHEDULE must start with 0: the first attempt goes at once (got "60,300")',
+    ],
+    [
+      'retry schedule with a fraction',
+      { WEBHOOK_RETRY_SCHEDULE: '0,1.5' },
+      'WEBHOOK_RETRY_SCHEDULE must be comma-separated whole seconds, each at most 604800 (got "0,1.5")',
+    ],
+    [
+      'retry schedule too long',
+      { WEBHOOK_RETRY_SCHEDULE: Array(21).fill('0').join(',') },
+      `WEBHOOK_RETRY_SCHEDULE must list at most 20 attempts (got "${Array(21).fill('0').join(',')}")`,
+    ],
     // Replaced by `switchboard org webhook-cidrs`: ignoring it would quietly close receivers an operator opened.
-    ['the replaced WEBHOOK_ALLOWED_CIDRS', { WEBHOOK_ALLOWED_CIDRS: '10.0.0.0/8' }, 'WEBHOOK_ALLOWED_CIDRS was replaced by the per-organization command `switchboard org webhook-cidrs <org_id> --set <cidrs>`; unset it'],
+    [
+      'the replaced WEBHOOK_ALLOWED_CIDRS',
+      { WEBHOOK_ALLOWED_CIDRS: '10.0.0.0/8' },
+      'WEBHOOK_ALLOWED_CIDRS was replaced by the per-organization command `switchboard org webhook-cidrs <org_id> --set <cidrs>`; unset it',
+    ],
   ]
   for (const [name, env, message] of cases) {
     test(name, () => {
@@ -235,7 +320,9 @@ describe('refusals name the variable and what is wrong, in one line', () => {
   })
 
   test('the replaced WEBHOOK_ALLOWED_CIDRS is refused as a flag too; empty counts as unset', () => {
-    expect(() => loadConfig({}, { 'webhook-allowed-cidrs': '10.0.0.0/8' })).toThrow('WEBHOOK_ALLOWED_CIDRS was replaced by the per-organization command')
+    expect(() => loadConfig({}, { 'webhook-allowed-cidrs': '10.0.0.0/8' })).toThrow(
+      'WEBHOOK_ALLOWED_CIDRS was replaced by the per-organization command',
+    )
     expect(() => loadConfig({ WEBHOOK_ALLOWED_CIDRS: '' })).not.toThrow()
   })
 

@@ -18,7 +18,12 @@ function tableAfter(heading: string): string[][] {
   const rows: string[][] = []
   for (const line of lines.slice(first + 2)) {
     if (!line.startsWith('|')) break
-    rows.push(line.slice(1, -1).split(' | ').map((cell) => cell.trim().replaceAll('`', '')))
+    rows.push(
+      line
+        .slice(1, -1)
+        .split(' | ')
+        .map((cell) => cell.trim().replaceAll('`', '')),
+    )
   }
   return rows
 }

@@ -16,7 +16,11 @@ const home = await seedOrganization(app, 'home')
 const away = await seedOrganization(app, 'away')
 await app.context.db.raw.run('UPDATE organizations SET rate_limit_per_minute = 1000000, rate_limit_per_day = 100000000')
 const post = async (org: typeof home, path: string, body: unknown) => {
-  const response = await app.request(path, { method: 'POST', headers: { ...org.users.super_admin.auth, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const response = await app.request(path, {
+    method: 'POST',
+    headers: { ...org.users.super_admin.auth, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   expect(response.status).toBe(201)
   return (await json<{ id: string }>(response)).id
 }
@@ -27,7 +31,10 @@ const key = { name: 'Target key', expires_at: new Date(app.clock.now() + 86_400_
 // localhost: a test send is refused at once by the SSRF check (loopback), no network needed.
 const hook = { url: 'https://localhost:9/switchboard', events: ['ticket.*'], secret: 'a-secret-of-16-chars-or-more' }
 const targets = {
-  user: { home: await post(home, '/api/v1/users', { email: 'target@home.test', name: 'Target', password: 'password-123', role: 'viewer' }), away: away.users.agent.user.id },
+  user: {
+    home: await post(home, '/api/v1/users', { email: 'target@home.test', name: 'Target', password: 'password-123', role: 'viewer' }),
+    away: away.users.agent.user.id,
+  },
   ticket: { home: '', away: await post(away, '/api/v1/tickets', { subject: 'Away ticket' }) },
   session: { home: sidOf(home.users.viewer.accessToken), away: sidOf(away.users.agent.accessToken) },
   api_key: { home: await post(home, '/api/v1/api-keys', key), away: await post(away, '/api/v1/api-keys', key) },
@@ -47,7 +54,12 @@ interface Route {
 const ROUTES: Route[] = [
   { method: 'GET', path: () => '/api/v1/me', permission: null },
   { method: 'GET', path: () => '/api/v1/roles', permission: 'role:read' },
-  { method: 'POST', path: () => '/api/v1/users', permission: 'user:create', body: { email: 'x@home.test', name: 'X', password: 'password-123', role: 'viewer' } },
+  {
+    method: 'POST',
+    path: () => '/api/v1/users',
+    permission: 'user:create',
+    body: { email: 'x@home.test', name: 'X', password: 'password-123', role: 'viewer' },
+  },
   { method: 'GET', path: () => '/api/v1/users', permission: 'user:read' },
   { method: 'GET', path: (id) => `/api/v1/users/${id}`, permission: 'user:read', byId: 'user' },
   { method: 'PATCH', path: (id) => `/api/v1/users/${id}`, permission: 'user:update', body: { name: 'Renamed' }, byId: 'user' },
@@ -57,7 +69,13 @@ const ROUTES: Route[] = [
   { method: 'GET', path: (id) => `/api/v1/tickets/${id}`, permission: 'ticket:read', byId: 'ticket' },
   { method: 'PATCH', path: (id) => `/api/v1/tickets/${id}`, permission: 'ticket:update', body: { priority: 'high' }, byId: 'ticket' },
   { method: 'DELETE', path: (id) => `/api/v1/tickets/${id}`, permission: 'ticket:delete', byId: 'ticket' },
-  { method: 'POST', path: (id) => `/api/v1/tickets/${id}/assign`, permission: 'ticket:assign', body: { assignee_id: null }, byId: 'ticket' },
+  {
+    method: 'POST',
+    path: (id) => `/api/v1/tickets/${id}/assign`,
+    permission: 'ticket:assign',
+    body: { assignee_id: null },
+    byId: 'ticket',
+  },
   { method: 'POST', path: (id) => `/api/v1/tickets/${id}/comments`, permission: 'ticket:comment', body: { body: 'Hello' }, byId: 'ticket' },
   { method: 'GET', path: (id) => `/api/v1/tickets/${id}/comments`, permission: 'ticket:read', byId: 'ticket' },
   { method: 'POST', path: () => '/api/v1/auth/password', permission: null, body: { current_password: 'x', new_password: 'password-456' } },
@@ -81,11 +99,34 @@ const ROUTES: Route[] = [
   { method: 'POST', path: () => '/api/v1/webhooks', permission: 'webhook:create', body: hook },
   { method: 'GET', path: () => '/api/v1/webhooks', permission: 'webhook:read' },
   { method: 'GET', path: (id) => `/api/v1/webhooks/${id}`, permission: 'webhook:read', byId: 'webhook' },
-  { method: 'PATCH', path: (id) => `/api/v1/webhooks/${id}`, permission: 'webhook:update', body: { description: 'Renamed' }, byId: 'webhook' },
+  {
+    method: 'PATCH',
+    path: (id) => `/api/v1/webhooks/${id}`,
+    permission: 'webhook:update',
+    body: { description: 'Renamed' },
+    byId: 'webhook',
+  },
   { method: 'GET', path: (id) => `/api/v1/webhooks/${id}/deliveries`, permission: 'webhook:read', byId: 'webhook' },
-  { method: 'POST', path: (id) => `/api/v1/webhooks/${id}/test`, permission: 'webhook:update', body: { event_type: 'ticket.created' }, byId: 'webhook' },
-  { method: 'POST', path: (id) => `/api/v1/webhooks/${id}/deliveries/${id === ':id' ? ':delivery_id' : 'dlv_00000000000000000000000000'}/retry`, permission: 'webhook:update', byId: 'webhook' },
-  { method: 'POST', path: (id) => `/api/v1/webhooks/${id}/recover`, permission: 'webhook:update', body: { since: new Date(app.clock.now() - 3_600_000).toISOString() }, byId: 'webhook' },
+  {
+    method: 'POST',
+    path: (id) => `/api/v1/webhooks/${id}/test`,
+    permission: 'webhook:update',
+    body: { event_type: 'ticket.created' },
+    byId: 'webhook',
+  },
+  {
+    method: 'POST',
+    path: (id) => `/api/v1/webhooks/${id}/deliveries/${id === ':id' ? ':delivery_id' : 'dlv_00000000000000000000000000'}/retry`,
+    permission: 'webhook:update',
+    byId: 'webhook',
+  },
+  {
+    method: 'POST',
+    path: (id) => `/api/v1/webhooks/${id}/recover`,
+    permission: 'webhook:update',
+    body: { since: new Date(app.clock.now() - 3_600_000).toISOString() },
+    byId: 'webhook',
+  },
   { method: 'DELETE', path: (id) => `/api/v1/webhooks/${id}`, permission: 'webhook:delete', byId: 'webhook' },
 ]
 
@@ -110,7 +151,11 @@ for (const route of ROUTES) {
     })
 
     test('401 without a token, with a garbage token, and with a token from another issuer', async () => {
-      const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer garbage' }, { authorization: `Bearer ${home.users.admin.accessToken.slice(0, -4)}AAAA` }]
+      const attempts: Record<string, string>[] = [
+        {},
+        { authorization: 'Bearer garbage' },
+        { authorization: `Bearer ${home.users.admin.accessToken.slice(0, -4)}AAAA` },
+      ]
       for (const headers of attempts) {
         const response = await call(route, target(), headers)
         expect(response.status).toBe(401)
@@ -126,7 +171,10 @@ for (const route of ROUTES) {
           const response = await call(route, target(), home.users[role].auth)
           if (lacking.includes(role)) {
             expect(response.status, role).toBe(403)
-            expect(await json(response)).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS', message: `This operation requires the ${permission} permission` })
+            expect(await json(response)).toMatchObject({
+              code: 'INSUFFICIENT_PERMISSIONS',
+              message: `This operation requires the ${permission} permission`,
+            })
           } else if (route.method === 'GET') {
             expect(response.status, role).toBe(200)
           } else {
@@ -150,10 +198,20 @@ for (const route of ROUTES) {
 
 test('every authenticated route of the API is in the table', () => {
   const table = new Set(ROUTES.map((r) => `${r.method} ${r.path(':id')}`))
-  const publicRoutes = new Set(['POST /api/v1/auth/login', 'POST /api/v1/auth/refresh', 'POST /api/v1/auth/mfa/verify', 'POST /api/v1/auth/mfa/sms/send'])
+  const publicRoutes = new Set([
+    'POST /api/v1/auth/login',
+    'POST /api/v1/auth/refresh',
+    'POST /api/v1/auth/mfa/verify',
+    'POST /api/v1/auth/mfa/sms/send',
+  ])
   const apiRoutes = app.app.routes.filter((r) => r.path.startsWith('/api/')).map((r) => `${r.method} ${r.path}`)
   expect(apiRoutes.filter((r) => !publicRoutes.has(r)).sort()).toEqual([...table].sort())
   // What the rate limiter counts per user, not per address, is exactly the routes of the table.
   const routeTable = createRouteTable(app.app.routes.map(routeEntry))
-  expect(app.app.routes.filter((r) => r.path.startsWith('/api/') && routeTable.isAuthenticated(r.method, r.path)).map((r) => `${r.method} ${r.path}`).sort()).toEqual([...table].sort())
+  expect(
+    app.app.routes
+      .filter((r) => r.path.startsWith('/api/') && routeTable.isAuthenticated(r.method, r.path))
+      .map((r) => `${r.method} ${r.path}`)
+      .sort(),
+  ).toEqual([...table].sort())
 })

@@ -57,12 +57,21 @@ export interface List<T extends TableName> {
   readonly sorts: readonly string[]
   page(db: Queries, tokens: PageTokens, request: ListRequest, scope: ListScope): Promise<Page<RowOf<T>>>
   /** The statement of one page (for plan checks): rows after `after` in `sort` order. */
-  statement(sort: string, organizationId: string, where: Condition[], after: readonly [string | number, string] | undefined, limit: number): Condition
+  statement(
+    sort: string,
+    organizationId: string,
+    where: Condition[],
+    after: readonly [string | number, string] | undefined,
+    limit: number,
+  ): Condition
 }
 
 // Each condition in brackets: one written as `a OR b` must not escape the organization scope.
 function whereClause(conditions: readonly Condition[]): Condition {
-  return { sql: conditions.length === 0 ? '' : ` WHERE ${conditions.map((c) => `(${c.sql})`).join(' AND ')}`, params: conditions.flatMap((c) => c.params) }
+  return {
+    sql: conditions.length === 0 ? '' : ` WHERE ${conditions.map((c) => `(${c.sql})`).join(' AND ')}`,
+    params: conditions.flatMap((c) => c.params),
+  }
 }
 
 export function defineList<T extends TableName>(table: T, spec: ListSpec<T>): List<T> {
@@ -71,7 +80,13 @@ export function defineList<T extends TableName>(table: T, spec: ListSpec<T>): Li
     ? Object.fromEntries((spec.sorts as readonly ColumnOf<T>[]).map((c) => [c, c]))
     : { ...(spec.sorts as Record<string, ColumnOf<T>>) }
   const orgCondition = `${table}.organization_id = ?`
-  function statement(sort: string, organizationId: string, where: Condition[], after: readonly [string | number, string] | undefined, limit: number): Condition {
+  function statement(
+    sort: string,
+    organizationId: string,
+    where: Condition[],
+    after: readonly [string | number, string] | undefined,
+    limit: number,
+  ): Condition {
     const [field, direction] = sort.split(':') as [string, Direction]
     const column = columns[field]
     if (!column) throw new Error(`${resource} cannot be sorted by ${field}`)
@@ -117,7 +132,10 @@ export function defineList<T extends TableName>(table: T, spec: ListSpec<T>): Li
 
 /** The body of a list response: `{ <key>: items, next_page_token, total_count? }`. */
 export function listBody<K extends string, Row, Item>(key: K, page: Page<Row>, toItem: (row: Row) => Item) {
-  const body = { [key]: page.rows.map(toItem), next_page_token: page.nextPageToken } as Record<K, Item[]> & { next_page_token: string; total_count?: number }
+  const body = { [key]: page.rows.map(toItem), next_page_token: page.nextPageToken } as Record<K, Item[]> & {
+    next_page_token: string
+    total_count?: number
+  }
   if (page.totalCount !== undefined) body.total_count = page.totalCount
   return body
 }

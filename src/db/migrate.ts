@@ -43,7 +43,12 @@ interface Recorded {
   app_version: string
 }
 
-export async function migrate(db: Database, migrations: readonly Migration[], appVersion: string, now = Date.now()): Promise<MigrationResult> {
+export async function migrate(
+  db: Database,
+  migrations: readonly Migration[],
+  appVersion: string,
+  now = Date.now(),
+): Promise<MigrationResult> {
   await db.write('create schema_migrations', async (tx) => {
     await tx.raw.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
     tag TEXT PRIMARY KEY NOT NULL,
@@ -57,7 +62,10 @@ export async function migrate(db: Database, migrations: readonly Migration[], ap
 
   const unknown = recorded.filter((row) => !known.has(row.tag))
   if (unknown.length > 0) {
-    const newest = unknown.map((r) => r.tag).sort().at(-1)
+    const newest = unknown
+      .map((r) => r.tag)
+      .sort()
+      .at(-1)
     throw new MigrationError(
       `the database was migrated by a newer Switchboard (${unknown[0]!.app_version}): it has migration ${newest}, which version ${appVersion} does not know. ` +
         'Run the newer version, or restore a backup taken before the upgrade.',
@@ -73,7 +81,12 @@ export async function migrate(db: Database, migrations: readonly Migration[], ap
         // Checked again inside the write transaction: another process may have applied it meanwhile.
         if (await tx.raw.get('SELECT 1 AS x FROM schema_migrations WHERE tag = ?', [migration.tag])) return false
         await migration.up(tx)
-        await tx.raw.run('INSERT INTO schema_migrations (tag, checksum, applied_at, app_version) VALUES (?, ?, ?, ?)', [migration.tag, checksum(migration.source), now, appVersion])
+        await tx.raw.run('INSERT INTO schema_migrations (tag, checksum, applied_at, app_version) VALUES (?, ?, ?, ?)', [
+          migration.tag,
+          checksum(migration.source),
+          now,
+          appVersion,
+        ])
         return true
       })
       if (applied) result.applied.push(migration.tag)

@@ -22,7 +22,8 @@ export { requirePermission, requireSession }
 async function authenticated(app: AppContext, ctx: MetaContext & { route: string }, allowEnrollmentOnly = false): Promise<UserActor> {
   const actor = await authenticate(app, ctx.request, requestMeta(ctx, app.config.trustedProxies))
   chargeUser(app, ctx, actor)
-  if (!allowEnrollmentOnly && actor.credential.type === 'session' && actor.credential.mfaEnrollmentOnly) throw new AppError('MFA_ENROLLMENT_REQUIRED')
+  if (!allowEnrollmentOnly && actor.credential.type === 'session' && actor.credential.mfaEnrollmentOnly)
+    throw new AppError('MFA_ENROLLMENT_REQUIRED')
   return actor
 }
 
@@ -66,5 +67,14 @@ export function authMacros(app: AppContext) {
 
 /** Error responses of an authenticated route, plus the route's own codes. */
 export function protectedErrors(...codes: ErrorCode[]) {
-  return errorResponses('UNAUTHENTICATED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'INSUFFICIENT_PERMISSIONS', 'IP_NOT_ALLOWED', 'MFA_ENROLLMENT_REQUIRED', 'RATE_LIMITED', ...codes)
+  return errorResponses(
+    'UNAUTHENTICATED',
+    'TOKEN_INVALID',
+    'TOKEN_EXPIRED',
+    'INSUFFICIENT_PERMISSIONS',
+    'IP_NOT_ALLOWED',
+    'MFA_ENROLLMENT_REQUIRED',
+    'RATE_LIMITED',
+    ...codes,
+  )
 }

@@ -8,7 +8,10 @@ export function clientIp(peer: string | undefined, forwardedFor: string | null, 
   let ip = normalizeIp(peer)
   const isTrusted = (address: string) => trusted.some((range) => cidrContains(range, address))
   if (forwardedFor === null || !isTrusted(ip)) return ip
-  const hops = forwardedFor.split(',').map((h) => h.trim()).filter((h) => h !== '')
+  const hops = forwardedFor
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => h !== '')
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = hopAddress(hops[i]!)
     // A trusted proxy reported a client we cannot read: the client is unknown. Not the proxy: a

@@ -16,8 +16,17 @@ export function sortValues<const F extends readonly string[]>(fields: F): string
 /** The paging part of a list's query schema; spread it beside the list's own filters. */
 export function pagingQuery(sortFields: readonly string[]) {
   return {
-    page_size: t.Optional(t.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, 'x-field': 'page_size', description: `Items per page, 1–${PAGE_SIZE_MAX} (default ${PAGE_SIZE_DEFAULT})` })),
-    page_token: t.Optional(t.String({ minLength: 1, maxLength: 2048, description: 'next_page_token of the previous page; keep filters and sort unchanged' })),
+    page_size: t.Optional(
+      t.Integer({
+        minimum: 1,
+        maximum: PAGE_SIZE_MAX,
+        'x-field': 'page_size',
+        description: `Items per page, 1–${PAGE_SIZE_MAX} (default ${PAGE_SIZE_DEFAULT})`,
+      }),
+    ),
+    page_token: t.Optional(
+      t.String({ minLength: 1, maxLength: 2048, description: 'next_page_token of the previous page; keep filters and sort unchanged' }),
+    ),
     sort: t.Optional(oneOfStrings(sortValues(sortFields), { description: '`field:direction`; default created_at:desc' })),
     include_total: t.Optional(t.Boolean({ description: 'Add total_count, the number of items the filters select' })),
   }

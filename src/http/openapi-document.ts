@@ -17,7 +17,10 @@ const HEADER = (name: string) => ({ $ref: `#/components/headers/${name}` })
 
 /** Headers documented once and referenced by every response that carries them. */
 export const RESPONSE_HEADERS: Record<string, Json> = {
-  'X-Request-Id': { description: 'Id of the request: the one sent in X-Request-Id if it was acceptable, else a new one; also in error bodies and the log', schema: { type: 'string' } },
+  'X-Request-Id': {
+    description: 'Id of the request: the one sent in X-Request-Id if it was acceptable, else a new one; also in error bodies and the log',
+    schema: { type: 'string' },
+  },
   'X-RateLimit-Limit': { description: 'Requests allowed in the most constraining window that was checked', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Requests left in that window', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'When that window resets, in Unix seconds', schema: { type: 'integer' } },
@@ -26,7 +29,17 @@ export const RESPONSE_HEADERS: Record<string, Json> = {
 
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas'])
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems'])
-const SCHEMA_VALUES = new Set(['items', 'additionalProperties', 'unevaluatedProperties', 'contains', 'not', 'if', 'then', 'else', 'propertyNames'])
+const SCHEMA_VALUES = new Set([
+  'items',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+])
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -37,7 +50,8 @@ function mapSchema(schema: unknown, fn: (schema: Json) => Json): unknown {
   if (!isObject(schema)) return schema
   const out: Json = { ...schema }
   for (const [key, value] of Object.entries(out)) {
-    if (SCHEMA_MAPS.has(key) && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, mapSchema(child, fn)]))
+    if (SCHEMA_MAPS.has(key) && isObject(value))
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, mapSchema(child, fn)]))
     else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map((child) => mapSchema(child, fn))
     else if (SCHEMA_VALUES.has(key) && isObject(value)) out[key] = mapSchema(value, fn)
   }
@@ -53,13 +67,16 @@ function mapSchema(schema: unknown, fn: (schema: Json) => Json): unknown {
 function toJsonSchema2020(schema: Json): Json {
   const { nullable: _nullable, error: _error, noValidate: _noValidate, ...rest } = schema
   if (rest.additionalProperties === false && isObject(rest.properties)) delete rest.additionalProperties
-  if (Array.isArray(rest.type) && rest.type.includes('null') && Array.isArray(rest.enum) && !rest.enum.includes(null)) rest.enum = [...rest.enum, null]
+  if (Array.isArray(rest.type) && rest.type.includes('null') && Array.isArray(rest.enum) && !rest.enum.includes(null))
+    rest.enum = [...rest.enum, null]
   return rest
 }
 
 /** The media type objects of an operation's request body and responses. */
 function mediaOf(operation: Operation): Json[] {
-  return [operation.requestBody, ...Object.values(operation.responses ?? {})].flatMap((part) => Object.values((part?.content as Record<string, Json> | undefined) ?? {}))
+  return [operation.requestBody, ...Object.values(operation.responses ?? {})].flatMap((part) =>
+    Object.values((part?.content as Record<string, Json> | undefined) ?? {}),
+  )
 }
 
 /** Every schema position of an operation (request body, responses, parameters), rewritten by `fn`. */
@@ -147,7 +164,8 @@ function requestBodyOf(route: RouteLike): Json | undefined {
 
 function responseHeaders(path: string, status: string): Record<string, Json> {
   const headers: Record<string, Json> = { 'X-Request-Id': HEADER('X-Request-Id') }
-  if (!isUncounted(path)) for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) headers[name] = HEADER(name)
+  if (!isUncounted(path))
+    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) headers[name] = HEADER(name)
   if (status === '429') headers['Retry-After'] = HEADER('Retry-After')
   return headers
 }
@@ -155,7 +173,9 @@ function responseHeaders(path: string, status: string): Record<string, Json> {
 /** The whole document; `base` holds info, servers, tags and security schemes. */
 export function buildDocument(app: AnyElysia, base: { info: Json; servers: Json[]; tags: Json[]; components: Json }): Json {
   // JSON round trip: plain data, free of TypeBox's symbols and of any object the routes still use.
-  const generated = JSON.parse(JSON.stringify(toOpenAPISchema(app, { staticFile: false }, undefined, undefined, OPENAPI_VERSION))) as { paths: Record<string, Record<string, Operation>> }
+  const generated = JSON.parse(JSON.stringify(toOpenAPISchema(app, { staticFile: false }, undefined, undefined, OPENAPI_VERSION))) as {
+    paths: Record<string, Record<string, Operation>>
+  }
   const components = new Components()
 
   // Every route of the app this plugin is used in, as the generator sees them (protected in Elysia's types only).

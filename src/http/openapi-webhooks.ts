@@ -15,7 +15,10 @@ const EMITTED: Partial<Record<EventType, { properties: Json; required: string[] 
   'ticket.updated': { properties: { ticket: ref('Ticket'), changed: CHANGED }, required: ['ticket', 'changed'] },
   'ticket.resolved': { properties: { ticket: ref('Ticket') }, required: ['ticket'] },
   'ticket.assigned': {
-    properties: { ticket: ref('Ticket'), previous_assignee_id: { type: ['string', 'null'], description: 'Who had it before; null if nobody' } },
+    properties: {
+      ticket: ref('Ticket'),
+      previous_assignee_id: { type: ['string', 'null'], description: 'Who had it before; null if nobody' },
+    },
     required: ['ticket', 'previous_assignee_id'],
   },
   'ticket.comment.added': { properties: { ticket: ref('Ticket'), comment: ref('Comment') }, required: ['ticket', 'comment'] },
@@ -25,11 +28,15 @@ const EMITTED: Partial<Record<EventType, { properties: Json; required: string[] 
 }
 
 const HEADERS: Array<[string, string, Json]> = [
-  ['X-Service-Signature', '`sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the webhook\'s secret', { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' }],
+  [
+    'X-Service-Signature',
+    "`sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the webhook's secret",
+    { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+  ],
   ['webhook-id', 'Standard Webhooks: the event id, the same on every attempt (deduplicate on it)', { type: 'string' }],
-  ['webhook-timestamp', 'Standard Webhooks: the attempt\'s Unix time in seconds', { type: 'string', pattern: '^[0-9]+$' }],
+  ['webhook-timestamp', "Standard Webhooks: the attempt's Unix time in seconds", { type: 'string', pattern: '^[0-9]+$' }],
   ['webhook-signature', 'Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`', { type: 'string' }],
-  ['X-Service-Delivery-Id', 'This attempt\'s delivery record (dlv_…)', { type: 'string' }],
+  ['X-Service-Delivery-Id', "This attempt's delivery record (dlv_…)", { type: 'string' }],
   ['X-Service-Attempt', 'The attempt number, from 1', { type: 'string', pattern: '^[0-9]+$' }],
 ]
 
@@ -48,7 +55,10 @@ const ENVELOPE: Json = {
 
 /** `ticket.comment.added` -> `ticketCommentAddedEvent`. */
 function operationId(type: string): string {
-  return `${type.split(/[._]/).map((word, i) => (i === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1))).join('')}Event`
+  return `${type
+    .split(/[._]/)
+    .map((word, i) => (i === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1)))
+    .join('')}Event`
 }
 
 /** The data a sample event of the type carries: the component's example where there is one. */
@@ -88,11 +98,25 @@ export function webhookEvents(components: Record<string, Json>): { webhooks: Rec
         ref('EventEnvelope'),
         {
           type: 'object',
-          properties: { type: { const: type }, data: { type: 'object', ...(description ? { description } : {}), required: data.required, properties: { ...data.properties, test: TEST } } },
+          properties: {
+            type: { const: type },
+            data: {
+              type: 'object',
+              ...(description ? { description } : {}),
+              required: data.required,
+              properties: { ...data.properties, test: TEST },
+            },
+          },
         },
       ],
     }
-    const example = { id: 'evt_01KAX3M6W9P8T2V5G7H4J3C1QZ', type, created_at: '2026-01-15T09:30:00.000Z', organization_id: 'org_01KAX3M6W9P8T2V5G7H4J3C1QA', data: exampleData(type, data, components) }
+    const example = {
+      id: 'evt_01KAX3M6W9P8T2V5G7H4J3C1QZ',
+      type,
+      created_at: '2026-01-15T09:30:00.000Z',
+      organization_id: 'org_01KAX3M6W9P8T2V5G7H4J3C1QA',
+      data: exampleData(type, data, components),
+    }
     webhooks[type] = {
       post: {
         operationId: operationId(type),
@@ -100,7 +124,13 @@ export function webhookEvents(components: Record<string, Json>): { webhooks: Rec
         description: `Sent to every enabled webhook subscribed to \`${type}\`. Answer 2xx within WEBHOOK_TIMEOUT_MS; anything else is retried on the schedule, and 410 disables the webhook.`,
         tags: ['Webhook events'],
         security: [],
-        parameters: HEADERS.map(([name, text, headerSchema]) => ({ name, in: 'header', required: true, description: text, schema: headerSchema })),
+        parameters: HEADERS.map(([name, text, headerSchema]) => ({
+          name,
+          in: 'header',
+          required: true,
+          description: text,
+          schema: headerSchema,
+        })),
         requestBody: { required: true, content: { 'application/json': { schema, example } } },
         responses: {
           '200': { description: 'Received (any 2xx)' },

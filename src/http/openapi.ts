@@ -16,9 +16,16 @@ export function apiDocs(config: Config) {
   // Built and serialized at the first request, when every route is registered; served from memory after.
   let document: string | undefined
   return docs
-    .get(OPENAPI_PATH, () => new Response((document ??= JSON.stringify(buildDocument(docs, documentation(config)))), { headers: { 'content-type': 'application/json' } }), {
-      detail: { hide: true },
-    })
+    .get(
+      OPENAPI_PATH,
+      () =>
+        new Response((document ??= JSON.stringify(buildDocument(docs, documentation(config)))), {
+          headers: { 'content-type': 'application/json' },
+        }),
+      {
+        detail: { hide: true },
+      },
+    )
     .use(docsPage(config, OPENAPI_PATH))
 }
 
@@ -40,9 +47,9 @@ function documentation(config: Config) {
       { name: 'API keys', description: 'Personal access tokens for scripts and integrations' },
       { name: 'Organization', description: 'Security settings: IP allowlist, session limit, MFA requirement' },
       { name: 'Audit', description: 'The hash-chained audit log' },
-      { name: 'Users', description: 'Users and roles of the caller\'s organization' },
+      { name: 'Users', description: "Users and roles of the caller's organization" },
       { name: 'Tickets', description: 'Tickets, their lifecycle, assignment and comments' },
-      { name: 'Webhooks', description: 'Receivers of the organization\'s events: signed deliveries with retries' },
+      { name: 'Webhooks', description: "Receivers of the organization's events: signed deliveries with retries" },
       { name: 'Webhook events', description: 'What a receiver gets: one POST per event type of the catalog (the `webhooks` section)' },
     ],
     components: {

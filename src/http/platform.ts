@@ -11,50 +11,57 @@ import { beginRequest, pathOf, requestState } from './request-state.ts'
 export function httpPlatform(app: Pick<AppContext, 'config' | 'log' | 'ports' | 'clock'>, routes: () => RouteTable) {
   const { log } = app
   const limit = app.config.maxBodyBytes
-  return new Elysia()
-    // onRequest hooks are always global and run before routing, so 404s get an id too.
-    .onRequest((ctx) => {
-      ctx.set.headers['x-request-id'] = beginRequest(ctx).id
-      checkBodyUpFront(ctx.request, limit)
-    })
-    .onParse({ as: 'global' }, ({ request, contentType }) => parseBody(request, contentType, limit))
-    // Global hooks run before a route's own (the auth macros'): routes without a credential count
-    // against the client address here; authenticated ones count against the user in http/auth.ts.
-    .onBeforeHandle({ as: 'global' }, (ctx) => {
-      if (!app.config.rateLimits.enabled || isUncounted(ctx.route) || routes().isAuthenticated(ctx.request.method, ctx.route)) return
-      chargeAnonymous(app, ctx)
-    })
-    .onError({ as: 'global' }, (ctx) => {
-      const { code, error, request, set } = ctx
-      const { id } = requestState(ctx)
-      const path = pathOf(request.url)
-      const converted = toAppError(code, error, request, routes())
-      if (converted.internal !== undefined) log.error('unhandled error', { request_id: id, method: request.method, path, error: converted.internal })
-      const appError = chargeFailedRequest(app, ctx, path, converted.error)
-      const rendered = renderError(appError, id)
-      set.status = rendered.status
-      Object.assign(set.headers, rendered.headers, { 'x-request-id': id, 'content-type': 'application/json' })
-      return rendered.body
-    })
-    // The access log. mapResponse runs exactly once per response, errors included, after response
-    // validation, with the final status. (onAfterResponse would cost every request a setImmediate.)
-    .mapResponse({ as: 'global' }, (ctx) => {
-      const { request, set, responseValue } = ctx
-      const state = requestState(ctx)
-      writeRateLimitHeaders(ctx, set.headers as Record<string, string>)
-      const status =
-        responseValue instanceof Response ? responseValue.status : typeof set.status === 'number' ? set.status : (StatusMap[set.status as keyof typeof StatusMap] ?? 200)
-      const fields = {
-        request_id: state.id,
-        method: request.method,
-        path: pathOf(request.url),
-        status,
-        duration_ms: Math.round((performance.now() - state.startedAt) * 100) / 100,
-      }
-      if (status >= 500) log.error('request', fields)
-      else log.info('request', fields)
-      // Handing the value back unchanged: Elysia 1.4.30's global error path takes a hook's result
-      // without checking it for undefined, and an undefined would erase 404/405/413 bodies.
-      return responseValue as never
-    })
+  return (
+    new Elysia()
+      // onRequest hooks are always global and run before routing, so 404s get an id too.
+      .onRequest((ctx) => {
+        ctx.set.headers['x-request-id'] = beginRequest(ctx).id
+        checkBodyUpFront(ctx.request, limit)
+      })
+      .onParse({ as: 'global' }, ({ request, contentType }) => parseBody(request, contentType, limit))
+      // Global hooks run before a route's own (the auth macros'): routes without a credential count
+      // against the client address here; authenticated ones count against the user in http/auth.ts.
+      .onBeforeHandle({ as: 'global' }, (ctx) => {
+        if (!app.config.rateLimits.enabled || isUncounted(ctx.route) || routes().isAuthenticated(ctx.request.method, ctx.route)) return
+        chargeAnonymous(app, ctx)
+      })
+      .onError({ as: 'global' }, (ctx) => {
+        const { code, error, request, set } = ctx
+        const { id } = requestState(ctx)
+        const path = pathOf(request.url)
+        const converted = toAppError(code, error, request, routes())
+        if (converted.internal !== undefined)
+          log.error('unhandled error', { request_id: id, method: request.method, path, error: converted.internal })
+        const appError = chargeFailedRequest(app, ctx, path, converted.error)
+        const rendered = renderError(appError, id)
+        set.status = rendered.status
+        Object.assign(set.headers, rendered.headers, { 'x-request-id': id, 'content-type': 'application/json' })
+        return rendered.body
+      })
+      // The access log. mapResponse runs exactly once per response, errors included, after response
+      // validation, with the final status. (onAfterResponse would cost every request a setImmediate.)
+      .mapResponse({ as: 'global' }, (ctx) => {
+        const { request, set, responseValue } = ctx
+        const state = requestState(ctx)
+        writeRateLimitHeaders(ctx, set.headers as Record<string, string>)
+        const status =
+          responseValue instanceof Response
+            ? responseValue.status
+            : typeof set.status === 'number'
+              ? set.status
+              : (StatusMap[set.status as keyof typeof StatusMap] ?? 200)
+        const fields = {
+          request_id: state.id,
+          method: request.method,
+          path: pathOf(request.url),
+          status,
+          duration_ms: Math.round((performance.now() - state.startedAt) * 100) / 100,
+        }
+        if (status >= 500) log.error('request', fields)
+        else log.info('request', fields)
+        // Handing the value back unchanged: Elysia 1.4.30's global error path takes a hook's result
+        // without checking it for undefined, and an undefined would erase 404/405/413 bodies.
+        return responseValue as never
+      })
+  )
 }

@@ -22,7 +22,11 @@ export const RateLimitedBody = t.Object(
     retry_after: t.Integer({ description: 'Seconds to wait, as in the Retry-After header' }),
     error: t.Literal('RATE_LIMITED'),
   },
-  { title: 'RateLimited', description: 'RATE_LIMITED', examples: [{ code: 429, message: 'Too many requests', retry_after: 12, error: 'RATE_LIMITED' }] },
+  {
+    title: 'RateLimited',
+    description: 'RATE_LIMITED',
+    examples: [{ code: 429, message: 'Too many requests', retry_after: 12, error: 'RATE_LIMITED' }],
+  },
 )
 
 /** The document's example of an error body with this code. */
@@ -41,6 +45,11 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
     byStatus.set(status, [...(byStatus.get(status) ?? []), code])
   }
   return Object.fromEntries(
-    [...byStatus].map(([status, list]) => [status, status === 429 ? RateLimitedBody : t.Object(ErrorBody.properties, { title: 'Error', description: list.join(', '), examples: [example(list[0]!)] })]),
+    [...byStatus].map(([status, list]) => [
+      status,
+      status === 429
+        ? RateLimitedBody
+        : t.Object(ErrorBody.properties, { title: 'Error', description: list.join(', '), examples: [example(list[0]!)] }),
+    ]),
   )
 }

@@ -37,7 +37,8 @@ function apply(ctx: Ctx, outcome: RateOutcome): void {
   const state = (slot[RATE] ??= { report: undefined })
   const { report } = outcome
   const kept = state.report
-  if (!kept || report.remaining < kept.remaining || (report.remaining === kept.remaining && report.resetAt > kept.resetAt)) state.report = report
+  if (!kept || report.remaining < kept.remaining || (report.remaining === kept.remaining && report.resetAt > kept.resetAt))
+    state.report = report
   if (!outcome.ok) throw rateLimited(outcome.retryAfterMs / 1000, outcome.message)
 }
 

@@ -34,7 +34,11 @@ export function toAppError(code: unknown, error: unknown, request: Request, rout
     case 'PARSE': {
       const cause = (error as Error).cause
       if (cause instanceof AppError) return { error: cause }
-      return { error: new AppError('VALIDATION_FAILED', 'The request body could not be parsed', { errors: [{ field: 'body', message: bodyParseMessage(request) }] }) }
+      return {
+        error: new AppError('VALIDATION_FAILED', 'The request body could not be parsed', {
+          errors: [{ field: 'body', message: bodyParseMessage(request) }],
+        }),
+      }
     }
     case 'VALIDATION':
       return validationToAppError(error as ValidationError, request)
@@ -42,7 +46,11 @@ export function toAppError(code: unknown, error: unknown, request: Request, rout
       const allowed = routes.allowedMethods(pathOf(request.url))
       if (allowed.length === 0) return { error: new AppError('NOT_FOUND', 'No route matches this path') }
       const allow = allowed.includes('GET') && !allowed.includes('HEAD') ? [...allowed, 'HEAD'] : allowed
-      return { error: new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } }) }
+      return {
+        error: new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow.join(', ')}`, {
+          headers: { allow: allow.join(', ') },
+        }),
+      }
     }
     default:
       return { error: new AppError('INTERNAL'), internal: error }

@@ -8,7 +8,11 @@ import { type WebhookDispatcher, webhookDispatchTask, webhookPruneTask } from '.
 import type { Scheduler } from './scheduler.ts'
 import { dbMaintenanceTask } from './tasks/db-maintenance.ts'
 
-export function registerTasks(scheduler: Scheduler, app: AppContext, webhooks: Pick<WebhookDispatcher, 'pump' | 'inFlightCount'>): Scheduler {
+export function registerTasks(
+  scheduler: Scheduler,
+  app: AppContext,
+  webhooks: Pick<WebhookDispatcher, 'pump' | 'inFlightCount'>,
+): Scheduler {
   scheduler
     .register(dbMaintenanceTask(app.db))
     .register(authCleanupTask(app, app.config.authCleanupIntervalMs))

@@ -128,7 +128,8 @@ export class Scheduler {
     const { log } = this.options
     const taskLog = log.child({ task: state.def.name })
     const started = performance.now()
-    let report: TaskReport 
+    // biome-ignore lint/complexity/noUselessUndefinedInitialization: TypeScript needs it definitely assigned
+    let report: TaskReport = undefined
     let failure: unknown
     try {
       report = await state.def.run({ now, log: taskLog, signal: this.abort.signal })

@@ -98,7 +98,12 @@ const IPV6_LISTED: readonly Entry[] = [
 // IPv6 forms that embed an IPv4 address, judged by it (bytes `from` to `from + 4`).
 const IPV6_EMBEDDING: readonly Range[] = [
   // Deprecated, but a resolver may still return one; only past ::/128 and ::1/128 (listed above).
-  { cidr: range('::/96'), reason: '', source: 'RFC 4291 §2.5.5.1 (IPv4-compatible, deprecated)', embedded: { from: 12, suffix: ' (IPv4-compatible)' } },
+  {
+    cidr: range('::/96'),
+    reason: '',
+    source: 'RFC 4291 §2.5.5.1 (IPv4-compatible, deprecated)',
+    embedded: { from: 12, suffix: ' (IPv4-compatible)' },
+  },
   { cidr: range('64:ff9b::/96'), reason: '', source: 'RFC 6052 (NAT64 well-known prefix)', embedded: { from: 12, suffix: ' (NAT64)' } },
   { cidr: range('2002::/16'), reason: '', source: 'RFC 3056 (6to4)', embedded: { from: 2, suffix: ' (6to4)' } },
 ]
@@ -127,7 +132,8 @@ export function classifyAddress(ip: string): Classification {
     return withSuffix(classifyIpv4(bytes.subarray(12)), writtenAsIpv6 ? ' (IPv4-mapped)' : '')
   }
   const listed = IPV6_SPECIAL_PURPOSE.find((r) => cidrContains(r.cidr, bytes))
-  if (listed?.embedded) return withSuffix(classifyIpv4(bytes.subarray(listed.embedded.from, listed.embedded.from + 4)), listed.embedded.suffix)
+  if (listed?.embedded)
+    return withSuffix(classifyIpv4(bytes.subarray(listed.embedded.from, listed.embedded.from + 4)), listed.embedded.suffix)
   if (listed) return { public: false, reason: listed.reason }
   if (!cidrContains(GLOBAL_UNICAST, bytes)) return { public: false, reason: 'reserved by the IETF' }
   return { public: true }

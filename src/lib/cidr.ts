@@ -89,7 +89,11 @@ export function normalizeIp(text: string): string {
     if (j - i > best.length) best = { start: i, length: j - i }
     i = j === i ? i + 1 : j
   }
-  const hex = (from: number, to: number) => groups.slice(from, to).map((g) => g.toString(16)).join(':')
+  const hex = (from: number, to: number) =>
+    groups
+      .slice(from, to)
+      .map((g) => g.toString(16))
+      .join(':')
   if (best.start === -1) return hex(0, 8)
   return `${hex(0, best.start)}::${hex(best.start + best.length, 8)}`
 }

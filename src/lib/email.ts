@@ -7,7 +7,8 @@ export const EMAIL_MAX_LENGTH = 254
 // Elysia's `email` format, which the API applied before there was one rule (the configuration and the
 // command line had a looser copy, so an ADMIN_EMAIL could be one the API refused): an ASCII local part
 // of dot-separated atoms, and a domain of at least two labels that neither start nor end with a hyphen.
-const EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i
+const EMAIL =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i
 
 /** Whether `text` is an e-mail address we accept: the rule above, at most 254 characters. */
 export function isEmailAddress(text: string): boolean {

@@ -80,7 +80,11 @@ function jsonSafe(_key: string, value: unknown): unknown {
  * once past `flushBytes`. A write syscall per line would cost more than the line itself under load.
  * Callers flush before exiting; a kill -9 can lose the last `flushEveryMs` of lines.
  */
-export function fileSink(file: { writer(): { write(s: string): unknown; flush(): unknown } }, flushEveryMs = 100, flushBytes = 64 * 1024): LogSink {
+export function fileSink(
+  file: { writer(): { write(s: string): unknown; flush(): unknown } },
+  flushEveryMs = 100,
+  flushBytes = 64 * 1024,
+): LogSink {
   const writer = file.writer()
   let pending = 0
   let timer: ReturnType<typeof setTimeout> | undefined

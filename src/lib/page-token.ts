@@ -46,7 +46,15 @@ export function decodePageToken(key: Uint8Array, token: string, binding: PageBin
     return 'malformed'
   }
   const k = payload?.k
-  if (payload?.v !== 1 || !Array.isArray(k) || k.length !== 2 || typeof k[1] !== 'string' || (typeof k[0] !== 'string' && typeof k[0] !== 'number') || typeof payload.e !== 'number') return 'malformed'
+  if (
+    payload?.v !== 1 ||
+    !Array.isArray(k) ||
+    k.length !== 2 ||
+    typeof k[1] !== 'string' ||
+    (typeof k[0] !== 'string' && typeof k[0] !== 'number') ||
+    typeof payload.e !== 'number'
+  )
+    return 'malformed'
   if (payload.e <= nowS) return 'expired'
   if (payload.o !== binding.organizationId) return 'other_organization'
   if (payload.q !== binding.query) return 'other_query'
@@ -59,5 +67,8 @@ export function queryDigest(resource: string, filters: Record<string, unknown>, 
     .filter((k) => filters[k] !== undefined)
     .sort()
     .map((k) => [k, filters[k]])
-  return new Bun.CryptoHasher('sha256').update(JSON.stringify([resource, canonical, sort])).digest('base64url').slice(0, 22)
+  return new Bun.CryptoHasher('sha256')
+    .update(JSON.stringify([resource, canonical, sort]))
+    .digest('base64url')
+    .slice(0, 22)
 }

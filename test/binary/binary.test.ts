@@ -23,7 +23,11 @@ describe('dist/switchboard copied alone to a folder', () => {
   })
 
   test('version, usage and exit codes', async () => {
-    expect(await run([binary, 'version'], {}, folder)).toEqual({ code: 0, stdout: `switchboard ${VERSION} (bun ${Bun.version})\n`, stderr: '' })
+    expect(await run([binary, 'version'], {}, folder)).toEqual({
+      code: 0,
+      stdout: `switchboard ${VERSION} (bun ${Bun.version})\n`,
+      stderr: '',
+    })
     expect((await run([binary, '--help'], {}, folder)).stdout).toStartWith('Usage: switchboard')
     expect((await run([binary, 'nonsense'], {}, folder)).code).toBe(2)
     expect((await run([binary], { PORT: 'x' }, folder)).code).toBe(2)
@@ -42,12 +46,25 @@ describe('dist/switchboard copied alone to a folder', () => {
     try {
       const health = (await (await fetch(`${server.url}/health`)).json()) as Record<string, unknown>
       expect(health).toMatchObject({ status: 'ok', version: VERSION })
-      expect(Object.keys(health.cron as object)).toEqual(['db_maintenance', 'auth_cleanup', 'ticket_auto_close', 'rate_limit_save', 'webhook_dispatch', 'webhook_prune'])
+      expect(Object.keys(health.cron as object)).toEqual([
+        'db_maintenance',
+        'auth_cleanup',
+        'ticket_auto_close',
+        'rate_limit_save',
+        'webhook_dispatch',
+        'webhook_prune',
+      ])
       expect((await fetch(`${server.url}/ready`)).status).toBe(200)
 
-      const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>; webhooks: Record<string, unknown> }
+      const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+        openapi: string
+        paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>
+        webhooks: Record<string, unknown>
+      }
       expect(doc.openapi).toStartWith('3.1')
-      expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/health', '/ready', '/.well-known/jwks.json', '/api/v1/auth/login', '/api/v1/me']))
+      expect(Object.keys(doc.paths)).toEqual(
+        expect.arrayContaining(['/health', '/ready', '/.well-known/jwks.json', '/api/v1/auth/login', '/api/v1/me']),
+      )
       // Built inside the binary the same way as from source: valid, with request bodies and the webhooks section.
       await SwaggerParser.validate(structuredClone(doc) as never)
       expect(Object.keys(doc.paths['/api/v1/tickets']!.post!.requestBody!.content)).toEqual(['application/json'])
@@ -99,16 +116,31 @@ describe('webhooks across a crash of the binary', () => {
     }
     let server = await startServer([binary], env, folder)
     try {
-      const login = await fetch(`${server.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }) })
-      const auth = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' }
+      const login = await fetch(`${server.url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }),
+      })
+      const auth = {
+        authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`,
+        'content-type': 'application/json',
+      }
       // The receiver is on loopback: the operator allows it for this organization.
-      const orgId = ((await (await fetch(`${server.url}/api/v1/me`, { headers: auth })).json()) as { organization_id: string }).organization_id
+      const orgId = ((await (await fetch(`${server.url}/api/v1/me`, { headers: auth })).json()) as { organization_id: string })
+        .organization_id
       expect((await run([binary, 'org', 'webhook-cidrs', orgId, '--set', '127.0.0.0/8'], { DATA_DIR: dataDir }, folder)).code).toBe(0)
-      const hook = await fetch(`${server.url}/api/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url: receiver.url(), events: ['ticket.created'], secret: 'crash-test-secret-16' }) })
+      const hook = await fetch(`${server.url}/api/v1/webhooks`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ url: receiver.url(), events: ['ticket.created'], secret: 'crash-test-secret-16' }),
+      })
       expect(hook.status).toBe(201)
       const eventsExpected = 12
       for (let i = 0; i < eventsExpected; i++) {
-        expect((await fetch(`${server.url}/api/v1/tickets`, { method: 'POST', headers: auth, body: JSON.stringify({ subject: `Crash ${i}` }) })).status).toBe(201)
+        expect(
+          (await fetch(`${server.url}/api/v1/tickets`, { method: 'POST', headers: auth, body: JSON.stringify({ subject: `Crash ${i}` }) }))
+            .status,
+        ).toBe(201)
       }
       // Two are in flight (the receiver takes 1.5 s each), ten are pending: kill it now.
       for (const deadline = Date.now() + 5000; receiver.received.length === 0 && Date.now() < deadline; ) await Bun.sleep(20)
@@ -126,7 +158,10 @@ describe('webhooks across a crash of the binary', () => {
         const { Database } = await import('bun:sqlite')
         const db = new Database(join(dataDir, 'switchboard.db'), { readonly: true })
         try {
-          return db.query<{ id: string }, []>("SELECT id FROM events WHERE type = 'ticket.created'").all().map((r) => r.id)
+          return db
+            .query<{ id: string }, []>("SELECT id FROM events WHERE type = 'ticket.created'")
+            .all()
+            .map((r) => r.id)
         } finally {
           db.close()
         }
@@ -138,7 +173,8 @@ describe('webhooks across a crash of the binary', () => {
       for (const deadline = Date.now() + 30_000; expected.some((id) => !seen().has(id)) && Date.now() < deadline; ) await Bun.sleep(100)
       expect(expected.filter((id) => !seen().has(id))).toEqual([])
       // The deliveries cut off by the kill were claimed when it happened: sent again once their lease ran out.
-      for (const id of cutOff) expect(receiver.received.filter((r) => r.headers['webhook-id'] === id && r.answered).length).toBeGreaterThanOrEqual(1)
+      for (const id of cutOff)
+        expect(receiver.received.filter((r) => r.headers['webhook-id'] === id && r.answered).length).toBeGreaterThanOrEqual(1)
     } finally {
       expect((await server.stop('SIGTERM')).code).toBe(0)
       receiver.stop()

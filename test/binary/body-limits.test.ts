@@ -59,7 +59,9 @@ function declareOnly(length: number): Promise<string> {
       port: Number(port),
       socket: {
         open(socket) {
-          socket.write(`POST /api/v1/auth/login HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`)
+          socket.write(
+            `POST /api/v1/auth/login HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`,
+          )
         },
         data(socket, chunk) {
           answer += chunk.toString()
@@ -102,7 +104,11 @@ describe('chunked bodies without credentials', () => {
 
   test('octet-stream, no content type, and JSON past MAX_BODY_BYTES -> 415, 415, 413; memory stays near idle', async () => {
     const idle = residentBytes(server.child.pid)
-    const { answers, peak } = await measure(() => [send('/api/v1/tickets', 'application/octet-stream'), send('/api/v1/auth/login', undefined), send('/api/v1/auth/login', 'application/json')])
+    const { answers, peak } = await measure(() => [
+      send('/api/v1/tickets', 'application/octet-stream'),
+      send('/api/v1/auth/login', undefined),
+      send('/api/v1/auth/login', 'application/json'),
+    ])
     expect(peak - idle).toBeLessThan(MARGIN_BYTES)
     expect(answers).toEqual([
       { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
@@ -111,7 +117,7 @@ describe('chunked bodies without credentials', () => {
     ])
   }, 60_000)
 
-  test('Bun\'s own cap is MAX_BODY_BYTES plus a margin: a declared length over it is refused by Bun, a smaller one by us in JSON', async () => {
+  test("Bun's own cap is MAX_BODY_BYTES plus a margin: a declared length over it is refused by Bun, a smaller one by us in JSON", async () => {
     const limit = 1024 * 1024 // MAX_BODY_BYTES's default
     const ours = await declareOnly(limit + 1)
     expect(ours).toStartWith('http/1.1 413')

@@ -66,18 +66,34 @@ describe('cron log lines (LOG_LEVEL=info)', () => {
           db.close()
         }
       })()
-      expect((await run([binary, 'org', 'webhook-cidrs', organizationId, '--set', '127.0.0.0/8'], { DATA_DIR: env.DATA_DIR }, folder)).code).toBe(0)
+      expect(
+        (await run([binary, 'org', 'webhook-cidrs', organizationId, '--set', '127.0.0.0/8'], { DATA_DIR: env.DATA_DIR }, folder)).code,
+      ).toBe(0)
 
       const busy = await startServer([binary], env, folder)
       let output: Finished
       try {
-        const login = await fetch(`${busy.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }) })
-        const auth = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' }
-        const hook = await fetch(`${busy.url}/api/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url: receiver.url(), events: ['ticket.created'], secret: 'ops-test-secret-0016' }) })
+        const login = await fetch(`${busy.url}/api/v1/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }),
+        })
+        const auth = {
+          authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`,
+          'content-type': 'application/json',
+        }
+        const hook = await fetch(`${busy.url}/api/v1/webhooks`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ url: receiver.url(), events: ['ticket.created'], secret: 'ops-test-secret-0016' }),
+        })
         expect(hook.status).toBe(201)
-        expect((await fetch(`${busy.url}/api/v1/tickets`, { method: 'POST', headers: auth, body: JSON.stringify({ subject: 'Noisy' }) })).status).toBe(201)
+        expect(
+          (await fetch(`${busy.url}/api/v1/tickets`, { method: 'POST', headers: auth, body: JSON.stringify({ subject: 'Noisy' }) })).status,
+        ).toBe(201)
         // Attempt 1 goes at once (not through the cron loop); attempt 2, a second later, is the cron task's work.
-        for (const deadline = Date.now() + 10_000; receiver.received.filter((r) => r.answered).length < 2 && Date.now() < deadline; ) await Bun.sleep(50)
+        for (const deadline = Date.now() + 10_000; receiver.received.filter((r) => r.answered).length < 2 && Date.now() < deadline; )
+          await Bun.sleep(50)
         expect(receiver.received.filter((r) => r.answered).length).toBe(2)
       } finally {
         output = await busy.stop()
@@ -100,7 +116,11 @@ describe('healthcheck', () => {
     try {
       const file = join(data, 'serve.json')
       expect(statSync(file).mode & 0o777).toBe(0o600)
-      expect(await Bun.file(file).json()).toMatchObject({ pid: server.child.pid, host: '127.0.0.1', port: Number(new URL(server.url).port) })
+      expect(await Bun.file(file).json()).toMatchObject({
+        pid: server.child.pid,
+        host: '127.0.0.1',
+        port: Number(new URL(server.url).port),
+      })
       // The container's case: the image's environment (PORT=8080 there) and DATA_DIR, not serve's flags.
       expect(await run([binary, 'healthcheck'], { DATA_DIR: data, PORT: otherPort }, folder)).toMatchObject({ code: 0, stderr: '' })
       expect((await run([binary, 'healthcheck'], { DATA_DIR: data }, folder)).code).toBe(0)
@@ -121,7 +141,9 @@ describe('healthcheck', () => {
     expect(existsSync(join(data, 'serve.json'))).toBe(true)
     const server = await startServer([binary], { DATA_DIR: join(folder, 'elsewhere') }, folder)
     try {
-      expect((await run([binary, 'healthcheck'], { DATA_DIR: data, HOST: '127.0.0.1', PORT: new URL(server.url).port }, folder)).code).toBe(0)
+      expect((await run([binary, 'healthcheck'], { DATA_DIR: data, HOST: '127.0.0.1', PORT: new URL(server.url).port }, folder)).code).toBe(
+        0,
+      )
     } finally {
       await server.stop()
     }
@@ -192,7 +214,7 @@ describe('files in DATA_DIR', () => {
 })
 
 describe('the command line of the binary', () => {
-  test('--version prints what version prints; <command> --help prints that command\'s usage and exits 0', async () => {
+  test("--version prints what version prints; <command> --help prints that command's usage and exits 0", async () => {
     const version = await run([binary, 'version'], {}, folder)
     expect(await run([binary, '--version'], {}, folder)).toEqual(version)
     const help = await run([binary, 'healthcheck', '--help'], {}, folder)
@@ -204,13 +226,14 @@ describe('the command line of the binary', () => {
 describe('Dockerfile', () => {
   const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8')
 
-  test('carries the OCI labels, its version defaulting to package.json\'s', async () => {
+  test("carries the OCI labels, its version defaulting to package.json's", async () => {
     const { version } = (await Bun.file(join(ROOT, 'package.json')).json()) as { version: string }
     expect(dockerfile).toContain(`ARG VERSION=${version}\n`)
-    for (const label of ['title', 'description', 'version', 'revision', 'created', 'source']) expect(dockerfile).toContain(`org.opencontainers.image.${label}=`)
+    for (const label of ['title', 'description', 'version', 'revision', 'created', 'source'])
+      expect(dockerfile).toContain(`org.opencontainers.image.${label}=`)
   })
 
-  test('its HEALTHCHECK runs the binary\'s healthcheck, with DATA_DIR set for it to find serve.json', () => {
+  test("its HEALTHCHECK runs the binary's healthcheck, with DATA_DIR set for it to find serve.json", () => {
     expect(dockerfile).toContain('CMD ["/switchboard", "healthcheck"]')
     expect(dockerfile).toMatch(/ENV DATA_DIR=\/data/)
   })

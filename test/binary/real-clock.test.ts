@@ -54,7 +54,11 @@ async function call(ip: string, method: string, path: string, options: { token?:
   const headers: Record<string, string> = { 'x-forwarded-for': ip }
   if (options.token) headers.authorization = `Bearer ${options.token}`
   if (options.body !== undefined) headers['content-type'] = 'application/json'
-  const response = await fetch(`${server.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) })
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  })
   const text = await response.text()
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : {} }
 }
@@ -66,7 +70,8 @@ async function expectStatus(reply: Promise<Reply>, status: number): Promise<Json
 }
 
 const login = (ip: string, email: string, password: string) => call(ip, 'POST', '/api/v1/auth/login', { body: { email, password } })
-const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number; jti: string; sid?: string }
+const claims = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number; jti: string; sid?: string }
 const sha256 = (text: string) => new Bun.CryptoHasher('sha256').update(text).digest('hex')
 const count = (sql: string, ...params: (string | number)[]) => (db.query(sql).get(...params) as { n: number }).n
 
@@ -143,7 +148,9 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
     await expectStatus(admin('POST', '/api/v1/users', { ...refresher, name: 'Refresher', role: 'agent' }), 201)
     const refresherAt = Date.now()
     const refresherTokens = await expectStatus(login(fresh(), refresher.email, refresher.password), 200)
-    const halfway = Bun.sleep(30_000).then(() => call(fresh(), 'POST', '/api/v1/auth/refresh', { body: { refresh_token: refresherTokens.refresh_token } }))
+    const halfway = Bun.sleep(30_000).then(() =>
+      call(fresh(), 'POST', '/api/v1/auth/refresh', { body: { refresh_token: refresherTokens.refresh_token } }),
+    )
     s.refresher = { endsAt: refresherAt + 60_000 + 1000, halfway }
 
     // MFA: enroll TOTP at step n, sign in with step n+1 (a code is accepted once, for a later step only),
@@ -151,16 +158,29 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
     const enrolling = await expectStatus(login(fresh(), mfaUser.email, mfaUser.password), 200)
     const { secret } = await expectStatus(call(fresh(), 'POST', '/api/v1/auth/mfa/totp', { token: enrolling.access_token }), 200)
     const step = stepOf(Date.now())
-    await expectStatus(call(fresh(), 'POST', '/api/v1/auth/mfa/totp/confirm', { token: enrolling.access_token, body: { code: totpForStep(secret, step) } }), 200)
+    await expectStatus(
+      call(fresh(), 'POST', '/api/v1/auth/mfa/totp/confirm', { token: enrolling.access_token, body: { code: totpForStep(secret, step) } }),
+      200,
+    )
     const answered = await expectStatus(login(fresh(), mfaUser.email, mfaUser.password), 200)
-    await expectStatus(call(fresh(), 'POST', '/api/v1/auth/mfa/verify', { body: { mfa_token: answered.mfa_token, code: totpForStep(secret, step + 1), method: 'totp' } }), 200)
+    await expectStatus(
+      call(fresh(), 'POST', '/api/v1/auth/mfa/verify', {
+        body: { mfa_token: answered.mfa_token, code: totpForStep(secret, step + 1), method: 'totp' },
+      }),
+      200,
+    )
     const lateLoginAt = Date.now()
     const late = await expectStatus(login(fresh(), mfaUser.email, mfaUser.password), 200)
     expect(late.mfa_required).toBe(true)
     const aged = await expectStatus(login(fresh(), mfaUser.email, mfaUser.password), 200)
-    const agedChallengeId = (db.query('SELECT id FROM mfa_challenges WHERE token_hash = ?').get(sha256(aged.mfa_token)) as { id: string }).id
+    const agedChallengeId = (db.query('SELECT id FROM mfa_challenges WHERE token_hash = ?').get(sha256(aged.mfa_token)) as { id: string })
+      .id
     // Expired 59 min 30 s ago: auth_cleanup keeps it 30 s more, then deletes it.
-    db.query('UPDATE mfa_challenges SET created_at = ?, expires_at = ? WHERE id = ?').run(Date.now() - HOUR_MS, Date.now() - HOUR_MS + 30_000, agedChallengeId)
+    db.query('UPDATE mfa_challenges SET created_at = ?, expires_at = ? WHERE id = ?').run(
+      Date.now() - HOUR_MS,
+      Date.now() - HOUR_MS + 30_000,
+      agedChallengeId,
+    )
     s.mfa = { ...mfaUser, secret, lateToken: late.mfa_token, lateExpiresAt: lateLoginAt + 60_000, agedChallengeId }
 
     // Tickets: two solved, their solved time moved to 30 s and 10 min before the day's threshold.
@@ -180,7 +200,10 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
     s.page = { token: page.next_page_token, expiresAt: pageMadeAt + 60_000 }
 
     // Session limit last (it binds everyone of the organization): one live session per user, deny_new.
-    await expectStatus(admin('PATCH', '/api/v1/organization/security', { max_concurrent_sessions: 1, session_limit_policy: 'deny_new' }), 200)
+    await expectStatus(
+      admin('PATCH', '/api/v1/organization/security', { max_concurrent_sessions: 1, session_limit_policy: 'deny_new' }),
+      200,
+    )
     const limitedAt = Date.now()
     await expectStatus(login(fresh(), limitedUser.email, limitedUser.password), 200)
     const denied = await expectStatus(login(fresh(), limitedUser.email, limitedUser.password), 403)
@@ -191,7 +214,14 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
     await Bun.sleep(2_000)
     await expectStatus(admin('GET', '/api/v1/me'), 200)
     const wrong = ['000000', '111111'].find((c) => ![-1, 0, 1].some((d) => totpForStep(secret, stepOf(Date.now()) + d) === c))!
-    expect((await expectStatus(call(fresh(), 'POST', '/api/v1/auth/mfa/verify', { body: { mfa_token: late.mfa_token, code: wrong, method: 'totp' } }), 401)).code).toBe('INVALID_MFA_CODE')
+    expect(
+      (
+        await expectStatus(
+          call(fresh(), 'POST', '/api/v1/auth/mfa/verify', { body: { mfa_token: late.mfa_token, code: wrong, method: 'totp' } }),
+          401,
+        )
+      ).code,
+    ).toBe('INVALID_MFA_CODE')
     expect(count('SELECT count(*) AS n FROM revoked_tokens WHERE jti = ?', s.loggedOut.jti)).toBe(1)
     expect(count('SELECT count(*) AS n FROM refresh_tokens WHERE token_hash = ?', sha256(s.admin.refresh))).toBe(1)
     expect(count('SELECT count(*) AS n FROM mfa_challenges WHERE id = ?', agedChallengeId)).toBe(1)
@@ -199,7 +229,16 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
     expect((await expectStatus(admin('GET', `/api/v1/tickets/${crossing.id}`), 200)).status).toBe('solved')
 
     // The one wait: until the last expiry has passed and the cron has run after it.
-    const until = Math.max(s.admin.accessExpiresAt, s.loggedOut.expiresAt, s.mfa.lateExpiresAt, s.page.expiresAt, s.limited.endsAt, s.refresher.endsAt, s.tickets.crossesAt) + MARGIN_MS
+    const until =
+      Math.max(
+        s.admin.accessExpiresAt,
+        s.loggedOut.expiresAt,
+        s.mfa.lateExpiresAt,
+        s.page.expiresAt,
+        s.limited.endsAt,
+        s.refresher.endsAt,
+        s.tickets.crossesAt,
+      ) + MARGIN_MS
     await Bun.sleep(Math.max(0, until - Date.now()))
   }, 110_000)
 
@@ -216,7 +255,10 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
 
   test('MFA_TOKEN_TTL=60: an mfa_token that took a (wrong) code before is TOKEN_INVALID for the right code after', async () => {
     const code = totpForStep(s.mfa.secret, stepOf(Date.now()))
-    const after = await expectStatus(call(fresh(), 'POST', '/api/v1/auth/mfa/verify', { body: { mfa_token: s.mfa.lateToken, code, method: 'totp' } }), 401)
+    const after = await expectStatus(
+      call(fresh(), 'POST', '/api/v1/auth/mfa/verify', { body: { mfa_token: s.mfa.lateToken, code, method: 'totp' } }),
+      401,
+    )
     expect(after.code).toBe('TOKEN_INVALID')
   }, 10_000)
 
@@ -240,7 +282,7 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
     expect(late.status).toBe(404)
   }, 70_000)
 
-  test('TICKET_AUTO_CLOSE_DAYS=1: the binary\'s cron closes the ticket the real clock carried past the day; the other stays solved', async () => {
+  test("TICKET_AUTO_CLOSE_DAYS=1: the binary's cron closes the ticket the real clock carried past the day; the other stays solved", async () => {
     const token = await adminAfterWait()
     const get = (id: string) => expectStatus(call(fresh(), 'GET', `/api/v1/tickets/${id}`, { token }), 200)
     const closed = await get(s.tickets.crossing)
@@ -253,11 +295,17 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
     const halfway = await s.refresher.halfway
     expect(halfway.status).toBe(200)
     // The refreshed access token ends with the session, not ACCESS_TOKEN_TTL after the refresh.
-    const { exp, auth_time } = JSON.parse(Buffer.from(halfway.body.access_token.split('.')[1], 'base64url').toString()) as { exp: number; auth_time: number }
+    const { exp, auth_time } = JSON.parse(Buffer.from(halfway.body.access_token.split('.')[1], 'base64url').toString()) as {
+      exp: number
+      auth_time: number
+    }
     expect(exp).toBeLessThanOrEqual(auth_time + 60)
     expect(halfway.body.expires_in).toBeLessThanOrEqual(31)
     // Its refresh token was issued only ~35 s ago (REFRESH_TOKEN_TTL is 30 days), but the session is over.
-    const late = await expectStatus(call(fresh(), 'POST', '/api/v1/auth/refresh', { body: { refresh_token: halfway.body.refresh_token } }), 401)
+    const late = await expectStatus(
+      call(fresh(), 'POST', '/api/v1/auth/refresh', { body: { refresh_token: halfway.body.refresh_token } }),
+      401,
+    )
     expect(late.code).toBe('TOKEN_INVALID')
     const me = await expectStatus(call(fresh(), 'GET', '/api/v1/me', { token: halfway.body.access_token }), 401)
     expect(me.code).toBe('TOKEN_EXPIRED')
@@ -270,7 +318,7 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
     expect(denied.code).toBe('SESSION_LIMIT_REACHED')
   }, 10_000)
 
-  test('auth_cleanup: the binary\'s cron deleted the expired revocation, the expired refresh token and the aged MFA challenge', async () => {
+  test("auth_cleanup: the binary's cron deleted the expired revocation, the expired refresh token and the aged MFA challenge", async () => {
     expect(count('SELECT count(*) AS n FROM revoked_tokens WHERE jti = ?', s.loggedOut.jti)).toBe(0)
     expect(count('SELECT count(*) AS n FROM refresh_tokens WHERE token_hash = ?', sha256(s.admin.refresh))).toBe(0)
     expect(count('SELECT count(*) AS n FROM mfa_challenges WHERE id = ?', s.mfa.agedChallengeId)).toBe(0)

@@ -41,28 +41,55 @@ test('always 500: disabled after the 6th attempt, in the audit log and the log; 
   let server: RunningServer | undefined = await startServer([binary], env, folder)
   try {
     const base = server.url
-    const login = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }) })
-    const auth = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' }
+    const login = await fetch(`${base}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }),
+    })
+    const auth = {
+      authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`,
+      'content-type': 'application/json',
+    }
     const api = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown, status = 200): Promise<T> => {
-      const response = await fetch(`${base}/api/v1${path}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) })
+      const response = await fetch(`${base}/api/v1${path}`, {
+        method,
+        headers: auth,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
       expect({ path, status: response.status }).toEqual({ path, status })
       return (await response.json()) as T
     }
     const orgId = (await api<{ organization_id: string }>('GET', '/me')).organization_id
 
     // Loopback is not public: refused until the operator allows it for this organization, with the server running.
-    const refused = await fetch(`${base}/api/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url: receiver.url(), events: ['ticket.*'], secret: 'disable-test-secret' }) })
+    const refused = await fetch(`${base}/api/v1/webhooks`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ url: receiver.url(), events: ['ticket.*'], secret: 'disable-test-secret' }),
+    })
     expect(refused.status).toBe(400)
     const allowed = await run([binary, 'org', 'webhook-cidrs', orgId, '--set', '127.0.0.0/8'], { DATA_DIR: env.DATA_DIR }, folder)
-    expect(allowed).toEqual({ code: 0, stdout: JSON.stringify({ organization_id: orgId, webhook_allowed_cidrs: ['127.0.0.0/8'] }) + '\n', stderr: '' })
+    expect(allowed).toEqual({
+      code: 0,
+      stdout: JSON.stringify({ organization_id: orgId, webhook_allowed_cidrs: ['127.0.0.0/8'] }) + '\n',
+      stderr: '',
+    })
 
     const since = new Date(Date.now() - 1000).toISOString()
-    const hook = await api<{ id: string }>('POST', '/webhooks', { url: receiver.url(), events: ['ticket.*'], secret: 'disable-test-secret' }, 201)
+    const hook = await api<{ id: string }>(
+      'POST',
+      '/webhooks',
+      { url: receiver.url(), events: ['ticket.*'], secret: 'disable-test-secret' },
+      201,
+    )
     const first = await api<{ id: string }>('POST', '/tickets', { subject: 'Always failing' }, 201)
 
     // Six attempts, about a second apart, then disabled.
     const disabled = await eventually('the webhook to be disabled', async () => {
-      const webhook = await api<{ enabled: boolean; disabled_reason: string | null; consecutive_failures: number }>('GET', `/webhooks/${hook.id}`)
+      const webhook = await api<{ enabled: boolean; disabled_reason: string | null; consecutive_failures: number }>(
+        'GET',
+        `/webhooks/${hook.id}`,
+      )
       return webhook.enabled ? undefined : webhook
     })
     expect(disabled).toMatchObject({ enabled: false, disabled_reason: 'exhausted', consecutive_failures: 6 })
@@ -71,13 +98,19 @@ test('always 500: disabled after the 6th attempt, in the audit log and the log; 
     const gaps = receiver.received.slice(1).map((r, i) => r.at - receiver.received[i]!.at)
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(900)
 
-    const audit = await api<{ audit_logs: { event: string; reason: string | null; target: { id: string } | null }[] }>('GET', '/audit-logs?event=webhook.disabled')
+    const audit = await api<{ audit_logs: { event: string; reason: string | null; target: { id: string } | null }[] }>(
+      'GET',
+      '/audit-logs?event=webhook.disabled',
+    )
     expect(audit.audit_logs.map((r) => [r.event, r.reason, r.target?.id])).toEqual([['webhook.disabled', 'exhausted', hook.id]])
 
     // Events after that are recorded as skipped, not sent.
     await api('POST', '/tickets', { subject: 'While disabled' }, 201)
     const skipped = await eventually('the new event to be recorded as skipped', async () => {
-      const { deliveries } = await api<{ deliveries: { status: string; attempt: number }[] }>('GET', `/webhooks/${hook.id}/deliveries?status=skipped`)
+      const { deliveries } = await api<{ deliveries: { status: string; attempt: number }[] }>(
+        'GET',
+        `/webhooks/${hook.id}/deliveries?status=skipped`,
+      )
       return deliveries.length > 0 ? deliveries : undefined
     })
     expect(skipped.map((d) => [d.status, d.attempt])).toEqual([['skipped', 1]])
@@ -102,8 +135,13 @@ test('always 500: disabled after the 6th attempt, in the audit log and the log; 
     server = undefined
     expect(finished.code).toBe(0)
     // The server's log says so too (a warning naming the webhook and why).
-    const lines = finished.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>)
-    expect(lines.filter((l) => l.msg === 'webhook disabled')).toEqual([expect.objectContaining({ level: 'warn', webhook_id: hook.id, organization_id: orgId, reason: 'exhausted' })])
+    const lines = finished.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(lines.filter((l) => l.msg === 'webhook disabled')).toEqual([
+      expect.objectContaining({ level: 'warn', webhook_id: hook.id, organization_id: orgId, reason: 'exhausted' }),
+    ])
   } finally {
     await server?.stop('SIGTERM')
     receiver.stop()

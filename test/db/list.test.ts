@@ -37,7 +37,9 @@ const ROWS: [string, string, number, string, number][] = [
   ['j02', 'b', 4, 'zed', 100],
 ]
 await db.write('seed', async (tx) => {
-  await tx.raw.run('CREATE TABLE list_items (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, score INTEGER NOT NULL, name TEXT NOT NULL, name_key TEXT NOT NULL, created_at INTEGER NOT NULL)')
+  await tx.raw.run(
+    'CREATE TABLE list_items (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, score INTEGER NOT NULL, name TEXT NOT NULL, name_key TEXT NOT NULL, created_at INTEGER NOT NULL)',
+  )
   for (const [id, org, score, name, at] of ROWS) {
     await tx.raw.run('INSERT INTO list_items VALUES (?, ?, ?, ?, ?, ?)', [id, org, score, name, name.toLowerCase(), at])
   }
@@ -102,9 +104,18 @@ describe('walking the pages', () => {
 
 describe('conditions', () => {
   test('combine with AND, with each other and with the position', async () => {
-    const where: Condition[] = [{ sql: 'score >= ?', params: [2] }, { sql: 'created_at <= ?', params: [400] }]
+    const where: Condition[] = [
+      { sql: 'score >= ?', params: [2] },
+      { sql: 'created_at <= ?', params: [400] },
+    ]
     // Org a, score >= 2, created_at <= 400: i03(2) i06(2) i01(3) i05(3) i08(5).
-    expect((await run<Item>(LIST.statement('score:asc', 'a', where, undefined, 100))).map((r) => r.id)).toEqual(['i03', 'i06', 'i01', 'i05', 'i08'])
+    expect((await run<Item>(LIST.statement('score:asc', 'a', where, undefined, 100))).map((r) => r.id)).toEqual([
+      'i03',
+      'i06',
+      'i01',
+      'i05',
+      'i08',
+    ])
     expect((await run<Item>(LIST.statement('score:asc', 'a', where, [2, 'i06'], 100))).map((r) => r.id)).toEqual(['i01', 'i05', 'i08'])
   })
 
@@ -162,7 +173,24 @@ describe('likePrefix', () => {
   const words = new SqliteFile(':memory:')
   afterAll(() => words.close())
   words.run('CREATE TABLE words (w TEXT NOT NULL)')
-  for (const w of ['100% Sure', '1000 Sure', '100 percent', '100', 'under_score', 'underXscore', 'under score', 'back\\slash', 'backslash', 'back\\\\slash', 'Alpha', 'alphabet', 'beta', '%', '_', '\\']) {
+  for (const w of [
+    '100% Sure',
+    '1000 Sure',
+    '100 percent',
+    '100',
+    'under_score',
+    'underXscore',
+    'under score',
+    'back\\slash',
+    'backslash',
+    'back\\\\slash',
+    'Alpha',
+    'alphabet',
+    'beta',
+    '%',
+    '_',
+    '\\',
+  ]) {
     words.run('INSERT INTO words (w) VALUES (?)', [w])
   }
   const matching = (prefix: string) =>
@@ -193,4 +221,3 @@ describe('likePrefix', () => {
     expect(matching('').length).toBe(16)
   })
 })
-

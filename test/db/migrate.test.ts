@@ -40,7 +40,9 @@ describe('migrate', () => {
     expect(result.applied).toEqual(MIGRATIONS.map((m) => m.tag))
     expect(await tables(db)).toContain('system_kv')
     const rows = await db.raw.all('SELECT tag, checksum, applied_at, app_version FROM schema_migrations ORDER BY tag')
-    expect(rows).toEqual(MIGRATIONS.map((m) => ({ tag: m.tag, checksum: checksum(m.source), applied_at: 1_700_000_000_000, app_version: '1.2.3' })))
+    expect(rows).toEqual(
+      MIGRATIONS.map((m) => ({ tag: m.tag, checksum: checksum(m.source), applied_at: 1_700_000_000_000, app_version: '1.2.3' })),
+    )
   })
 
   test('a second run applies nothing', async () => {
@@ -57,10 +59,18 @@ describe('migrate', () => {
       tag: '0002_c',
       source: 'create table c',
       async up(tx) {
-        await tx.kysely.schema.createTable('c').addColumn('id', 'text', (c) => c.primaryKey()).addColumn('n', 'integer', (c) => c.notNull()).execute()
+        await tx.kysely.schema
+          .createTable('c')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('n', 'integer', (c) => c.notNull())
+          .execute()
       },
     }
-    const second = [...first, sqlMigration('0001_b', 'CREATE TABLE b (y INTEGER);\n--> statement-breakpoint\nCREATE INDEX b_y ON b (y);'), portable]
+    const second = [
+      ...first,
+      sqlMigration('0001_b', 'CREATE TABLE b (y INTEGER);\n--> statement-breakpoint\nCREATE INDEX b_y ON b (y);'),
+      portable,
+    ]
     expect((await migrate(db, first, '1.0.0')).applied).toEqual(['0000_a'])
     expect((await migrate(db, second, '1.1.0')).applied).toEqual(['0001_b', '0002_c'])
     expect(await db.raw.get("SELECT name FROM sqlite_master WHERE name = 'b_y'")).toEqual({ name: 'b_y' })
@@ -69,7 +79,10 @@ describe('migrate', () => {
 
   test('a failing migration is rolled back whole, earlier ones stay, and the error names it', async () => {
     const db = freshDb()
-    const list = [sqlMigration('0000_ok', 'CREATE TABLE ok (x INTEGER)'), sqlMigration('0001_bad', 'CREATE TABLE half (x INTEGER);\n--> statement-breakpoint\nINSERT INTO missing VALUES (1);')]
+    const list = [
+      sqlMigration('0000_ok', 'CREATE TABLE ok (x INTEGER)'),
+      sqlMigration('0001_bad', 'CREATE TABLE half (x INTEGER);\n--> statement-breakpoint\nINSERT INTO missing VALUES (1);'),
+    ]
     expect(migrate(db, list, '1.0.0')).rejects.toThrow(MigrationError)
     expect(migrate(db, list, '1.0.0')).rejects.toThrow(/migration 0001_bad failed and was rolled back: no such table: missing/)
     await migrate(db, list, '1.0.0').catch(() => {})
@@ -98,7 +111,9 @@ describe('migrate', () => {
 describe('embedded migrations', () => {
   const folder = join(ROOT, 'src/db/migrations')
   test('are every migration file of src/db/migrations, in order of their number', () => {
-    const files = readdirSync(folder).filter((f) => /^\d{4}_.*\.(sql|ts)$/.test(f)).map((f) => f.replace(/\.(sql|ts)$/, ''))
+    const files = readdirSync(folder)
+      .filter((f) => /^\d{4}_.*\.(sql|ts)$/.test(f))
+      .map((f) => f.replace(/\.(sql|ts)$/, ''))
     expect(MIGRATIONS.map((m) => m.tag)).toEqual(files.sort())
   })
 
@@ -113,7 +128,10 @@ describe('embedded migrations', () => {
 describe('switchboard migrate', () => {
   test('two processes migrating one new database at once both succeed and apply each migration once', async () => {
     const dataDir = dir()
-    const [a, b] = await Promise.all([run(sourceCommand('migrate'), { DATA_DIR: dataDir }), run(sourceCommand('migrate'), { DATA_DIR: dataDir })])
+    const [a, b] = await Promise.all([
+      run(sourceCommand('migrate'), { DATA_DIR: dataDir }),
+      run(sourceCommand('migrate'), { DATA_DIR: dataDir }),
+    ])
     expect([a.code, b.code]).toEqual([0, 0])
     const applied = [a, b].flatMap((r) => (JSON.parse(r.stdout) as { applied: string[] }).applied)
     expect(applied.sort()).toEqual(MIGRATIONS.map((m) => m.tag).sort())

@@ -19,7 +19,11 @@ afterAll(() => sqlite.close())
 // PRAGMA optimize would.
 const acme = await seedOrganization(app, 'acme')
 for (const subject of ['First', 'Second']) {
-  const created = await app.request('/api/v1/tickets', { method: 'POST', headers: { ...acme.users.admin.auth, 'content-type': 'application/json' }, body: JSON.stringify({ subject }) })
+  const created = await app.request('/api/v1/tickets', {
+    method: 'POST',
+    headers: { ...acme.users.admin.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ subject }),
+  })
   expect(created.status).toBe(201)
 }
 sqlite.run('ANALYZE')
@@ -50,11 +54,15 @@ function plan(statement: string, ...params: Array<string | number>): string[] {
   }
 }
 // Any scan of a table (by any name or alias).
-const scansOf = (details: string[]) => details.filter((d) => d.startsWith('SCAN ') && !d.includes('VIRTUAL TABLE') && d !== 'SCAN CONSTANT ROW')
+const scansOf = (details: string[]) =>
+  details.filter((d) => d.startsWith('SCAN ') && !d.includes('VIRTUAL TABLE') && d !== 'SCAN CONSTANT ROW')
 
 describe('with statistics of tiny tables', () => {
   test('the statistics are there (the test would prove nothing without them)', () => {
-    const tables = sqlite.query<{ tbl: string }, []>('SELECT DISTINCT tbl FROM sqlite_stat1').all().map((r) => r.tbl)
+    const tables = sqlite
+      .query<{ tbl: string }, []>('SELECT DISTINCT tbl FROM sqlite_stat1')
+      .all()
+      .map((r) => r.tbl)
     expect(tables).toEqual(expect.arrayContaining(['audit_logs', 'events']))
   })
 
@@ -79,7 +87,9 @@ describe('with statistics of tiny tables', () => {
   })
 
   test("audit_logs' no-overwrite trigger: both of its lookups use an index", () => {
-    const { sql } = sqlite.prepare<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'audit_logs_no_overwrite'").get()!
+    const { sql } = sqlite
+      .prepare<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'audit_logs_no_overwrite'")
+      .get()!
     const condition = /WHEN ([\s\S]+)\sBEGIN/.exec(sql)![1]!.replace(/NEW\.`?(\w+)`?/g, "'x'")
     const details = plan(`SELECT 1 WHERE ${condition}`)
     expect(details.filter((d) => d.includes('audit_logs')).length).toBeGreaterThanOrEqual(2)

@@ -40,9 +40,13 @@ describe('write transactions', () => {
     await Promise.all(
       Array.from({ length: 50 }, () =>
         db.write('increment', async (tx) => {
-          const { n } = (await tx.kysely.selectFrom('counters').select('n').where('id', '=', 1).executeTakeFirstOrThrow())
+          const { n } = await tx.kysely.selectFrom('counters').select('n').where('id', '=', 1).executeTakeFirstOrThrow()
           await tick()
-          await tx.kysely.updateTable('counters').set({ n: n + 1 }).where('id', '=', 1).execute()
+          await tx.kysely
+            .updateTable('counters')
+            .set({ n: n + 1 })
+            .where('id', '=', 1)
+            .execute()
         }),
       ),
     )
@@ -120,10 +124,12 @@ describe('WriterLock', () => {
     const lock = new WriterLock()
     const order: string[] = []
     expect(lock.acquire('a')).toBeUndefined()
-    const waits = ['b', 'c', 'd'].map((name) => lock.acquire(name)!.then(() => {
-      order.push(name)
-      lock.release()
-    }))
+    const waits = ['b', 'c', 'd'].map((name) =>
+      lock.acquire(name)!.then(() => {
+        order.push(name)
+        lock.release()
+      }),
+    )
     expect(lock.heldBy).toBe('a')
     lock.release()
     await Promise.all(waits)

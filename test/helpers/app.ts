@@ -55,7 +55,10 @@ async function freshDataDir(): Promise<string> {
  * The real app on a fresh, migrated database in its own DATA_DIR. Pass `dataDir` to open an existing
  * one (a restart); `keepData` leaves it on disk when closed.
  */
-export async function makeTestApp(settings: Partial<Record<SettingName, string>> = {}, options: { dataDir?: string; keepData?: boolean; clock?: FakeClock; webhookCa?: string } = {}) {
+export async function makeTestApp(
+  settings: Partial<Record<SettingName, string>> = {},
+  options: { dataDir?: string; keepData?: boolean; clock?: FakeClock; webhookCa?: string } = {},
+) {
   // A test that brings its own master key or data directory starts from nothing, as production does.
   const dataDir = options.dataDir ?? (settings.MASTER_KEY === undefined ? await freshDataDir() : tempDir())
   // Rate limits are off unless a test turns them on: most tests make more requests than a plan allows.

@@ -41,9 +41,21 @@ export interface RunningServer {
  * Starts a server process and waits until /health answers 200 (or fails after `timeoutMs`). It listens
  * on env.PORT (a free port if unset), or on `listenPort` when the command names its port by a flag.
  */
-export async function startServer(cmd: string[], env: Record<string, string>, cwd = ROOT, timeoutMs = 15_000, listenPort?: number): Promise<RunningServer> {
+export async function startServer(
+  cmd: string[],
+  env: Record<string, string>,
+  cwd = ROOT,
+  timeoutMs = 15_000,
+  listenPort?: number,
+): Promise<RunningServer> {
   const port = env.PORT ?? String(freePort())
-  const child = Bun.spawn(cmd, { env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env, PORT: port }, cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' })
+  const child = Bun.spawn(cmd, {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env, PORT: port },
+    cwd,
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
   const stdout = new Response(child.stdout).text()
   const stderr = new Response(child.stderr).text()
   const url = `http://127.0.0.1:${listenPort ?? port}`

@@ -27,7 +27,13 @@ export async function startReceiver(answer: (request: Received, index: number) =
     tls: { cert: Bun.file(join(TLS_DIR, 'cert.pem')), key: Bun.file(join(TLS_DIR, 'key.pem')) },
     async fetch(request) {
       const url = new URL(request.url)
-      const entry: Received = { path: url.pathname, headers: Object.fromEntries(request.headers), body: await request.text(), at: Date.now(), answered: false }
+      const entry: Received = {
+        path: url.pathname,
+        headers: Object.fromEntries(request.headers),
+        body: await request.text(),
+        at: Date.now(),
+        answered: false,
+      }
       received.push(entry)
       load.max = Math.max(load.max, ++load.now)
       try {

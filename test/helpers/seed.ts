@@ -28,10 +28,20 @@ let hash: Promise<string> | undefined
 export async function signIn(app: TestApp, user: UserRow): Promise<SeededUser> {
   const context = app.context
   const pending = await context.db.write('test.sign_in', (tx) =>
-    openSession(tx, context, { subject: user, meta: { ip: '127.0.0.1', userAgent: 'test' }, kind: { authMethods: ['pwd'], mfaEnrollmentOnly: false }, now: app.clock.now() }),
+    openSession(tx, context, {
+      subject: user,
+      meta: { ip: '127.0.0.1', userAgent: 'test' },
+      kind: { authMethods: ['pwd'], mfaEnrollmentOnly: false },
+      now: app.clock.now(),
+    }),
   )
   const tokens = await mintTokens(context.keys, pending)
-  return { user, accessToken: tokens.access_token, refreshToken: tokens.refresh_token, auth: { authorization: `Bearer ${tokens.access_token}` } }
+  return {
+    user,
+    accessToken: tokens.access_token,
+    refreshToken: tokens.refresh_token,
+    auth: { authorization: `Bearer ${tokens.access_token}` },
+  }
 }
 
 export async function seedOrganization(app: TestApp, slug = 'acme'): Promise<SeededOrg> {
@@ -41,7 +51,15 @@ export async function seedOrganization(app: TestApp, slug = 'acme'): Promise<See
   const { org, rows } = await ctx.db.write('test.seed', async (tx) => {
     const org = await createOrganization(tx, { name: slug.toUpperCase(), plan: 'professional' }, now)
     const rows: UserRow[] = []
-    for (const role of ROLES) rows.push(await insertUser(tx, ctx, { organizationId: org.id, email: `${role}@${slug}.test`, name: `${role} of ${slug}`, role, passwordHash }, now))
+    for (const role of ROLES)
+      rows.push(
+        await insertUser(
+          tx,
+          ctx,
+          { organizationId: org.id, email: `${role}@${slug}.test`, name: `${role} of ${slug}`, role, passwordHash },
+          now,
+        ),
+      )
     return { org, rows }
   })
   const users = {} as Record<Role, SeededUser>

@@ -14,7 +14,9 @@ export function addTestRoutes(testApp: TestApp) {
   testApp.app
     .post('/test/echo', ({ body }) => body, { body: EchoBody })
     .get('/test/items/:id', ({ params }) => ({ id: params.id }))
-    .get('/test/query', ({ query }) => query, { query: t.Object({ page_size: t.Optional(t.Integer({ minimum: 1, maximum: 100, 'x-field': 'page_size' })) }) })
+    .get('/test/query', ({ query }) => query, {
+      query: t.Object({ page_size: t.Optional(t.Integer({ minimum: 1, maximum: 100, 'x-field': 'page_size' })) }),
+    })
     .get('/test/boom', () => {
       throw new Error('the disk caught fire')
     })

@@ -41,4 +41,3 @@ export const totpForStep = (secretBase32: string, step: number, digits = 6) => h
 
 /** The 6-digit TOTP code of a base32 secret at a time in milliseconds. */
 export const totpAt = (secretBase32: string, ms: number, digits = 6) => totpForStep(secretBase32, stepOf(ms), digits)
-

@@ -11,7 +11,8 @@ import { ROOT, type RunningServer, startServer } from '../helpers/process.ts'
 
 const SCALAR_BUNDLE = join(ROOT, 'node_modules/@scalar/api-reference/dist/browser/standalone.js')
 const ASSET = `/docs/assets/scalar-${scalarPackage.version}.js`
-const CHROMIUM = Bun.which('chromium') ?? Bun.which('chromium-browser') ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined)
+const CHROMIUM =
+  Bun.which('chromium') ?? Bun.which('chromium-browser') ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined)
 // CI must run the browser test: .ci/run installs Debian's chromium when it is missing.
 const IN_CI = process.env.CI === 'true'
 if (!CHROMIUM && !IN_CI) console.warn('docs-browser.test.ts: skipping the Chromium tests: no `chromium` on PATH (apt-get install chromium)')
@@ -30,7 +31,12 @@ afterAll(async () => {
 function configurationOf(html: string): Record<string, unknown> {
   const attribute = /data-configuration="([^"]*)"/.exec(html)?.[1]
   expect(attribute).toBeDefined()
-  const text = attribute!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+  const text = attribute!
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
   return JSON.parse(text) as Record<string, unknown>
 }
 
@@ -48,7 +54,12 @@ describe('GET /docs on the compiled binary', () => {
 
   test('the page may run only its own scripts (Content-Security-Policy)', async () => {
     const policy = (await fetch(`${server.url}/docs`)).headers.get('content-security-policy') ?? ''
-    const directives = Object.fromEntries(policy.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]))
+    const directives = Object.fromEntries(
+      policy
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values]),
+    )
     expect(directives['default-src']).toEqual(["'none'"])
     expect(directives['script-src']).toEqual(["'self'"])
     expect(directives['connect-src']).toContain("'self'")

@@ -92,12 +92,18 @@ describe('bodies', () => {
 
   test('a body that is not JSON -> 415 saying what to send', async () => {
     const response = await app.request('/test/echo', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'name=Ada' })
-    await expectError(response, 415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as JSON with Content-Type: application/json' })
+    await expectError(response, 415, {
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'Send the body as JSON with Content-Type: application/json',
+    })
   })
 
   test('a body over MAX_BODY_BYTES -> 413, by Content-Length, before it is read', async () => {
     const big = JSON.stringify({ ...validBody, name: 'x'.repeat(2000) })
-    await expectError(await postJson('/test/echo', big), 413, { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 1024 bytes' })
+    await expectError(await postJson('/test/echo', big), 413, {
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'The request body is larger than 1024 bytes',
+    })
   })
 
   test('a chunked body (no Content-Length) over the limit -> 413 while reading', async () => {
@@ -152,7 +158,12 @@ describe('unexpected failures', () => {
     const requestId = response.headers.get('x-request-id')
     await expectError(response, 500, { code: 'INTERNAL', message: 'Internal error' })
     const logged = app.logs.records().find((r) => r.msg === 'unhandled error' && r.request_id === requestId)
-    expect(logged).toMatchObject({ level: 'error', method: 'GET', path: '/test/boom', error: { name: 'Error', message: 'the disk caught fire' } })
+    expect(logged).toMatchObject({
+      level: 'error',
+      method: 'GET',
+      path: '/test/boom',
+      error: { name: 'Error', message: 'the disk caught fire' },
+    })
     expect((logged!.error as { stack: string }).stack).toContain('test-routes.ts')
   })
 

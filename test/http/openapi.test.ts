@@ -16,10 +16,24 @@ const PUBLIC_URL = 'https://switchboard.acme.test'
 const app = await makeTestApp({ PUBLIC_URL })
 afterAll(() => app.close())
 
-type Schema = { $ref?: string; properties?: Record<string, Schema>; required?: string[]; allOf?: Schema[]; const?: unknown; type?: unknown; items?: Schema; anyOf?: Schema[] }
+type Schema = {
+  $ref?: string
+  properties?: Record<string, Schema>
+  required?: string[]
+  allOf?: Schema[]
+  const?: unknown
+  type?: unknown
+  items?: Schema
+  anyOf?: Schema[]
+}
 type Media = { schema: Schema; example?: unknown }
 type Response = { description: string; content?: Record<string, Media>; headers?: Record<string, { $ref: string }> }
-type Operation = { operationId: string; security?: unknown[]; requestBody?: { required?: boolean; content: Record<string, Media> }; responses: Record<string, Response> }
+type Operation = {
+  operationId: string
+  security?: unknown[]
+  requestBody?: { required?: boolean; content: Record<string, Media> }
+  responses: Record<string, Response>
+}
 type Document = {
   openapi: string
   info: { title: string; version: string }
@@ -28,7 +42,11 @@ type Document = {
   webhooks: Record<string, { post: Operation }>
   components: { schemas: Record<string, Schema>; headers: Record<string, unknown> }
 }
-type Route = { method: string; path: string; hooks?: { body?: unknown; detail?: { hide?: boolean; operationId?: string; security?: unknown[] } } }
+type Route = {
+  method: string
+  path: string
+  hooks?: { body?: unknown; detail?: { hide?: boolean; operationId?: string; security?: unknown[] } }
+}
 
 const DOC_ROUTES = new Set(['/openapi.json', '/docs', SCALAR_ASSET_PATH])
 const doc = await json<Document>(await app.request('/openapi.json'))
@@ -39,8 +57,10 @@ const resolve = (schema: Schema): Schema => (schema.$ref ? doc.components.schema
 /** Redocly's recommended-ruleset warnings we accept, each with its reason. */
 const ACCEPTED_WARNINGS: Record<string, string> = {
   'info-license #/info': 'the project has not chosen a license yet (README, Building)',
-  'operation-4xx-response #/paths/~1health/get/responses': 'takes no input and no credential: nothing a client sends can make it fail with a 4xx',
-  'operation-4xx-response #/paths/~1.well-known~1jwks.json/get/responses': 'takes no input and no credential: nothing a client sends can make it fail with a 4xx',
+  'operation-4xx-response #/paths/~1health/get/responses':
+    'takes no input and no credential: nothing a client sends can make it fail with a 4xx',
+  'operation-4xx-response #/paths/~1.well-known~1jwks.json/get/responses':
+    'takes no input and no credential: nothing a client sends can make it fail with a 4xx',
 }
 
 describe('GET /openapi.json', () => {
@@ -61,7 +81,11 @@ describe('GET /openapi.json', () => {
 
   test('@redocly/openapi-core with the recommended rules: no error, and only the accepted warnings', async () => {
     const config = await createConfig({ extends: ['recommended'] })
-    const problems = await lintDocument({ document: makeDocumentFromString(JSON.stringify(doc), 'openapi.json'), config, externalRefResolver: new BaseResolver() })
+    const problems = await lintDocument({
+      document: makeDocumentFromString(JSON.stringify(doc), 'openapi.json'),
+      config,
+      externalRefResolver: new BaseResolver(),
+    })
     const found = problems.map((p) => ({ severity: p.severity, key: `${p.ruleId} ${p.location[0]?.pointer}`, message: p.message }))
     expect(found.filter((p) => p.severity === 'error')).toEqual([])
     expect(found.filter((p) => p.severity === 'warn' && !(p.key in ACCEPTED_WARNINGS))).toEqual([])
@@ -106,7 +130,10 @@ describe('GET /openapi.json', () => {
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
         const statuses = Object.keys(operation.responses)
-        expect(statuses.some((s) => s.startsWith('2')), `${method} ${path} success`).toBe(true)
+        expect(
+          statuses.some((s) => s.startsWith('2')),
+          `${method} ${path} success`,
+        ).toBe(true)
         const errors = statuses.filter((s) => Number(s) >= 400)
         expect(errors, `${method} ${path} errors`).toContain('500')
         for (const status of errors) {
@@ -126,7 +153,10 @@ describe('GET /openapi.json', () => {
     const text = JSON.stringify(doc)
     expect(text).not.toContain('"nullable"')
     expect(text).not.toContain('"void"')
-    expect(doc.components.schemas.Ticket!.properties!.type).toMatchObject({ type: ['string', 'null'], enum: ['question', 'incident', 'problem', 'task', null] })
+    expect(doc.components.schemas.Ticket!.properties!.type).toMatchObject({
+      type: ['string', 'null'],
+      enum: ['question', 'incident', 'problem', 'task', null],
+    })
     const deleted = doc.paths['/api/v1/tickets/{id}']!.delete!.responses['204']!
     expect(deleted.content).toBeUndefined()
     expect(deleted.description).toBeTruthy()
@@ -136,7 +166,9 @@ describe('GET /openapi.json', () => {
     for (const route of documented) {
       const operation = operationOf(route)
       const needsCredential = (route.hooks?.detail?.security?.length ?? 0) > 0
-      expect(operation.security, `${route.method} ${route.path}`).toEqual(needsCredential ? (route.hooks!.detail!.security as unknown[]) : [])
+      expect(operation.security, `${route.method} ${route.path}`).toEqual(
+        needsCredential ? (route.hooks!.detail!.security as unknown[]) : [],
+      )
     }
     for (const [method, path] of [
       ['post', '/api/v1/auth/login'],
@@ -152,25 +184,53 @@ describe('GET /openapi.json', () => {
   })
 
   test('the main resources are named components with examples, referenced where they are returned', () => {
-    const names = ['Ticket', 'Comment', 'User', 'Webhook', 'DeliveryRecord', 'ApiKey', 'Session', 'AuditLog', 'OrganizationSecurity', 'Tokens', 'MfaChallenge', 'Error', 'RateLimited', 'EventEnvelope']
+    const names = [
+      'Ticket',
+      'Comment',
+      'User',
+      'Webhook',
+      'DeliveryRecord',
+      'ApiKey',
+      'Session',
+      'AuditLog',
+      'OrganizationSecurity',
+      'Tokens',
+      'MfaChallenge',
+      'Error',
+      'RateLimited',
+      'EventEnvelope',
+    ]
     const text = JSON.stringify({ paths: doc.paths, webhooks: doc.webhooks })
     for (const name of names) {
       expect(doc.components.schemas[name], name).toBeDefined()
       expect(text, `${name} is referenced`).toContain(`"#/components/schemas/${name}"`)
     }
-    for (const name of names.filter((n) => n !== 'EventEnvelope')) expect((doc.components.schemas[name] as { examples?: unknown[] }).examples?.length, `${name} example`).toBeGreaterThan(0)
-    const ref = (path: string, method: string, status: string) => doc.paths[path]![method]!.responses[status]!.content!['application/json']!.schema
+    for (const name of names.filter((n) => n !== 'EventEnvelope'))
+      expect((doc.components.schemas[name] as { examples?: unknown[] }).examples?.length, `${name} example`).toBeGreaterThan(0)
+    const ref = (path: string, method: string, status: string) =>
+      doc.paths[path]![method]!.responses[status]!.content!['application/json']!.schema
     expect(ref('/api/v1/tickets/{id}', 'get', '200')).toEqual({ $ref: '#/components/schemas/Ticket' })
     expect(ref('/api/v1/tickets', 'get', '200').properties!.tickets!.items).toEqual({ $ref: '#/components/schemas/Ticket' })
     expect(ref('/api/v1/users/{id}', 'get', '200')).toEqual({ $ref: '#/components/schemas/User' })
     expect(ref('/api/v1/webhooks/{id}', 'get', '200')).toEqual({ $ref: '#/components/schemas/Webhook' })
-    expect(ref('/api/v1/webhooks/{id}/deliveries', 'get', '200').properties!.deliveries!.items).toEqual({ $ref: '#/components/schemas/DeliveryRecord' })
+    expect(ref('/api/v1/webhooks/{id}/deliveries', 'get', '200').properties!.deliveries!.items).toEqual({
+      $ref: '#/components/schemas/DeliveryRecord',
+    })
     // The examples of list pages and of components come out of the model files.
-    expect(doc.paths['/api/v1/tickets']!.get!.responses['200']!.content!['application/json']!.example).toMatchObject({ tickets: [{ id: expect.stringMatching(/^tkt_/) }], next_page_token: '' })
+    expect(doc.paths['/api/v1/tickets']!.get!.responses['200']!.content!['application/json']!.example).toMatchObject({
+      tickets: [{ id: expect.stringMatching(/^tkt_/) }],
+      next_page_token: '',
+    })
   })
 
   test('response headers are reusable components: X-Request-Id on every response, X-RateLimit-* where counted, Retry-After on 429', () => {
-    expect(Object.keys(doc.components.headers).sort()).toEqual(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'])
+    expect(Object.keys(doc.components.headers).sort()).toEqual([
+      'Retry-After',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'X-Request-Id',
+    ])
     for (const route of documented) {
       for (const [status, response] of Object.entries(operationOf(route).responses)) {
         const where = `${route.method} ${route.path} ${status}`
@@ -195,19 +255,33 @@ describe('GET /openapi.json', () => {
       expect(data.required!.length, `${type} data`).toBeGreaterThan(0)
       for (const name of data.required!) expect(data.properties![name], `${type} data.${name}`).toBeDefined()
       expect(media.example).toMatchObject({ type, data: expect.any(Object) })
-      const headers = (post as { parameters?: { name: string; in: string }[] }).parameters!.filter((p) => p.in === 'header').map((p) => p.name)
+      const headers = (post as { parameters?: { name: string; in: string }[] })
+        .parameters!.filter((p) => p.in === 'header')
+        .map((p) => p.name)
       expect(headers).toEqual(expect.arrayContaining(['X-Service-Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature']))
     }
     // The types emitted today carry the resource's component.
-    expect(doc.webhooks['ticket.created']!.post.requestBody!.content['application/json']!.schema.allOf![1]!.properties!.data!.properties!.ticket).toEqual({ $ref: '#/components/schemas/Ticket' })
-    expect(doc.webhooks['ticket.comment.added']!.post.requestBody!.content['application/json']!.schema.allOf![1]!.properties!.data!.properties!.comment).toEqual({ $ref: '#/components/schemas/Comment' })
-    expect(doc.webhooks['user.created']!.post.requestBody!.content['application/json']!.schema.allOf![1]!.properties!.data!.properties!.user).toEqual({ $ref: '#/components/schemas/User' })
+    expect(
+      doc.webhooks['ticket.created']!.post.requestBody!.content['application/json']!.schema.allOf![1]!.properties!.data!.properties!.ticket,
+    ).toEqual({ $ref: '#/components/schemas/Ticket' })
+    expect(
+      doc.webhooks['ticket.comment.added']!.post.requestBody!.content['application/json']!.schema.allOf![1]!.properties!.data!.properties!
+        .comment,
+    ).toEqual({ $ref: '#/components/schemas/Comment' })
+    expect(
+      doc.webhooks['user.created']!.post.requestBody!.content['application/json']!.schema.allOf![1]!.properties!.data!.properties!.user,
+    ).toEqual({ $ref: '#/components/schemas/User' })
   })
 
   test('is the same whichever routes have run before it was built (Elysia adds to their schemas when they run)', async () => {
     const used = await makeTestApp({ PUBLIC_URL })
     try {
-      for (const route of documented) await used.request(route.path.replace(/:(\w+)/g, 'x'), { method: route.method, headers: { 'content-type': 'application/json' }, body: route.method === 'GET' ? undefined : '{}' })
+      for (const route of documented)
+        await used.request(route.path.replace(/:(\w+)/g, 'x'), {
+          method: route.method,
+          headers: { 'content-type': 'application/json' },
+          body: route.method === 'GET' ? undefined : '{}',
+        })
       expect(await json<Document>(await used.request('/openapi.json'))).toEqual(doc)
     } finally {
       await used.close()
@@ -222,7 +296,9 @@ describe('GET /openapi.json', () => {
     const toy = new Elysia()
       .get('/a', () => ({ id: 'a' }), { response: t.Object({ id: t.String() }, { title: 'Thing' }), detail: { operationId: 'getA' } })
       .get('/b', () => ({ name: 'b' }), { response: t.Object({ name: t.String() }, { title: 'Thing' }), detail: { operationId: 'getB' } })
-    expect(() => buildDocument(toy, { info: { title: 'toy', version: '1' }, servers: [], tags: [], components: {} })).toThrow('two different schemas are titled Thing')
+    expect(() => buildDocument(toy, { info: { title: 'toy', version: '1' }, servers: [], tags: [], components: {} })).toThrow(
+      'two different schemas are titled Thing',
+    )
   })
 })
 

@@ -46,8 +46,12 @@ describe('over the network', () => {
     expect(((await wrong.json()) as { code: string }).code).toBe('METHOD_NOT_ALLOWED')
   })
 
-  test('an oversized body gets our JSON 413, not the server\'s bare one', async () => {
-    const response = await fetch(`${url}/health`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(10_000) })
+  test("an oversized body gets our JSON 413, not the server's bare one", async () => {
+    const response = await fetch(`${url}/health`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(10_000),
+    })
     expect(response.status).toBe(413)
     expect(await response.json()).toEqual({
       code: 'PAYLOAD_TOO_LARGE',

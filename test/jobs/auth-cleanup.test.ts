@@ -28,15 +28,31 @@ async function refreshIds(app: TestApp): Promise<string[]> {
 }
 
 async function refreshIdsOf(app: TestApp, sessionId: string): Promise<string[]> {
-  return (await app.context.db.raw.all<{ id: string }>('SELECT id FROM refresh_tokens WHERE session_id = ?', [sessionId])).map((r) => r.id).sort()
+  return (await app.context.db.raw.all<{ id: string }>('SELECT id FROM refresh_tokens WHERE session_id = ?', [sessionId]))
+    .map((r) => r.id)
+    .sort()
 }
 
 async function revokedJtis(app: TestApp): Promise<string[]> {
   return (await app.context.db.raw.all<{ jti: string }>('SELECT jti FROM revoked_tokens')).map((r) => r.jti).sort()
 }
 
-async function addRefreshToken(app: TestApp, id: string, sessionId: string, expiresAt: number, consumedAt: number | null = null): Promise<void> {
-  const row = { id, session_id: sessionId, token_hash: `hash-of-${id}`, generation: 2, created_at: app.clock.now(), expires_at: expiresAt, consumed_at: consumedAt }
+async function addRefreshToken(
+  app: TestApp,
+  id: string,
+  sessionId: string,
+  expiresAt: number,
+  consumedAt: number | null = null,
+): Promise<void> {
+  const row = {
+    id,
+    session_id: sessionId,
+    token_hash: `hash-of-${id}`,
+    generation: 2,
+    created_at: app.clock.now(),
+    expires_at: expiresAt,
+    consumed_at: consumedAt,
+  }
   await app.context.db.write('test.refresh_token', (tx) => tx.kysely.insertInto('refresh_tokens').values(row).execute())
 }
 
@@ -57,7 +73,11 @@ function runsOf(app: TestApp): number {
 }
 
 async function runDirectly(app: TestApp, now = app.clock.now()) {
-  const report = await authCleanupTask(app.context).run({ now, log: createLogger({ level: 'error', sink: memorySink() }), signal: new AbortController().signal })
+  const report = await authCleanupTask(app.context).run({
+    now,
+    log: createLogger({ level: 'error', sink: memorySink() }),
+    signal: new AbortController().signal,
+  })
   return report as Record<string, number | boolean>
 }
 
@@ -80,7 +100,8 @@ describe('on the cron loop, over the month of a refresh token', () => {
   test('setup: the task is registered every 5 minutes; every seeded session has one live refresh token', async () => {
     expect(app.context.scheduler.status().auth_cleanup).toMatchObject({ runs: 0, next_run_at: new Date(t0 + 5 * MINUTE).toISOString() })
     expect(agent.expMs).toBe(t0 + ACCESS_TTL)
-    for (const role of ['super_admin', 'admin', 'supervisor', 'agent', 'viewer'] as const) expect(await refreshIdsOf(app, sid[role])).toHaveLength(1)
+    for (const role of ['super_admin', 'admin', 'supervisor', 'agent', 'viewer'] as const)
+      expect(await refreshIdsOf(app, sid[role])).toHaveLength(1)
   })
 
   test('logout revokes the token and the session, in the database and in memory', async () => {
@@ -119,7 +140,10 @@ describe('on the cron loop, over the month of a refresh token', () => {
     expect(app.context.ports.revocations.isTokenRevoked(agent.jti)).toBe(true)
     expect(app.context.ports.revocations.isSessionRevoked(agent.sid)).toBe(true)
     // The ended session itself is kept (as a record of the logout).
-    expect(await app.context.db.raw.get('SELECT * FROM sessions WHERE id = ?', [agent.sid])).toMatchObject({ revoked_at: t0, revoked_reason: 'logout' })
+    expect(await app.context.db.raw.get('SELECT * FROM sessions WHERE id = ?', [agent.sid])).toMatchObject({
+      revoked_at: t0,
+      revoked_reason: 'logout',
+    })
   })
 
   test('the revoked token is refused while it is still within its lifetime', async () => {
@@ -143,7 +167,7 @@ describe('on the cron loop, over the month of a refresh token', () => {
     expect(viewerTokens).not.toContain('rtk_short')
   })
 
-  test('t0 + 55 min: the logout is still remembered (the agent\'s token lives until t0 + 60 min)', async () => {
+  test("t0 + 55 min: the logout is still remembered (the agent's token lives until t0 + 60 min)", async () => {
     app.clock.advance(45 * MINUTE)
     await app.context.scheduler.tick()
     expect(lastReport(app)).toMatchObject({ outcome: 'ok', revoked_tokens_deleted: 0, refresh_tokens_deleted: 1, revocations_forgotten: 0 })
@@ -153,7 +177,7 @@ describe('on the cron loop, over the month of a refresh token', () => {
     expect(app.context.ports.revocations.isSessionRevoked(agent.sid)).toBe(true)
   })
 
-  test('t0 + 60 min: the agent\'s token has expired, so its revocation and its session\'s are forgotten', async () => {
+  test("t0 + 60 min: the agent's token has expired, so its revocation and its session's are forgotten", async () => {
     app.clock.advance(5 * MINUTE)
     await app.context.scheduler.tick()
     expect(lastReport(app)).toMatchObject({ outcome: 'ok', revoked_tokens_deleted: 1, refresh_tokens_deleted: 0, revocations_forgotten: 2 })
@@ -204,13 +228,34 @@ describe('run directly', () => {
       const before = await refreshIdsOf(app, live)
       expect(before).toHaveLength(5)
 
-      expect(await runDirectly(app, now)).toEqual({ worked: true, revoked_tokens_deleted: 2, refresh_tokens_deleted: 2, mfa_challenges_deleted: 0, sms_records_deleted: 0, revocations_forgotten: 0 })
+      expect(await runDirectly(app, now)).toEqual({
+        worked: true,
+        revoked_tokens_deleted: 2,
+        refresh_tokens_deleted: 2,
+        mfa_challenges_deleted: 0,
+        sms_records_deleted: 0,
+        revocations_forgotten: 0,
+      })
       expect(await revokedJtis(app)).toEqual(['at_future', 'at_next_ms'])
       expect(await refreshIdsOf(app, live)).toEqual(before.filter((id) => id !== 'rtk_past' && id !== 'rtk_now'))
 
       // A second run at the same time finds nothing more.
-      expect(await runDirectly(app, now)).toEqual({ worked: false, revoked_tokens_deleted: 0, refresh_tokens_deleted: 0, mfa_challenges_deleted: 0, sms_records_deleted: 0, revocations_forgotten: 0 })
-      expect(await runDirectly(app, now + 1)).toEqual({ worked: true, revoked_tokens_deleted: 1, refresh_tokens_deleted: 1, mfa_challenges_deleted: 0, sms_records_deleted: 0, revocations_forgotten: 0 })
+      expect(await runDirectly(app, now)).toEqual({
+        worked: false,
+        revoked_tokens_deleted: 0,
+        refresh_tokens_deleted: 0,
+        mfa_challenges_deleted: 0,
+        sms_records_deleted: 0,
+        revocations_forgotten: 0,
+      })
+      expect(await runDirectly(app, now + 1)).toEqual({
+        worked: true,
+        revoked_tokens_deleted: 1,
+        refresh_tokens_deleted: 1,
+        mfa_challenges_deleted: 0,
+        sms_records_deleted: 0,
+        revocations_forgotten: 0,
+      })
       expect(await revokedJtis(app)).toEqual(['at_future'])
     } finally {
       await app.close()
@@ -230,7 +275,7 @@ describe('run directly', () => {
       const supervisor2 = claims((await signIn(app, seed.users.supervisor.user)).accessToken).sid
       await addRefreshToken(app, 'rtk_admin_consumed', admin, now + DAY, now)
       await addRefreshToken(app, 'rtk_viewer_consumed', viewer, now + DAY, now)
-      const keptBefore = [...await refreshIdsOf(app, viewer), ...await refreshIdsOf(app, agent)].sort()
+      const keptBefore = [...(await refreshIdsOf(app, viewer)), ...(await refreshIdsOf(app, agent))].sort()
       expect(keptBefore).toHaveLength(3)
 
       const ends = await app.context.db.write('test.revoke', async (tx) => ({
@@ -240,11 +285,18 @@ describe('run directly', () => {
       expect(ends.admin).toBe(now + ACCESS_TTL)
       expect(ends.supervisor.map(([id]) => id).sort()).toEqual([supervisor, supervisor2].sort())
 
-      expect(await runDirectly(app, now)).toEqual({ worked: true, revoked_tokens_deleted: 0, refresh_tokens_deleted: 4, mfa_challenges_deleted: 0, sms_records_deleted: 0, revocations_forgotten: 0 })
+      expect(await runDirectly(app, now)).toEqual({
+        worked: true,
+        revoked_tokens_deleted: 0,
+        refresh_tokens_deleted: 4,
+        mfa_challenges_deleted: 0,
+        sms_records_deleted: 0,
+        revocations_forgotten: 0,
+      })
       expect(await refreshIdsOf(app, admin)).toEqual([])
       expect(await refreshIdsOf(app, supervisor)).toEqual([])
       expect(await refreshIdsOf(app, supervisor2)).toEqual([])
-      expect([...await refreshIdsOf(app, viewer), ...await refreshIdsOf(app, agent)].sort()).toEqual(keptBefore)
+      expect([...(await refreshIdsOf(app, viewer)), ...(await refreshIdsOf(app, agent))].sort()).toEqual(keptBefore)
       expect(await refreshIdsOf(app, viewer)).toContain('rtk_viewer_consumed')
     } finally {
       await app.close()
@@ -317,7 +369,14 @@ describe('after a restart', () => {
       expect(third.context.ports.revocations.isTokenRevoked(agent.jti)).toBe(false)
       expect(third.context.ports.revocations.isSessionRevoked(agent.sid)).toBe(false)
       expect(await revokedJtis(third)).toEqual([agent.jti])
-      expect(await runDirectly(third)).toEqual({ worked: true, revoked_tokens_deleted: 1, refresh_tokens_deleted: 0, mfa_challenges_deleted: 0, sms_records_deleted: 0, revocations_forgotten: 0 })
+      expect(await runDirectly(third)).toEqual({
+        worked: true,
+        revoked_tokens_deleted: 1,
+        refresh_tokens_deleted: 0,
+        mfa_challenges_deleted: 0,
+        sms_records_deleted: 0,
+        revocations_forgotten: 0,
+      })
       expect(await revokedJtis(third)).toEqual([])
     } finally {
       await third.close()

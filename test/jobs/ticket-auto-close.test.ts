@@ -35,7 +35,11 @@ interface EventBody {
 /** As the organization's admin, signed in afresh: access tokens live an hour and the clock jumps by days. */
 async function send(app: TestApp, method: string, path: string, org: SeededOrg, body?: unknown) {
   const { auth } = await signIn(app, org.users.admin.user)
-  return app.request(path, { method, headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) })
+  return app.request(path, {
+    method,
+    headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
 }
 
 async function newTicket(app: TestApp, org: SeededOrg, subject: string): Promise<string> {
@@ -65,7 +69,10 @@ async function eventsOf(app: TestApp, ticketId: string): Promise<EventBody[]> {
 
 /** What the last ticket_auto_close run reported in its log line. */
 function lastReport(app: TestApp): Record<string, unknown> | undefined {
-  return app.logs.records().filter((r) => r.task === 'ticket_auto_close' && r.msg === 'cron').at(-1)
+  return app.logs
+    .records()
+    .filter((r) => r.task === 'ticket_auto_close' && r.msg === 'cron')
+    .at(-1)
 }
 
 function runDirectly(app: TestApp, now: number, signal = new AbortController().signal) {
@@ -89,7 +96,8 @@ function actorOf(org: SeededOrg): UserActor {
 
 async function statusCounts(app: TestApp): Promise<Record<string, number>> {
   const counts: Record<string, number> = {}
-  for (const row of await app.context.db.raw.all<{ status: string }>('SELECT status FROM tickets')) counts[row.status] = (counts[row.status] ?? 0) + 1
+  for (const row of await app.context.db.raw.all<{ status: string }>('SELECT status FROM tickets'))
+    counts[row.status] = (counts[row.status] ?? 0) + 1
   return counts
 }
 
@@ -127,16 +135,27 @@ describe('with the default TICKET_AUTO_CLOSE_DAYS (4), through the scheduler', a
 
   test('the run happened at T0 + 4 days and reports the tickets it closed', () => {
     expect([startedAt, app.config.ticketAutoCloseDays]).toEqual([T0, 4])
-    expect(app.context.scheduler.status().ticket_auto_close).toMatchObject({ runs: 1, failures: 0, last_error: null, last_run_at: iso(firstRun) })
+    expect(app.context.scheduler.status().ticket_auto_close).toMatchObject({
+      runs: 1,
+      failures: 0,
+      last_error: null,
+      last_run_at: iso(firstRun),
+    })
     expect(lastReport(app)).toMatchObject({ outcome: 'ok', closed: 2 })
   })
 
   test('a ticket solved exactly 4 days ago is closed at the run time, keeping solved_at', async () => {
     const ticket = await get(app, acme, exact)
-    expect(ticket).toMatchObject({ status: 'closed', solved_at: iso(T0), closed_at: iso(firstRun), updated_at: iso(firstRun), created_at: iso(T0) })
+    expect(ticket).toMatchObject({
+      status: 'closed',
+      solved_at: iso(T0),
+      closed_at: iso(firstRun),
+      updated_at: iso(firstRun),
+      created_at: iso(T0),
+    })
   })
 
-  test('every organization\'s due tickets are closed', async () => {
+  test("every organization's due tickets are closed", async () => {
     const response = await send(app, 'GET', `/api/v1/tickets/${foreign}`, globex)
     expect(await json(response)).toMatchObject({ status: 'closed', solved_at: iso(T0), closed_at: iso(firstRun) })
   })
@@ -164,8 +183,18 @@ describe('with the default TICKET_AUTO_CLOSE_DAYS (4), through the scheduler', a
     const closing = all.at(-1)!
     expect(Object.keys(closing)).toEqual(['id', 'type', 'created_at', 'organization_id', 'data'])
     expect(closing).toMatchObject({ type: 'ticket.updated', created_at: iso(firstRun), organization_id: acme.org.id })
-    expect(closing.data.ticket).toMatchObject({ id: exact, status: 'closed', solved_at: iso(T0), closed_at: iso(firstRun), updated_at: iso(firstRun) })
-    expect((await eventsOf(app, foreign)).at(-1)).toMatchObject({ type: 'ticket.updated', organization_id: globex.org.id, data: { changed: ['status'], ticket: { status: 'closed' } } })
+    expect(closing.data.ticket).toMatchObject({
+      id: exact,
+      status: 'closed',
+      solved_at: iso(T0),
+      closed_at: iso(firstRun),
+      updated_at: iso(firstRun),
+    })
+    expect((await eventsOf(app, foreign)).at(-1)).toMatchObject({
+      type: 'ticket.updated',
+      organization_id: globex.org.id,
+      data: { changed: ['status'], ticket: { status: 'closed' } },
+    })
   })
 
   test('tickets left open get no event from the run', async () => {
@@ -188,13 +217,21 @@ describe('with the default TICKET_AUTO_CLOSE_DAYS (4), through the scheduler', a
     app.clock.advance(10 * MINUTE)
     await app.context.scheduler.tick()
     expect(lastReport(app)).toMatchObject({ closed: 1 })
-    expect(await get(app, acme, oneMsLater)).toMatchObject({ status: 'closed', solved_at: iso(T0 + 1), closed_at: iso(T0 + 4 * DAY + 10 * MINUTE) })
+    expect(await get(app, acme, oneMsLater)).toMatchObject({
+      status: 'closed',
+      solved_at: iso(T0 + 1),
+      closed_at: iso(T0 + 4 * DAY + 10 * MINUTE),
+    })
     expect(await get(app, acme, hourLater)).toMatchObject({ status: 'solved', closed_at: null })
     // T0 + 4 d + 1 h: hourLater is due exactly now.
     app.clock.advance(50 * MINUTE)
     await app.context.scheduler.tick()
     expect(lastReport(app)).toMatchObject({ closed: 1 })
-    expect(await get(app, acme, hourLater)).toMatchObject({ status: 'closed', solved_at: iso(T0 + HOUR), closed_at: iso(T0 + 4 * DAY + HOUR) })
+    expect(await get(app, acme, hourLater)).toMatchObject({
+      status: 'closed',
+      solved_at: iso(T0 + HOUR),
+      closed_at: iso(T0 + 4 * DAY + HOUR),
+    })
     // Nothing else is ever due: the reopened and untouched tickets stay, the closed ones get no second event.
     app.clock.advance(30 * DAY)
     await app.context.scheduler.tick()
@@ -267,11 +304,19 @@ describe('batches', async () => {
     const now = T0 + 4 * DAY
     expect(await runDirectly(app, now)).toEqual({ worked: true, closed: 1001 })
     expect(await statusCounts(app)).toEqual({ closed: 1001, solved: 3 })
-    const closedEvents = (await app.context.db.raw.all<{ body: string }>('SELECT body FROM events WHERE created_at = ?', [now])).map((e) => JSON.parse(e.body) as EventBody)
+    const closedEvents = (await app.context.db.raw.all<{ body: string }>('SELECT body FROM events WHERE created_at = ?', [now])).map(
+      (e) => JSON.parse(e.body) as EventBody,
+    )
     expect(closedEvents.length).toBe(1001)
-    expect(closedEvents.every((e) => e.type === 'ticket.updated' && e.data.ticket.status === 'closed' && JSON.stringify(e.data.changed) === '["status"]')).toBe(true)
+    expect(
+      closedEvents.every(
+        (e) => e.type === 'ticket.updated' && e.data.ticket.status === 'closed' && JSON.stringify(e.data.changed) === '["status"]',
+      ),
+    ).toBe(true)
     expect(new Set(closedEvents.map((e) => e.data.ticket.id))).toEqual(new Set(due))
-    const rows = await app.context.db.raw.all<{ closed_at: number; solved_at: number }>("SELECT closed_at, solved_at FROM tickets WHERE status = 'closed'")
+    const rows = await app.context.db.raw.all<{ closed_at: number; solved_at: number }>(
+      "SELECT closed_at, solved_at FROM tickets WHERE status = 'closed'",
+    )
     expect(rows.every((r) => r.closed_at === now && r.solved_at === T0)).toBe(true)
   })
 

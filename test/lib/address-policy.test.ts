@@ -1,7 +1,13 @@
 // Webhook SSRF address policy (src/lib/address-policy.ts): every range of IANA's two special-purpose
 // registries at its boundaries, embedded IPv4, operator allow-lists and URL host literals.
 import { describe, expect, test } from 'bun:test'
-import { classifyAddress, IPV4_SPECIAL_PURPOSE, IPV6_SPECIAL_PURPOSE, isAddressAllowed, literalHostAddress } from '../../src/lib/address-policy.ts'
+import {
+  classifyAddress,
+  IPV4_SPECIAL_PURPOSE,
+  IPV6_SPECIAL_PURPOSE,
+  isAddressAllowed,
+  literalHostAddress,
+} from '../../src/lib/address-policy.ts'
 import { type Cidr, parseCidr } from '../../src/lib/cidr.ts'
 
 const PUBLIC = null
@@ -93,7 +99,9 @@ describe('classifyAddress: every IPv4 special-purpose range', () => {
     for (const r of IPV4_SPECIAL_PURPOSE) expect(r.source).toMatch(/RFC \d+/)
   })
 
-  test.each([['8.8.8.8'], ['1.1.1.1'], ['192.31.195.255'], ['192.175.47.255'], ['223.255.255.255']])('%s is public', (ip) => expectClassified(ip, PUBLIC))
+  test.each([['8.8.8.8'], ['1.1.1.1'], ['192.31.195.255'], ['192.175.47.255'], ['223.255.255.255']])('%s is public', (ip) =>
+    expectClassified(ip, PUBLIC),
+  )
 })
 
 describe('classifyAddress: every IPv6 special-purpose range', () => {

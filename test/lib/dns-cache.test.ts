@@ -24,7 +24,11 @@ describe('cachingResolver', () => {
   test('concurrent calls share one lookup', async () => {
     const upstream = counted(async () => ['203.0.113.7'])
     const resolve = cachingResolver(upstream.resolve, 30_000)
-    expect(await Promise.all([resolve('a.example'), resolve('a.example'), resolve('a.example')])).toEqual([['203.0.113.7'], ['203.0.113.7'], ['203.0.113.7']])
+    expect(await Promise.all([resolve('a.example'), resolve('a.example'), resolve('a.example')])).toEqual([
+      ['203.0.113.7'],
+      ['203.0.113.7'],
+      ['203.0.113.7'],
+    ])
     expect(upstream.calls).toHaveLength(1)
   })
 

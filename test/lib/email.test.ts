@@ -49,11 +49,14 @@ describe('isEmailAddress', () => {
 const app = await makeTestApp({ ADMIN_EMAIL: 'admin@rule.test', ADMIN_PASSWORD: 'rule-test-password' })
 afterAll(() => app.close())
 await bootstrap(app.context)
-const login = await app.request('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@rule.test', password: 'rule-test-password' }) })
+const login = await app.request('/api/v1/auth/login', {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ email: 'admin@rule.test', password: 'rule-test-password' }),
+})
 const token = (await json<{ access_token: string }>(login)).access_token
 
 describe('one rule everywhere', () => {
-
   function configAccepts(address: string): boolean {
     try {
       loadConfig({ ADMIN_EMAIL: address, DATA_DIR: app.dataDir })
@@ -67,12 +70,15 @@ describe('one rule everywhere', () => {
   async function cliAccepts(address: string): Promise<boolean> {
     let stderr = ''
     // An organization that does not exist: an accepted address gets as far as looking it up (exit 1), a refused one stops at the usage (exit 2).
-    const code = await runCli(['user', 'create', '--org', 'org_none', '--email', address, '--password', 'a-good-password', '--role', 'agent'], {
-      env: { DATA_DIR: app.dataDir, LOG_LEVEL: 'error' },
-      cwd: app.dataDir,
-      stdout: () => {},
-      stderr: (text) => void (stderr += text),
-    })
+    const code = await runCli(
+      ['user', 'create', '--org', 'org_none', '--email', address, '--password', 'a-good-password', '--role', 'agent'],
+      {
+        env: { DATA_DIR: app.dataDir, LOG_LEVEL: 'error' },
+        cwd: app.dataDir,
+        stdout: () => {},
+        stderr: (text) => void (stderr += text),
+      },
+    )
     if (code === 2) expect(stderr).toContain('--email is not an e-mail address')
     return code !== 2
   }
@@ -83,7 +89,8 @@ describe('one rule everywhere', () => {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ email: address, name: 'Rule', password: 'a-good-password', role: 'agent' }),
     })
-    if (response.status !== 201) expect([response.status, ((await json(response)) as { code: string }).code]).toEqual([400, 'VALIDATION_FAILED'])
+    if (response.status !== 201)
+      expect([response.status, ((await json(response)) as { code: string }).code]).toEqual([400, 'VALIDATION_FAILED'])
     return response.status === 201
   }
 
@@ -91,7 +98,11 @@ describe('one rule everywhere', () => {
   // trailing newline (every setting is trimmed first): those are about reading values, not the rule.
   const comparable = CASES.filter(([address]) => address !== '' && address === address.trim())
   test.each(comparable)('%p: the configuration, the command line and the API agree with the rule (%p)', async (address, expected) => {
-    expect({ config: configAccepts(address), cli: await cliAccepts(address), api: await apiAccepts(address) }).toEqual({ config: expected, cli: expected, api: expected })
+    expect({ config: configAccepts(address), cli: await cliAccepts(address), api: await apiAccepts(address) }).toEqual({
+      config: expected,
+      cli: expected,
+      api: expected,
+    })
   })
 
   test('no e-mail regex outside src/lib/email.ts', () => {

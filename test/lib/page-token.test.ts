@@ -176,7 +176,10 @@ describe('queryDigest', () => {
     ['the same filters in another key order', () => queryDigest('users', { q: 'al', status: 'active', role: 'agent' }, 'name:asc')],
     ['another order again', () => queryDigest('users', { status: 'active', q: 'al', role: 'agent' }, 'name:asc')],
     ['an undefined filter added', () => queryDigest('users', { role: 'agent', status: 'active', q: 'al', tag: undefined }, 'name:asc')],
-    ['several undefined filters, shuffled', () => queryDigest('users', { z: undefined, q: 'al', a: undefined, status: 'active', role: 'agent' }, 'name:asc')],
+    [
+      'several undefined filters, shuffled',
+      () => queryDigest('users', { z: undefined, q: 'al', a: undefined, status: 'active', role: 'agent' }, 'name:asc'),
+    ],
   ])('equal for %s', (_, digest) => {
     expect(digest()).toBe(base)
   })

@@ -27,7 +27,11 @@ describe('static paths', () => {
 
 describe(':param segments', () => {
   matchTable([
-    ['/users/:id', ['/users/42', '/users/42/', '/users/abc-def', '/users/a.b', '/users/%2F'], ['/users', '/users/', '/users//', '/users/42/posts', '/users/a/b']],
+    [
+      '/users/:id',
+      ['/users/42', '/users/42/', '/users/abc-def', '/users/a.b', '/users/%2F'],
+      ['/users', '/users/', '/users//', '/users/42/posts', '/users/a/b'],
+    ],
     [
       '/orgs/:org/members/:id',
       ['/orgs/acme/members/7', '/orgs/acme/members/7/'],
@@ -53,7 +57,11 @@ describe('wildcard *', () => {
 
 describe('regex characters in static segments are literal', () => {
   matchTable([
-    ['/.well-known/jwks.json', ['/.well-known/jwks.json', '/.well-known/jwks.json/'], ['/Xwell-known/jwksXjson', '/.well-known/jwks_json', '/.well-known/jwks.jsonx']],
+    [
+      '/.well-known/jwks.json',
+      ['/.well-known/jwks.json', '/.well-known/jwks.json/'],
+      ['/Xwell-known/jwksXjson', '/.well-known/jwks_json', '/.well-known/jwks.jsonx'],
+    ],
     ['/a+b', ['/a+b'], ['/aab', '/aaab', '/ab']],
     ['/x|y', ['/x|y'], ['/x', '/y']],
     ['/(a)', ['/(a)'], ['/a']],

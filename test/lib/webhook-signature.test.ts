@@ -2,12 +2,7 @@
 import { describe, expect, test } from 'bun:test'
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { Webhook, WebhookVerificationError } from 'standardwebhooks'
-import {
-  deliveryHeaders,
-  serviceSignature,
-  standardWebhookSignature,
-  standardWebhooksSecret,
-} from '../../src/lib/webhook-signature.ts'
+import { deliveryHeaders, serviceSignature, standardWebhookSignature, standardWebhooksSecret } from '../../src/lib/webhook-signature.ts'
 
 const SECRET = 's3cret-for-tests-0123'
 const NON_ASCII_SECRET = 'clé-secrète-🔑-ünïcödé'
@@ -103,7 +98,9 @@ describe('standardWebhooksSecret', () => {
 
 describe('standardWebhookSignature', () => {
   test('is v1, then base64 HMAC-SHA256 of "id.timestamp.body" keyed with the UTF-8 secret', () => {
-    const expected = createHmac('sha256', utf8(SECRET)).update(utf8(`evt_01J.1767268800.${BODY}`)).digest('base64')
+    const expected = createHmac('sha256', utf8(SECRET))
+      .update(utf8(`evt_01J.1767268800.${BODY}`))
+      .digest('base64')
     expect(standardWebhookSignature(SECRET, 'evt_01J', 1_767_268_800, BODY)).toBe(`v1,${expected}`)
   })
 
@@ -161,9 +158,7 @@ describe('verified by the standardwebhooks library', () => {
 
   test("why the whsec_ form: the library's raw string format reads UTF-16 code units, not UTF-8", () => {
     const headers = standardHeaders(headersFor(NON_ASCII_SECRET, BODY, nowS()))
-    expect(() => new Webhook(NON_ASCII_SECRET, { format: 'raw' }).verify(BODY, headers)).toThrow(
-      'No matching signature found',
-    )
+    expect(() => new Webhook(NON_ASCII_SECRET, { format: 'raw' }).verify(BODY, headers)).toThrow('No matching signature found')
     // Raw bytes work too; the whsec_ string is simply the portable way to hand them over.
     expect(new Webhook(utf8(NON_ASCII_SECRET), { format: 'raw' }).verify(BODY, headers)).toEqual(JSON.parse(BODY))
   })

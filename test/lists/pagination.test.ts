@@ -46,7 +46,7 @@ async function walk(query: string, pageSize: (i: number) => number = () => 7): P
 
 // A deterministic pseudo-random sequence, so a failure reproduces.
 let seed = 42
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!
 
 const STATUSES = ['new', 'open', 'pending', 'on_hold'] as const
@@ -58,13 +58,23 @@ const assignees = [null, acme.users.agent.user.id, acme.users.supervisor.user.id
 const created: Ticket[] = []
 for (let i = 0; i < 240; i++) {
   if (random() < 0.7) app.clock.advance(Math.floor(random() * 2000))
-  const body = { subject: `Ticket ${i}`, status: pick(STATUSES), priority: pick(PRIORITIES), assignee_id: pick(assignees), tags: TAGS.filter(() => random() < 0.3) }
+  const body = {
+    subject: `Ticket ${i}`,
+    status: pick(STATUSES),
+    priority: pick(PRIORITIES),
+    assignee_id: pick(assignees),
+    tags: TAGS.filter(() => random() < 0.3),
+  }
   const response = await app.request('/api/v1/tickets', { method: 'POST', headers: auth, body: JSON.stringify(body) })
   created.push(await json<Ticket>(response))
 }
 // A few in the other organization, which no acme list may ever show.
 for (let i = 0; i < 5; i++) {
-  await app.request('/api/v1/tickets', { method: 'POST', headers: { ...globex.users.admin.auth, 'content-type': 'application/json' }, body: JSON.stringify({ subject: `Globex ${i}` }) })
+  await app.request('/api/v1/tickets', {
+    method: 'POST',
+    headers: { ...globex.users.admin.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ subject: `Globex ${i}` }),
+  })
 }
 
 const RANK: Record<string, number> = { low: 0, normal: 1, high: 2, urgent: 3 }
@@ -83,7 +93,8 @@ function expected(filters: { status?: string; priority?: string; assignee_id?: s
       (t) =>
         (filters.status === undefined || t.status === filters.status) &&
         (filters.priority === undefined || t.priority === filters.priority) &&
-        (filters.assignee_id === undefined || (filters.assignee_id === 'none' ? t.assignee_id === null : t.assignee_id === filters.assignee_id)) &&
+        (filters.assignee_id === undefined ||
+          (filters.assignee_id === 'none' ? t.assignee_id === null : t.assignee_id === filters.assignee_id)) &&
         (filters.tag === undefined || t.tags.includes(filters.tag)),
     )
     .sort((a, b) => sign * (sortKey[field]!(a) - sortKey[field]!(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)))
@@ -95,7 +106,7 @@ const qs = (filters: Record<string, string | undefined>) =>
     .map(([k, v]) => `${k}=${encodeURIComponent(v!)}`)
     .join('&')
 
-describe('the spec\'s four rules', () => {
+describe("the spec's four rules", () => {
   test('1. filters are applied before pagination: every page is full of matching items until the last', async () => {
     const open = expected({ status: 'open' })
     expect(open.length).toBeGreaterThan(20)
@@ -117,10 +128,19 @@ describe('the spec\'s four rules', () => {
   test('2. filters and sort stay the same while paging: a token replayed with others is refused', async () => {
     const first = await page('status=open&sort=priority:desc&page_size=5')
     const token = encodeURIComponent(first.next_page_token)
-    for (const changed of ['status=pending&sort=priority:desc', 'status=open&sort=priority:asc', 'status=open&sort=number:desc', 'sort=priority:desc', 'status=open&sort=priority:desc&tag=vip']) {
+    for (const changed of [
+      'status=pending&sort=priority:desc',
+      'status=open&sort=priority:asc',
+      'status=open&sort=number:desc',
+      'sort=priority:desc',
+      'status=open&sort=priority:desc&tag=vip',
+    ]) {
       const response = await list(`${changed}&page_size=5&page_token=${token}`)
       expect(response.status, changed).toBe(400)
-      expect(await json(response)).toMatchObject({ code: 'INVALID_PAGE_TOKEN', message: 'The page token was made for other filters or another sort; keep them unchanged while paging' })
+      expect(await json(response)).toMatchObject({
+        code: 'INVALID_PAGE_TOKEN',
+        message: 'The page token was made for other filters or another sort; keep them unchanged while paging',
+      })
     }
     // Same filters in another order, and another page size, are the same query.
     expect((await list(`sort=priority:desc&page_size=7&status=open&page_token=${token}`)).status).toBe(200)
@@ -133,7 +153,10 @@ describe('the spec\'s four rules', () => {
     app.clock.advance(1000)
     const response = await list(`page_size=5&page_token=${encodeURIComponent(next_page_token)}`)
     expect(response.status).toBe(400)
-    expect(await json(response)).toMatchObject({ code: 'INVALID_PAGE_TOKEN', message: 'The page token has expired; start again from the first page' })
+    expect(await json(response)).toMatchObject({
+      code: 'INVALID_PAGE_TOKEN',
+      message: 'The page token has expired; start again from the first page',
+    })
   })
 
   test('4. an empty next_page_token means the last page, and only the last', async () => {
@@ -196,7 +219,11 @@ describe('rows created while paging', () => {
     const late: string[] = []
     for (let i = 0; i < 5; i++) {
       app.clock.advance(10)
-      const response = await app.request('/api/v1/tickets', { method: 'POST', headers: auth, body: JSON.stringify({ subject: `late low ${i}`, priority: 'low' }) })
+      const response = await app.request('/api/v1/tickets', {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ subject: `late low ${i}`, priority: 'low' }),
+      })
       late.push((await json<Ticket>(response)).id)
     }
     const rest = await walk(`priority=low&sort=created_at:asc&page_token=${encodeURIComponent(first.next_page_token)}`)
@@ -237,7 +264,9 @@ describe('bad parameters', () => {
     const [body, mac] = token.split('.') as [string, string]
     const flip = (s: string, i: number) => s.slice(0, i) + (s[i] === 'A' ? 'B' : 'A') + s.slice(i + 1)
     const globexToken = (await json<Page>(await list('page_size=1', globex.users.admin.auth))).next_page_token
-    const usersToken = (await json<{ next_page_token: string }>(await app.request('/api/v1/users?page_size=1', { headers: acme.users.admin.auth }))).next_page_token
+    const usersToken = (
+      await json<{ next_page_token: string }>(await app.request('/api/v1/users?page_size=1', { headers: acme.users.admin.auth }))
+    ).next_page_token
     const tokens: [string, string][] = [
       [`${flip(body, 5)}.${mac}`, 'The page token was altered or was not issued by this server'],
       [`${body}.${flip(mac, 3)}`, 'The page token was altered or was not issued by this server'],

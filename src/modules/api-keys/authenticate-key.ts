@@ -31,10 +31,21 @@ export async function authenticateApiKey(app: AppContext, token: string, meta: R
   if (!key || key.revoked_at !== null) throw unauthorized('TOKEN_INVALID', 'The personal access token is unknown or revoked')
   const now = app.clock.now()
   if (Number(key.expires_at) <= now) throw unauthorized('TOKEN_EXPIRED', 'The personal access token has expired')
-  if (key.status !== 'active' || key.role === null || !isRole(key.role)) throw unauthorized('TOKEN_INVALID', 'The owner of this personal access token is disabled')
+  if (key.status !== 'active' || key.role === null || !isRole(key.role))
+    throw unauthorized('TOKEN_INVALID', 'The owner of this personal access token is disabled')
   const ranges = app.allowlists.ranges(key.allowed_ips)
-  if (ranges.length > 0) await assertIpAllowed(app, ranges, { organizationId: key.organization_id, actor: { type: 'user', id: key.user_id, credentialId: key.id } }, meta)
-  if (!key.mfa_ok) throw new AppError('MFA_ENROLLMENT_REQUIRED', 'Your organization requires multi-factor authentication: this personal access token works again once its owner enrolls a method')
+  if (ranges.length > 0)
+    await assertIpAllowed(
+      app,
+      ranges,
+      { organizationId: key.organization_id, actor: { type: 'user', id: key.user_id, credentialId: key.id } },
+      meta,
+    )
+  if (!key.mfa_ok)
+    throw new AppError(
+      'MFA_ENROLLMENT_REQUIRED',
+      'Your organization requires multi-factor authentication: this personal access token works again once its owner enrolls a method',
+    )
   app.lastSeen.apiKey(key.id, meta.ip, now)
   return {
     kind: 'user',

@@ -27,7 +27,11 @@ function checkInput(actor: SessionActor, input: NewApiKey, now: number): { expir
   else if (expiresAt > now + MAX_LIFETIME_MS) errors.push({ field: 'expires_at', message: 'must be at most 1 year ahead' })
   const permissions = input.permissions === undefined ? null : [...new Set(input.permissions)]
   input.permissions?.forEach((grant, i) => {
-    if (!isGrant(grant)) errors.push({ field: `permissions.${i}`, message: `${JSON.stringify(grant)} is not a permission (resource:action, resource:* or *:*)` })
+    if (!isGrant(grant))
+      errors.push({
+        field: `permissions.${i}`,
+        message: `${JSON.stringify(grant)} is not a permission (resource:action, resource:* or *:*)`,
+      })
     else if (!coversGrant(actor.grants, grant)) errors.push({ field: `permissions.${i}`, message: `you do not hold ${grant}` })
   })
   if (errors.length > 0) throw validationError(errors)
@@ -58,7 +62,8 @@ export async function createApiKey(ctx: Ctx<UserActor>, input: NewApiKey): Promi
     revoked_at: null,
   }
   await ctx.db.write('api_key.create', async (tx) => {
-    if ((await countLiveKeys(tx, actor.userId, now)) >= MAX_KEYS_PER_USER) throw new AppError('CONFLICT', `You have ${MAX_KEYS_PER_USER} live API keys: revoke one first`)
+    if ((await countLiveKeys(tx, actor.userId, now)) >= MAX_KEYS_PER_USER)
+      throw new AppError('CONFLICT', `You have ${MAX_KEYS_PER_USER} live API keys: revoke one first`)
     await insertApiKey(tx, row)
     await appendAudit(tx, {
       organizationId: actor.organizationId,

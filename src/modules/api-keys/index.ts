@@ -53,7 +53,12 @@ export function apiKeysRoutes(app: AppContext) {
         permission: 'api_key:read',
         query: ApiKeyListQuery,
         response: { 200: ApiKeyList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN') },
-        detail: { tags, operationId: 'listApiKeys', summary: 'List your personal access tokens', description: 'Not revoked ones, newest first; never the token itself.' },
+        detail: {
+          tags,
+          operationId: 'listApiKeys',
+          summary: 'List your personal access tokens',
+          description: 'Not revoked ones, newest first; never the token itself.',
+        },
       },
     )
     .delete(

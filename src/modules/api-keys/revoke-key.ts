@@ -13,6 +13,14 @@ export async function revokeApiKey(ctx: Ctx<UserActor>, input: { id: string }): 
     const revoked = await revokeApiKeyRow(tx, { id: input.id, organizationId: actor.organizationId, userId: actor.userId }, now)
     if (!revoked) throw new AppError('NOT_FOUND', 'No such API key')
     const details = { name: revoked.name, prefix: revoked.prefix }
-    await appendAudit(tx, { organizationId: actor.organizationId, actor: auditActorOf(actor), event: 'pat.revoked', target: { type: 'api_key', id: input.id }, details, request: actor.request, now })
+    await appendAudit(tx, {
+      organizationId: actor.organizationId,
+      actor: auditActorOf(actor),
+      event: 'pat.revoked',
+      target: { type: 'api_key', id: input.id },
+      details,
+      request: actor.request,
+      now,
+    })
   })
 }

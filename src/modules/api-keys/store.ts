@@ -42,7 +42,10 @@ export async function keyState(db: Queries, tokenHash: string): Promise<KeyState
 
 /** The user's keys that are neither revoked nor expired. */
 export async function countLiveKeys(db: Queries, userId: string, now: number): Promise<number> {
-  const row = await db.raw.get<{ n: number }>('SELECT count(*) AS n FROM api_keys WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ?', [userId, now])
+  const row = await db.raw.get<{ n: number }>(
+    'SELECT count(*) AS n FROM api_keys WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ?',
+    [userId, now],
+  )
   return Number(row?.n ?? 0)
 }
 

@@ -20,11 +20,18 @@ export async function authenticate(app: AppContext, request: Request, meta: Requ
   if (presented.kind === 'api_key') return authenticateApiKey(app, presented.token, meta)
   const claims = knownClaims(app, presented.token) ?? (await verifiedClaims(app, presented.token))
   const { revocations } = app.ports
-  if (revocations.isTokenRevoked(claims.jti) || revocations.isSessionRevoked(claims.sid)) throw unauthorized('TOKEN_INVALID', 'The access token has been revoked')
+  if (revocations.isTokenRevoked(claims.jti) || revocations.isSessionRevoked(claims.sid))
+    throw unauthorized('TOKEN_INVALID', 'The access token has been revoked')
   const user = await userState(app.db, claims.sub, claims.organizationId)
   if (user?.status !== 'active' || !isRole(user.role)) throw unauthorized('TOKEN_INVALID', 'The user of this token is disabled or gone')
   const ranges = app.allowlists.ranges(user.allowed_ips)
-  if (ranges.length > 0) await assertIpAllowed(app, ranges, { organizationId: claims.organizationId, actor: { type: 'user', id: claims.sub, credentialId: claims.sid } }, meta)
+  if (ranges.length > 0)
+    await assertIpAllowed(
+      app,
+      ranges,
+      { organizationId: claims.organizationId, actor: { type: 'user', id: claims.sub, credentialId: claims.sid } },
+      meta,
+    )
   app.lastSeen.session(claims.sid, app.clock.now())
   return {
     kind: 'user',
@@ -32,7 +39,13 @@ export async function authenticate(app: AppContext, request: Request, meta: Requ
     organizationId: claims.organizationId,
     role: user.role,
     grants: claims.mfaEnrollmentOnly ? [] : roleGrants(user.role),
-    credential: { type: 'session', id: claims.sid, tokenId: claims.jti, tokenExpiresAt: claims.exp * 1000, mfaEnrollmentOnly: claims.mfaEnrollmentOnly },
+    credential: {
+      type: 'session',
+      id: claims.sid,
+      tokenId: claims.jti,
+      tokenExpiresAt: claims.exp * 1000,
+      mfaEnrollmentOnly: claims.mfaEnrollmentOnly,
+    },
     request: meta,
     rates: ratesFromColumn(user.rates),
   }
@@ -61,7 +74,14 @@ async function verifiedClaims(app: AppContext, token: string): Promise<VerifiedC
   if (result === 'expired') throw unauthorized('TOKEN_EXPIRED', 'The access token has expired')
   if (typeof result === 'string') throw malformed()
   const { sub, jti, sid, organization_id: organizationId, exp } = result
-  if (typeof sub !== 'string' || typeof jti !== 'string' || typeof sid !== 'string' || typeof organizationId !== 'string' || typeof exp !== 'number') throw malformed()
+  if (
+    typeof sub !== 'string' ||
+    typeof jti !== 'string' ||
+    typeof sid !== 'string' ||
+    typeof organizationId !== 'string' ||
+    typeof exp !== 'number'
+  )
+    throw malformed()
   const claims = { sub, jti, sid, organizationId, exp, mfaEnrollmentOnly: result.mfa_enrollment_required === true }
   app.ports.verifiedTokens.remember(token, claims)
   return claims

@@ -12,10 +12,18 @@ export async function changePassword(ctx: Ctx<SessionActor>, input: { current_pa
   const { actor } = ctx
   const user = await getUserInOrg(ctx.db, actor.organizationId, actor.userId)
   chargePasswordAttempt(ctx, actor.request.ip, user.email)
-  const record = { organizationId: actor.organizationId, actor: auditActorOf(actor), event: 'password.change', target: { type: 'user', id: user.id }, request: actor.request }
+  const record = {
+    organizationId: actor.organizationId,
+    actor: auditActorOf(actor),
+    event: 'password.change',
+    target: { type: 'user', id: user.id },
+    request: actor.request,
+  }
   if (!(await verifyPassword(input.current_password, user.password_hash))) {
     const now = ctx.clock.now()
-    await ctx.db.write('password.change_refused', (tx) => appendAudit(tx, { ...record, outcome: 'failure', reason: 'wrong_current_password', now }))
+    await ctx.db.write('password.change_refused', (tx) =>
+      appendAudit(tx, { ...record, outcome: 'failure', reason: 'wrong_current_password', now }),
+    )
     // 400, not 401: the caller's token is fine, and clients treat 401 as "sign in again".
     throw validationError([{ field: 'current_password', message: 'is not the current password' }])
   }

@@ -12,11 +12,15 @@ const REALM = 'Bearer realm="switchboard"'
  * ASCII would not even be sent (the runtime refuses it), so the message is folded to fit.
  */
 function challengeDescription(message: string): string {
-  return message.replaceAll('…', '...').replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '?')
+  return message
+    .replaceAll('…', '...')
+    .replace(/["\\]/g, "'")
+    .replace(/[^\x20-\x7e]/g, '?')
 }
 
 export function unauthorized(code: 'UNAUTHENTICATED' | 'TOKEN_INVALID' | 'TOKEN_EXPIRED', message: string): AppError {
-  const challenge = code === 'UNAUTHENTICATED' ? REALM : `${REALM}, error="invalid_token", error_description="${challengeDescription(message)}"`
+  const challenge =
+    code === 'UNAUTHENTICATED' ? REALM : `${REALM}, error="invalid_token", error_description="${challengeDescription(message)}"`
   return new AppError(code, message, { headers: { 'www-authenticate': challenge } })
 }
 

@@ -18,7 +18,15 @@ export async function endSession(ctx: Ctx<UserActor>, input: { sessionId: string
       assertCanManage(actor, await getUserInOrg(tx, actor.organizationId, session.user_id))
     }
     const details = { user_id: session.user_id }
-    await appendAudit(tx, { organizationId: actor.organizationId, actor: auditActorOf(actor), event: 'session.ended', target: { type: 'session', id: session.id }, details, request: actor.request, now })
+    await appendAudit(tx, {
+      organizationId: actor.organizationId,
+      actor: auditActorOf(actor),
+      event: 'session.ended',
+      target: { type: 'session', id: session.id },
+      details,
+      request: actor.request,
+      now,
+    })
     return revokeSession(tx, session.id, 'ended', now)
   })
   if (until !== undefined) ctx.ports.revocations.rememberSession(input.sessionId, until)

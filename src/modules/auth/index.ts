@@ -15,7 +15,14 @@ export { assertIpAllowed, checkIp, type Who } from './ip-gate.ts'
 export { AUTH_CLEANUP_INTERVAL_MS, authCleanupTask } from './jobs.ts'
 export { continueSession, openSession } from './open-session.ts'
 export { Revocations } from './revocations.ts'
-export { finishSignIn, openSignInSession, type SignInOrganization, type SignInOutcome, type SignInUser, tokenUser } from './session-start.ts'
+export {
+  finishSignIn,
+  openSignInSession,
+  type SignInOrganization,
+  type SignInOutcome,
+  type SignInUser,
+  tokenUser,
+} from './session-start.ts'
 export { revokeSession, revokeUserSessions } from './store.ts'
 export { hashToken, mintTokens, type PendingTokens, type SessionKind, type SessionMeta, sessionEnd, type TokenSubject } from './tokens.ts'
 export { type VerifiedClaims, VerifiedTokens } from './verified-tokens.ts'
@@ -39,105 +46,122 @@ import { refresh } from './refresh.ts'
 
 export function authRoutes(app: AppContext) {
   const meta = (c: Parameters<typeof requestMeta>[0]) => requestMeta(c, app.config.trustedProxies)
-  return new Elysia({ prefix: '/api/v1/auth' })
-    .use(authMacros(app))
-    .post(
-      '/login',
-      async (c) => {
-        c.set.headers['cache-control'] = 'no-store'
-        // Before the password is hashed: a refused attempt costs the server nothing.
-        chargeLogin(app, c, c.body.email)
-        return login(app, { email: c.body.email, password: c.body.password, request: meta(c) })
-      },
-      {
-        body: LoginBody,
-        response: { 200: LoginResult, ...errorResponses('VALIDATION_FAILED', 'INVALID_CREDENTIALS', 'IP_NOT_ALLOWED', 'SESSION_LIMIT_REACHED', 'RATE_LIMITED') },
-        detail: {
-          tags: ['Auth'],
-          operationId: 'login',
-          summary: 'Sign in with e-mail and password',
-          description: 'Returns tokens, or, when the user has MFA on, `{mfa_required, mfa_token, mfa_methods}` to finish with POST /api/v1/auth/mfa/verify.',
+  return (
+    new Elysia({ prefix: '/api/v1/auth' })
+      .use(authMacros(app))
+      .post(
+        '/login',
+        async (c) => {
+          c.set.headers['cache-control'] = 'no-store'
+          // Before the password is hashed: a refused attempt costs the server nothing.
+          chargeLogin(app, c, c.body.email)
+          return login(app, { email: c.body.email, password: c.body.password, request: meta(c) })
         },
-      },
-    )
-    .post(
-      '/refresh',
-      async (c) => {
-        c.set.headers['cache-control'] = 'no-store'
-        return refresh(app, { refreshToken: c.body.refresh_token, request: meta(c) })
-      },
-      {
-        body: RefreshBody,
-        response: { 200: TokenResponse, ...errorResponses('VALIDATION_FAILED', 'TOKEN_INVALID', 'IP_NOT_ALLOWED', 'RATE_LIMITED') },
-        detail: {
-          tags: ['Auth'],
-          operationId: 'refreshTokens',
-          summary: 'Exchange a refresh token for new tokens',
-          description: 'The refresh token is rotated: the one sent is used up. Sending a used one again ends the whole session.',
+        {
+          body: LoginBody,
+          response: {
+            200: LoginResult,
+            ...errorResponses('VALIDATION_FAILED', 'INVALID_CREDENTIALS', 'IP_NOT_ALLOWED', 'SESSION_LIMIT_REACHED', 'RATE_LIMITED'),
+          },
+          detail: {
+            tags: ['Auth'],
+            operationId: 'login',
+            summary: 'Sign in with e-mail and password',
+            description:
+              'Returns tokens, or, when the user has MFA on, `{mfa_required, mfa_token, mfa_methods}` to finish with POST /api/v1/auth/mfa/verify.',
+          },
         },
-      },
-    )
-    .post(
-      '/logout',
-      async ({ ctx, set }) => {
-        await logout(ctx)
-        set.status = 204
-      },
-      {
-        session: 'mfa_enrollment',
-        response: { 204: t.Void({ description: 'Signed out' }), ...protectedErrors() },
-        detail: { tags: ['Auth'], operationId: 'logout', summary: 'Sign out', description: 'Revokes the access token sent and ends its session, refresh token included.' },
-      },
-    )
-    .post(
-      '/password',
-      async ({ ctx, body, set }) => {
-        await changePassword(ctx, body)
-        set.status = 204
-      },
-      {
-        session: 'full',
-        body: ChangePasswordBody,
-        response: { 204: t.Void({ description: 'Changed' }), ...protectedErrors('VALIDATION_FAILED') },
-        detail: { tags: ['Auth'], operationId: 'changePassword', summary: 'Change your password', description: 'Every other session of the user ends.' },
-      },
-    )
-    // Sessions are credentials: managed with a sign-in, never with a personal access token.
-    .get(
-      '/sessions',
-      async ({ ctx, query }) => {
-        const page = await listSessions(ctx, { userId: query.user_id, request: listRequest(query) })
-        return listBody('sessions', page, (row) => sessionJson(row, ctx.actor.credential.id))
-      },
-      {
-        session: 'full',
-        query: SessionListQuery,
-        response: { 200: SessionList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN', 'NOT_FOUND') },
-        detail: {
-          tags: ['Sessions'],
-          operationId: 'listSessions',
-          summary: 'List live sessions',
-          description:
-            'Your own, or with `user_id` (and the `session:read` permission) those of a user of your organization. Newest first; `last_seen_at` is exact to the minute.',
+      )
+      .post(
+        '/refresh',
+        async (c) => {
+          c.set.headers['cache-control'] = 'no-store'
+          return refresh(app, { refreshToken: c.body.refresh_token, request: meta(c) })
         },
-      },
-    )
-    .delete(
-      '/sessions/:id',
-      async ({ ctx, params, set }) => {
-        await endSession(ctx, { sessionId: params.id })
-        set.status = 204
-      },
-      {
-        session: 'full',
-        params: SessionIdParams,
-        response: { 204: t.Void({ description: 'Ended' }), ...protectedErrors('NOT_FOUND') },
-        detail: {
-          tags: ['Sessions'],
-          operationId: 'endSession',
-          summary: 'End a session',
-          description: "Its refresh token stops working and its access tokens are refused at once. Ending another user's session needs `session:delete`.",
+        {
+          body: RefreshBody,
+          response: { 200: TokenResponse, ...errorResponses('VALIDATION_FAILED', 'TOKEN_INVALID', 'IP_NOT_ALLOWED', 'RATE_LIMITED') },
+          detail: {
+            tags: ['Auth'],
+            operationId: 'refreshTokens',
+            summary: 'Exchange a refresh token for new tokens',
+            description: 'The refresh token is rotated: the one sent is used up. Sending a used one again ends the whole session.',
+          },
         },
-      },
-    )
+      )
+      .post(
+        '/logout',
+        async ({ ctx, set }) => {
+          await logout(ctx)
+          set.status = 204
+        },
+        {
+          session: 'mfa_enrollment',
+          response: { 204: t.Void({ description: 'Signed out' }), ...protectedErrors() },
+          detail: {
+            tags: ['Auth'],
+            operationId: 'logout',
+            summary: 'Sign out',
+            description: 'Revokes the access token sent and ends its session, refresh token included.',
+          },
+        },
+      )
+      .post(
+        '/password',
+        async ({ ctx, body, set }) => {
+          await changePassword(ctx, body)
+          set.status = 204
+        },
+        {
+          session: 'full',
+          body: ChangePasswordBody,
+          response: { 204: t.Void({ description: 'Changed' }), ...protectedErrors('VALIDATION_FAILED') },
+          detail: {
+            tags: ['Auth'],
+            operationId: 'changePassword',
+            summary: 'Change your password',
+            description: 'Every other session of the user ends.',
+          },
+        },
+      )
+      // Sessions are credentials: managed with a sign-in, never with a personal access token.
+      .get(
+        '/sessions',
+        async ({ ctx, query }) => {
+          const page = await listSessions(ctx, { userId: query.user_id, request: listRequest(query) })
+          return listBody('sessions', page, (row) => sessionJson(row, ctx.actor.credential.id))
+        },
+        {
+          session: 'full',
+          query: SessionListQuery,
+          response: { 200: SessionList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN', 'NOT_FOUND') },
+          detail: {
+            tags: ['Sessions'],
+            operationId: 'listSessions',
+            summary: 'List live sessions',
+            description:
+              'Your own, or with `user_id` (and the `session:read` permission) those of a user of your organization. Newest first; `last_seen_at` is exact to the minute.',
+          },
+        },
+      )
+      .delete(
+        '/sessions/:id',
+        async ({ ctx, params, set }) => {
+          await endSession(ctx, { sessionId: params.id })
+          set.status = 204
+        },
+        {
+          session: 'full',
+          params: SessionIdParams,
+          response: { 204: t.Void({ description: 'Ended' }), ...protectedErrors('NOT_FOUND') },
+          detail: {
+            tags: ['Sessions'],
+            operationId: 'endSession',
+            summary: 'End a session',
+            description:
+              "Its refresh token stops working and its access tokens are refused at once. Ending another user's session needs `session:delete`.",
+          },
+        },
+      )
+  )
 }

@@ -26,19 +26,42 @@ export async function checkIp(
   const { ranges, who, request, now } = check
   if (ipAllowed(ranges, request.ip)) return undefined
   if (app.allowlists.denialDue(who.organizationId, request.ip, now)) {
-    await appendAudit(tx, { organizationId: who.organizationId, actor: who.actor, event: 'ip.denied', outcome: 'failure', reason: 'ip_not_allowed', details: { ip: request.ip }, request, now })
+    await appendAudit(tx, {
+      organizationId: who.organizationId,
+      actor: who.actor,
+      event: 'ip.denied',
+      outcome: 'failure',
+      reason: 'ip_not_allowed',
+      details: { ip: request.ip },
+      request,
+      now,
+    })
   }
   return denied(request)
 }
 
 /** Outside a transaction: throws IP_NOT_ALLOWED (after recording it) when the address is not allowed. */
-export async function assertIpAllowed(app: Pick<AppContext, 'db' | 'allowlists' | 'clock'>, ranges: readonly Cidr[], who: Who, request: RequestMeta): Promise<void> {
+export async function assertIpAllowed(
+  app: Pick<AppContext, 'db' | 'allowlists' | 'clock'>,
+  ranges: readonly Cidr[],
+  who: Who,
+  request: RequestMeta,
+): Promise<void> {
   if (ipAllowed(ranges, request.ip)) return
   const now = app.clock.now()
   // Only a due denial writes: the others answer without waiting for the writer.
   if (!app.allowlists.denialDue(who.organizationId, request.ip, now)) throw denied(request)
   await app.db.write('ip.denied', async (tx) => {
-    await appendAudit(tx, { organizationId: who.organizationId, actor: who.actor, event: 'ip.denied', outcome: 'failure', reason: 'ip_not_allowed', details: { ip: request.ip }, request, now })
+    await appendAudit(tx, {
+      organizationId: who.organizationId,
+      actor: who.actor,
+      event: 'ip.denied',
+      outcome: 'failure',
+      reason: 'ip_not_allowed',
+      details: { ip: request.ip },
+      request,
+      now,
+    })
   })
   throw denied(request)
 }

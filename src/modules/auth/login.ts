@@ -41,7 +41,9 @@ export async function login(app: AppContext, input: { email: string; password: s
         now,
       })
       // The same answer as for the right password from this address (below).
-      return user && org ? checkIp(tx, app, { ranges, who: { organizationId: org.id, actor: { type: 'user', id: user.id } }, request, now }) : undefined
+      return user && org
+        ? checkIp(tx, app, { ranges, who: { organizationId: org.id, actor: { type: 'user', id: user.id } }, request, now })
+        : undefined
     })
     throw ipError ?? new AppError('INVALID_CREDENTIALS')
   }
@@ -56,7 +58,15 @@ export async function login(app: AppContext, input: { email: string; password: s
     }
     const challenge = await createChallenge(tx, user, methods, now, app.config.mfaTokenTtlS * 1000)
     const target = { type: 'user', id: user.id }
-    await appendAudit(tx, { organizationId: org.id, actor: { type: 'user', id: user.id }, event: 'mfa.challenge', target, details: { methods }, request, now })
+    await appendAudit(tx, {
+      organizationId: org.id,
+      actor: { type: 'user', id: user.id },
+      event: 'mfa.challenge',
+      target,
+      details: { methods },
+      request,
+      now,
+    })
     return { mfa_required: true, mfa_token: challenge.token, mfa_methods: methods }
   })
   if ('mfa_required' in outcome) return outcome

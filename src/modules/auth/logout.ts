@@ -10,7 +10,14 @@ export async function logout(ctx: Ctx<SessionActor>): Promise<void> {
   const now = ctx.clock.now()
   const until = await ctx.db.write('logout', async (tx) => {
     await insertRevokedToken(tx, credential.tokenId, credential.tokenExpiresAt)
-    await appendAudit(tx, { organizationId: actor.organizationId, actor: auditActorOf(actor), event: 'logout', target: { type: 'session', id: credential.id }, request: actor.request, now })
+    await appendAudit(tx, {
+      organizationId: actor.organizationId,
+      actor: auditActorOf(actor),
+      event: 'logout',
+      target: { type: 'session', id: credential.id },
+      request: actor.request,
+      now,
+    })
     return revokeSession(tx, credential.id, 'logout', now)
   })
   ctx.ports.revocations.rememberToken(credential.tokenId, credential.tokenExpiresAt)

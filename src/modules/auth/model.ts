@@ -5,33 +5,63 @@ import { listResponse, pagingQuery } from '../../http/list.ts'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password.ts'
 
 // No format check on login: a malformed e-mail is simply wrong credentials.
-export const LoginBody = t.Object({ email: t.String({ maxLength: 254 }), password: t.String({ maxLength: 1024 }) }, { examples: [{ email: 'ada@example.com', password: 'correct horse battery staple' }] })
-export const RefreshBody = t.Object({ refresh_token: t.String({ minLength: 1, maxLength: 512 }) }, { examples: [{ refresh_token: 'rt_3J8kQ2vN5xW7yZ1aB4cD6eF8gH0iK2mP' }] })
-export const ChangePasswordBody = t.Object({
-  current_password: t.String({ maxLength: 1024 }),
-  new_password: t.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH }),
-}, { examples: [{ current_password: 'correct horse battery staple', new_password: 'a new and longer passphrase' }] })
+export const LoginBody = t.Object(
+  { email: t.String({ maxLength: 254 }), password: t.String({ maxLength: 1024 }) },
+  { examples: [{ email: 'ada@example.com', password: 'correct horse battery staple' }] },
+)
+export const RefreshBody = t.Object(
+  { refresh_token: t.String({ minLength: 1, maxLength: 512 }) },
+  { examples: [{ refresh_token: 'rt_3J8kQ2vN5xW7yZ1aB4cD6eF8gH0iK2mP' }] },
+)
+export const ChangePasswordBody = t.Object(
+  {
+    current_password: t.String({ maxLength: 1024 }),
+    new_password: t.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH }),
+  },
+  { examples: [{ current_password: 'correct horse battery staple', new_password: 'a new and longer passphrase' }] },
+)
 
-export const TokenResponse = t.Object({
-  access_token: t.String({ description: 'JWT, RS256' }),
-  refresh_token: t.String({ description: 'Opaque; single use: each refresh returns a new one' }),
-  token_type: t.Literal('Bearer'),
-  expires_in: Type.Integer({ description: 'Seconds until the access token expires' }),
-  user: t.Object({
-    id: t.String(),
-    email: t.String(),
-    name: t.String(),
-    organization_id: t.String(),
-    role: t.String(),
-    permissions: t.Array(t.String()),
-  }),
-  mfa_enrollment_required: t.Optional(
-    t.Literal(true, { description: 'The organization requires MFA and you have none: these tokens reach only the MFA enrollment endpoints; enroll, then sign in again' }),
-  ),
-}, {
-  title: 'Tokens',
-  examples: [{ access_token: 'eyJhbGciOiJSUzI1NiIsImtpZCI6ImtleV8xIn0.eyJzdWIiOiJ1c3JfMSJ9.c2lnbmF0dXJl', refresh_token: 'rt_3J8kQ2vN5xW7yZ1aB4cD6eF8gH0iK2mP', token_type: 'Bearer', expires_in: 900, user: { id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ', email: 'ada@example.com', name: 'Ada Agent', organization_id: 'org_01KAX3M6W9P8T2V5G7H4J3C1QA', role: 'agent', permissions: ['ticket:read', 'ticket:create'] } }],
-})
+export const TokenResponse = t.Object(
+  {
+    access_token: t.String({ description: 'JWT, RS256' }),
+    refresh_token: t.String({ description: 'Opaque; single use: each refresh returns a new one' }),
+    token_type: t.Literal('Bearer'),
+    expires_in: Type.Integer({ description: 'Seconds until the access token expires' }),
+    user: t.Object({
+      id: t.String(),
+      email: t.String(),
+      name: t.String(),
+      organization_id: t.String(),
+      role: t.String(),
+      permissions: t.Array(t.String()),
+    }),
+    mfa_enrollment_required: t.Optional(
+      t.Literal(true, {
+        description:
+          'The organization requires MFA and you have none: these tokens reach only the MFA enrollment endpoints; enroll, then sign in again',
+      }),
+    ),
+  },
+  {
+    title: 'Tokens',
+    examples: [
+      {
+        access_token: 'eyJhbGciOiJSUzI1NiIsImtpZCI6ImtleV8xIn0.eyJzdWIiOiJ1c3JfMSJ9.c2lnbmF0dXJl',
+        refresh_token: 'rt_3J8kQ2vN5xW7yZ1aB4cD6eF8gH0iK2mP',
+        token_type: 'Bearer',
+        expires_in: 900,
+        user: {
+          id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ',
+          email: 'ada@example.com',
+          name: 'Ada Agent',
+          organization_id: 'org_01KAX3M6W9P8T2V5G7H4J3C1QA',
+          role: 'agent',
+          permissions: ['ticket:read', 'ticket:create'],
+        },
+      },
+    ],
+  },
+)
 
 export const SessionIdParams = t.Object({ id: t.String({ maxLength: 64 }) })
 
@@ -40,20 +70,36 @@ export const SessionListQuery = t.Object({
   ...pagingQuery(['created_at']),
 })
 
-export const SessionItem = t.Object({
-  id: t.String({ examples: ['ses_01KAX3M6W9P8T2V5G7H4J3C1QZ'] }),
-  user_id: t.String(),
-  current: t.Boolean({ description: 'The session of the access token making this request' }),
-  ip: t.Union([t.String(), t.Null()]),
-  user_agent: t.Union([t.String(), t.Null()]),
-  auth_methods: t.Array(t.String(), { description: 'How the user signed in (RFC 8176 amr): pwd, otp, sms, mfa' }),
-  mfa_enrollment_only: t.Boolean(),
-  created_at: t.String({ format: 'date-time' }),
-  last_seen_at: t.String({ format: 'date-time' }),
-  expires_at: t.String({ format: 'date-time', description: 'When its refresh token expires, unless used before' }),
-}, {
-  title: 'Session',
-  examples: [{ id: 'ses_01KAX3M6W9P8T2V5G7H4J3C1QZ', user_id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ', current: true, ip: '203.0.113.7', user_agent: 'Mozilla/5.0', auth_methods: ['pwd', 'otp', 'mfa'], mfa_enrollment_only: false, created_at: '2026-01-15T09:30:00.000Z', last_seen_at: '2026-01-15T10:02:00.000Z', expires_at: '2026-02-14T09:30:00.000Z' }],
-})
+export const SessionItem = t.Object(
+  {
+    id: t.String({ examples: ['ses_01KAX3M6W9P8T2V5G7H4J3C1QZ'] }),
+    user_id: t.String(),
+    current: t.Boolean({ description: 'The session of the access token making this request' }),
+    ip: t.Union([t.String(), t.Null()]),
+    user_agent: t.Union([t.String(), t.Null()]),
+    auth_methods: t.Array(t.String(), { description: 'How the user signed in (RFC 8176 amr): pwd, otp, sms, mfa' }),
+    mfa_enrollment_only: t.Boolean(),
+    created_at: t.String({ format: 'date-time' }),
+    last_seen_at: t.String({ format: 'date-time' }),
+    expires_at: t.String({ format: 'date-time', description: 'When its refresh token expires, unless used before' }),
+  },
+  {
+    title: 'Session',
+    examples: [
+      {
+        id: 'ses_01KAX3M6W9P8T2V5G7H4J3C1QZ',
+        user_id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ',
+        current: true,
+        ip: '203.0.113.7',
+        user_agent: 'Mozilla/5.0',
+        auth_methods: ['pwd', 'otp', 'mfa'],
+        mfa_enrollment_only: false,
+        created_at: '2026-01-15T09:30:00.000Z',
+        last_seen_at: '2026-01-15T10:02:00.000Z',
+        expires_at: '2026-02-14T09:30:00.000Z',
+      },
+    ],
+  },
+)
 
 export const SessionList = listResponse('sessions', SessionItem)

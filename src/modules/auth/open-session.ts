@@ -4,7 +4,17 @@ import type { AppContext } from '../../context.ts'
 import type { Tx } from '../../db/database.ts'
 import { prefixedId } from '../../lib/ids.ts'
 import { insertRefreshToken, insertSession, noteAccessIssued } from './store.ts'
-import { accessClaims, hashToken, newRefreshToken, type PendingTokens, type SessionClaims, type SessionKind, type SessionMeta, sessionEnd, type TokenSubject } from './tokens.ts'
+import {
+  accessClaims,
+  hashToken,
+  newRefreshToken,
+  type PendingTokens,
+  type SessionClaims,
+  type SessionKind,
+  type SessionMeta,
+  sessionEnd,
+  type TokenSubject,
+} from './tokens.ts'
 
 type Issuer = Pick<AppContext, 'config' | 'keys'>
 
@@ -21,7 +31,15 @@ async function prepareAccess(tx: Tx, app: Issuer, subject: TokenSubject, session
 async function addRefreshToken(tx: Tx, app: Issuer, session: SessionClaims, generation: number, now: number): Promise<string> {
   const token = newRefreshToken()
   const expiresAt = Math.min(now + app.config.refreshTokenTtlS * 1000, sessionEnd(app.config, session.createdAt))
-  await insertRefreshToken(tx, { id: prefixedId('rtk'), session_id: session.id, token_hash: hashToken(token), generation, created_at: now, expires_at: expiresAt, consumed_at: null })
+  await insertRefreshToken(tx, {
+    id: prefixedId('rtk'),
+    session_id: session.id,
+    token_hash: hashToken(token),
+    generation,
+    created_at: now,
+    expires_at: expiresAt,
+    consumed_at: null,
+  })
   return token
 }
 

@@ -26,20 +26,41 @@ export async function refresh(app: AppContext, input: { refreshToken: string; re
     const org = await findOrganization(tx, session.organization_id)
     if (!user || !org) return { ok: false as const, error: invalid() }
     const actor = { type: 'user' as const, id: user.id, credentialId: session.id }
-    const ipError = await checkIp(tx, app, { ranges: app.allowlists.ranges(org.allowed_ips), who: { organizationId: session.organization_id, actor }, request, now })
+    const ipError = await checkIp(tx, app, {
+      ranges: app.allowlists.ranges(org.allowed_ips),
+      who: { organizationId: session.organization_id, actor },
+      request,
+      now,
+    })
     if (ipError) return { ok: false as const, error: ipError }
     const target = { type: 'session', id: session.id }
     if (token.consumed_at !== null) {
       const until = await revokeSession(tx, session.id, 'refresh_token_reuse', now)
       const details = { generation: Number(token.generation) }
-      await appendAudit(tx, { organizationId: session.organization_id, actor, event: 'token.refresh_reuse_detected', outcome: 'failure', reason: 'refresh_token_reuse', target, details, request, now })
+      await appendAudit(tx, {
+        organizationId: session.organization_id,
+        actor,
+        event: 'token.refresh_reuse_detected',
+        outcome: 'failure',
+        reason: 'refresh_token_reuse',
+        target,
+        details,
+        request,
+        now,
+      })
       return { ok: false as const, error: invalid(), reuse: { sessionId: session.id, until } }
     }
     // The session's end is checked too: a refresh token issued before SESSION_MAX_AGE was lowered may expire later.
     const createdAt = Number(session.created_at)
-    if (Number(token.expires_at) <= now || sessionEnd(app.config, createdAt) <= now || user.status !== 'active') return { ok: false as const, error: invalid() }
+    if (Number(token.expires_at) <= now || sessionEnd(app.config, createdAt) <= now || user.status !== 'active')
+      return { ok: false as const, error: invalid() }
     await consumeRefreshToken(tx, token.id, now)
-    const claims = { id: session.id, createdAt, authMethods: JSON.parse(session.auth_methods) as string[], mfaEnrollmentOnly: Boolean(session.mfa_enrollment_only) }
+    const claims = {
+      id: session.id,
+      createdAt,
+      authMethods: JSON.parse(session.auth_methods) as string[],
+      mfaEnrollmentOnly: Boolean(session.mfa_enrollment_only),
+    }
     const pending = await continueSession(tx, app, { subject: user, session: claims, generation: Number(token.generation), now })
     await appendAudit(tx, { organizationId: session.organization_id, actor, event: 'token.refresh', target, request, now })
     return { ok: true as const, user, pending }

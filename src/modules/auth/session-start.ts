@@ -28,16 +28,30 @@ export interface SignInOrganization {
 }
 
 export function tokenUser(user: SignInUser) {
-  return { id: user.id, email: user.email, name: user.name, organization_id: user.organization_id, role: user.role, permissions: [...roleGrants(user.role as Role)] }
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    organization_id: user.organization_id,
+    role: user.role,
+    permissions: [...roleGrants(user.role as Role)],
+  }
 }
 
-export type SignInOutcome = { ok: true; pending: PendingTokens; evicted: [string, number][]; kind: SessionKind } | { ok: false; error: AppError }
+export type SignInOutcome =
+  | { ok: true; pending: PendingTokens; evicted: [string, number][]; kind: SessionKind }
+  | { ok: false; error: AppError }
 
 /**
  * Makes room for one more session of the user: refuses (deny_new) or ends the oldest (evict_oldest).
  * In the transaction that opens the session: two simultaneous sign-ins are counted one after the other.
  */
-async function makeRoom(tx: Tx, org: SignInOrganization, userId: string, now: number): Promise<{ ok: true; evicted: [string, number][] } | { ok: false }> {
+async function makeRoom(
+  tx: Tx,
+  org: SignInOrganization,
+  userId: string,
+  now: number,
+): Promise<{ ok: true; evicted: [string, number][] } | { ok: false }> {
   const max = org.max_concurrent_sessions === null ? null : Number(org.max_concurrent_sessions)
   if (max === null) return { ok: true, evicted: [] }
   const live = await liveSessionIds(tx, userId, now)
@@ -62,12 +76,36 @@ export async function openSignInSession(
   const target = { type: 'user', id: user.id }
   const room = await makeRoom(tx, org, user.id, now)
   if (!room.ok) {
-    await appendAudit(tx, { organizationId: org.id, actor, event: 'login.failure', outcome: 'failure', reason: 'session_limit_reached', target, request, now })
-    return { ok: false, error: new AppError('SESSION_LIMIT_REACHED', `You already have ${org.max_concurrent_sessions} active sessions: sign out of one first`) }
+    await appendAudit(tx, {
+      organizationId: org.id,
+      actor,
+      event: 'login.failure',
+      outcome: 'failure',
+      reason: 'session_limit_reached',
+      target,
+      request,
+      now,
+    })
+    return {
+      ok: false,
+      error: new AppError(
+        'SESSION_LIMIT_REACHED',
+        `You already have ${org.max_concurrent_sessions} active sessions: sign out of one first`,
+      ),
+    }
   }
   for (const [sessionId] of room.evicted) {
     const details = { user_id: user.id }
-    await appendAudit(tx, { organizationId: org.id, actor, event: 'session.evicted', reason: 'session_limit', target: { type: 'session', id: sessionId }, details, request, now })
+    await appendAudit(tx, {
+      organizationId: org.id,
+      actor,
+      event: 'session.evicted',
+      reason: 'session_limit',
+      target: { type: 'session', id: sessionId },
+      details,
+      request,
+      now,
+    })
   }
   const pending = await openSession(tx, app, { subject: user, meta: { ip: request.ip, userAgent: request.userAgent }, kind, now })
   await appendAudit(tx, {

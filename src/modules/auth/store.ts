@@ -19,19 +19,16 @@ export async function insertSession(tx: Tx, row: SessionRow): Promise<void> {
 
 /** A new refresh token of the session, which lives as long as its newest refresh token. */
 export async function insertRefreshToken(tx: Tx, row: RefreshTokenRow): Promise<void> {
-  await tx.raw.run('INSERT INTO refresh_tokens (id, session_id, token_hash, generation, created_at, expires_at, consumed_at) VALUES (?, ?, ?, ?, ?, ?, NULL)', [
-    row.id,
-    row.session_id,
-    row.token_hash,
-    row.generation,
-    row.created_at,
-    row.expires_at,
-  ])
+  await tx.raw.run(
+    'INSERT INTO refresh_tokens (id, session_id, token_hash, generation, created_at, expires_at, consumed_at) VALUES (?, ?, ?, ?, ?, ?, NULL)',
+    [row.id, row.session_id, row.token_hash, row.generation, row.created_at, row.expires_at],
+  )
   await tx.raw.run('UPDATE sessions SET expires_at = ? WHERE id = ?', [row.expires_at, row.session_id])
 }
 
 // max() of two values is spelt differently by each engine (max / greatest): a CASE is the same on both.
-const ACCESS_ISSUED = 'UPDATE sessions SET access_expires_at = CASE WHEN access_expires_at < ? THEN ? ELSE access_expires_at END, last_used_at = ? WHERE id = ?'
+const ACCESS_ISSUED =
+  'UPDATE sessions SET access_expires_at = CASE WHEN access_expires_at < ? THEN ? ELSE access_expires_at END, last_used_at = ? WHERE id = ?'
 
 /** An access token valid until `expiresAt` was issued for the session: its revocation must outlive it. */
 export async function noteAccessIssued(tx: Tx, sessionId: string, expiresAt: number, now: number): Promise<void> {
@@ -48,7 +45,13 @@ export async function revokeSession(tx: Tx, sessionId: string, reason: string, n
 }
 
 /** Revokes every live session of a user (except one, e.g. the caller's); returns [id, until] pairs to remember. */
-export async function revokeUserSessions(tx: Tx, userId: string, reason: string, now: number, except?: string): Promise<[string, number][]> {
+export async function revokeUserSessions(
+  tx: Tx,
+  userId: string,
+  reason: string,
+  now: number,
+  except?: string,
+): Promise<[string, number][]> {
   const rows = await tx.raw.all<{ id: string; until: number }>(
     `UPDATE sessions SET revoked_at = ?, revoked_reason = ? WHERE user_id = ? AND revoked_at IS NULL${except ? ' AND id <> ?' : ''} RETURNING id, access_expires_at AS until`,
     except ? [now, reason, userId, except] : [now, reason, userId],
@@ -65,8 +68,17 @@ export async function liveSessionIds(db: Queries, userId: string, now: number): 
   return rows.map((r) => r.id)
 }
 
-export async function findLiveSession(db: Queries, organizationId: string, sessionId: string, now: number): Promise<{ id: string; user_id: string } | undefined> {
-  return db.raw.get('SELECT id, user_id FROM sessions WHERE id = ? AND organization_id = ? AND revoked_at IS NULL AND expires_at > ?', [sessionId, organizationId, now])
+export async function findLiveSession(
+  db: Queries,
+  organizationId: string,
+  sessionId: string,
+  now: number,
+): Promise<{ id: string; user_id: string } | undefined> {
+  return db.raw.get('SELECT id, user_id FROM sessions WHERE id = ? AND organization_id = ? AND revoked_at IS NULL AND expires_at > ?', [
+    sessionId,
+    organizationId,
+    now,
+  ])
 }
 
 /** A refresh token by its hash, with the session it belongs to. */
@@ -91,12 +103,17 @@ export async function insertRevokedToken(tx: Tx, jti: string, expiresAt: number)
 
 /** What is revoked and not yet expired: loaded at boot. */
 export async function liveRevocations(db: Queries, now: number) {
-  const tokens = await db.raw.all<{ jti: string; expires_at: number }>('SELECT jti, expires_at FROM revoked_tokens WHERE expires_at > ?', [now])
+  const tokens = await db.raw.all<{ jti: string; expires_at: number }>('SELECT jti, expires_at FROM revoked_tokens WHERE expires_at > ?', [
+    now,
+  ])
   const sessions = await db.raw.all<{ id: string; until: number }>(
     'SELECT id, access_expires_at AS until FROM sessions WHERE revoked_at IS NOT NULL AND access_expires_at > ?',
     [now],
   )
-  return { tokens: tokens.map((r) => [r.jti, Number(r.expires_at)] as const), sessions: sessions.map((r) => [r.id, Number(r.until)] as const) }
+  return {
+    tokens: tokens.map((r) => [r.jti, Number(r.expires_at)] as const),
+    sessions: sessions.map((r) => [r.id, Number(r.until)] as const),
+  }
 }
 
 /** Last-seen time of a session, outside any transaction (the writer lock is taken by the statement). */

@@ -47,7 +47,11 @@ function decodeObject(segment: string): Record<string, unknown> | undefined {
 }
 
 /** The verified claims, or why the token is refused. */
-export function verifyJwt(token: string, keyFor: (kid: string) => KeyObject | undefined, expect: JwtExpectations): Record<string, unknown> | JwtFailure {
+export function verifyJwt(
+  token: string,
+  keyFor: (kid: string) => KeyObject | undefined,
+  expect: JwtExpectations,
+): Record<string, unknown> | JwtFailure {
   const parts = token.split('.')
   if (parts.length !== 3 || !parts.every((p) => SEGMENT.test(p)) || !hasCanonicalSegments(token)) return 'malformed'
   const [head, body, signature] = parts as [string, string, string]

@@ -29,11 +29,18 @@ export interface Change {
 const INSERT_EVENT = 'INSERT INTO events (id, organization_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)'
 
 /** Writes the event row only (no audit, no subscribers): a webhook's test event. */
-export async function recordEvent(tx: Tx, event: { organizationId: string; type: EventType; data: Record<string, unknown>; now: number }): Promise<RecordedEvent> {
+export async function recordEvent(
+  tx: Tx,
+  event: { organizationId: string; type: EventType; data: Record<string, unknown>; now: number },
+): Promise<RecordedEvent> {
   const id = prefixedId('evt')
   const data = JSON.stringify(event.data)
   // Refused with the change that caused it (the transaction rolls back): receivers and the outbox never see it.
-  if (Buffer.byteLength(data) > MAX_EVENT_DATA_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', `The ${event.type} event this change causes would carry more than ${MAX_EVENT_DATA_BYTES / 1024} KB of data`)
+  if (Buffer.byteLength(data) > MAX_EVENT_DATA_BYTES)
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `The ${event.type} event this change causes would carry more than ${MAX_EVENT_DATA_BYTES / 1024} KB of data`,
+    )
   // Written by hand so the key order of the envelope is fixed: id, type, created_at, organization_id, data.
   const body = `{"id":${JSON.stringify(id)},"type":${JSON.stringify(event.type)},"created_at":${JSON.stringify(isoTime(event.now))},"organization_id":${JSON.stringify(event.organizationId)},"data":${data}}`
   await tx.raw.run(INSERT_EVENT, [id, event.organizationId, event.type, body, event.now])

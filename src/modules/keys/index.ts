@@ -19,7 +19,12 @@ export function keysRoutes(app: AppContext) {
     },
     {
       response: { 200: JwksBody, ...errorResponses() },
-      detail: { tags: ['Auth'], operationId: 'getJwks', summary: 'Public signing keys (JWKS)', description: 'Every key that can verify a live token, and a rotated key before it starts signing.' },
+      detail: {
+        tags: ['Auth'],
+        operationId: 'getJwks',
+        summary: 'Public signing keys (JWKS)',
+        description: 'Every key that can verify a live token, and a rotated key before it starts signing.',
+      },
     },
   )
 }

@@ -46,6 +46,8 @@ export function unseal(masterKey: Uint8Array, sealed: string, context: string): 
     decipher.setAuthTag(bytes.subarray(bytes.length - 16))
     return new Uint8Array(Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]))
   } catch {
-    throw new MasterKeyError('a secret could not be decrypted: the master key (MASTER_KEY or DATA_DIR/master.key) is not the one it was encrypted with')
+    throw new MasterKeyError(
+      'a secret could not be decrypted: the master key (MASTER_KEY or DATA_DIR/master.key) is not the one it was encrypted with',
+    )
   }
 }

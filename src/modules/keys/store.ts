@@ -32,7 +32,8 @@ export async function signerKey(db: Queries, now: number): Promise<{ kid: string
 }
 
 // max() of two values is spelt differently by each engine (max / greatest): a CASE is the same on both.
-const RECORD_USE = 'UPDATE signing_keys SET max_token_expires_at = CASE WHEN max_token_expires_at < ? THEN ? ELSE max_token_expires_at END WHERE kid = ?'
+const RECORD_USE =
+  'UPDATE signing_keys SET max_token_expires_at = CASE WHEN max_token_expires_at < ? THEN ? ELSE max_token_expires_at END WHERE kid = ?'
 
 export async function recordKeyUse(tx: Tx, kid: string, expiresAt: number): Promise<void> {
   await tx.raw.run(RECORD_USE, [expiresAt, expiresAt, kid])

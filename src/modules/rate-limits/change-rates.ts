@@ -19,7 +19,13 @@ function view(org: OrgRatesRow): RatesView {
   const perMinute = org.rate_limit_per_minute === null ? null : Number(org.rate_limit_per_minute)
   const perDay = org.rate_limit_per_day === null ? null : Number(org.rate_limit_per_day)
   const rates = organizationRates(org.plan, perMinute, perDay)
-  return { organization_id: org.id, plan: org.plan, rate_limit_per_minute: perMinute, rate_limit_per_day: perDay, effective: { per_minute: rates.perMinute, per_day: rates.perDay } }
+  return {
+    organization_id: org.id,
+    plan: org.plan,
+    rate_limit_per_minute: perMinute,
+    rate_limit_per_day: perDay,
+    effective: { per_minute: rates.perMinute, per_day: rates.perDay },
+  }
 }
 
 function changes(before: RatesView, after: RatesView): Record<string, unknown> {
@@ -36,7 +42,10 @@ export async function getOrganizationRates(ctx: Ctx, organizationId: string): Pr
  * Moves an organization to `plan`. Values set by set-limits are kept for Enterprise (whose rates they
  * are) and dropped for the other plans, whose own rates then apply.
  */
-export async function changePlan(ctx: Ctx, input: { organizationId: string; plan: string }): Promise<{ before: RatesView; after: RatesView } | undefined> {
+export async function changePlan(
+  ctx: Ctx,
+  input: { organizationId: string; plan: string },
+): Promise<{ before: RatesView; after: RatesView } | undefined> {
   const now = ctx.clock.now()
   const { organizationId, plan } = input
   return ctx.db.write('organization.change_plan', async (tx) => {
@@ -46,7 +55,14 @@ export async function changePlan(ctx: Ctx, input: { organizationId: string; plan
     const after = view((await updateOrgRates(tx, organizationId, { plan, ...(keep ? {} : { perMinute: null, perDay: null }) }, now))!)
     const before = view(found)
     const target = { type: 'organization', id: organizationId }
-    await appendAudit(tx, { organizationId, actor: auditActorOf(ctx.actor), event: 'organization.plan_changed', target, details: changes(before, after), now })
+    await appendAudit(tx, {
+      organizationId,
+      actor: auditActorOf(ctx.actor),
+      event: 'organization.plan_changed',
+      target,
+      details: changes(before, after),
+      now,
+    })
     return { before, after }
   })
 }
@@ -63,7 +79,14 @@ export async function changeRates(
     if (!found) return undefined
     const after = view((await updateOrgRates(tx, organizationId, { perMinute: input.perMinute, perDay: input.perDay }, now))!)
     const target = { type: 'organization', id: organizationId }
-    await appendAudit(tx, { organizationId, actor: auditActorOf(ctx.actor), event: 'organization.rate_limits_changed', target, details: changes(view(found), after), now })
+    await appendAudit(tx, {
+      organizationId,
+      actor: auditActorOf(ctx.actor),
+      event: 'organization.rate_limits_changed',
+      target,
+      details: changes(view(found), after),
+      now,
+    })
     return after
   })
 }

@@ -20,8 +20,22 @@ const HOUR = 60 * MINUTE
 
 /** Per user. */
 export const ENDPOINT_LIMITS: readonly EndpointLimit[] = [
-  { name: 'uploads', method: 'POST', path: '/api/v1/uploads', limit: 100, windowMs: HOUR, scope: 'requests per hour to POST /api/v1/uploads for this user' },
-  { name: 'reports', method: 'GET', path: '/api/v1/reports/*', limit: 10, windowMs: MINUTE, scope: 'requests per minute to GET /api/v1/reports/* for this user' },
+  {
+    name: 'uploads',
+    method: 'POST',
+    path: '/api/v1/uploads',
+    limit: 100,
+    windowMs: HOUR,
+    scope: 'requests per hour to POST /api/v1/uploads for this user',
+  },
+  {
+    name: 'reports',
+    method: 'GET',
+    path: '/api/v1/reports/*',
+    limit: 10,
+    windowMs: MINUTE,
+    scope: 'requests per minute to GET /api/v1/reports/* for this user',
+  },
 ]
 
 /** `POST /api/v1/auth/login`: per client address and per e-mail address. */

@@ -14,7 +14,13 @@ export function rateLimitSaveTask(app: AppContext, intervalMs = RATE_LIMIT_SAVE_
     async run({ now }) {
       const { saved, deleted } = await saveRateCounters(app.db, counters, now)
       const dropped = counters.sweep(now)
-      return { worked: saved + deleted + dropped > 0, counters_saved: saved, counters_deleted: deleted, counters_dropped: dropped, counters_in_memory: counters.size }
+      return {
+        worked: saved + deleted + dropped > 0,
+        counters_saved: saved,
+        counters_deleted: deleted,
+        counters_dropped: dropped,
+        counters_in_memory: counters.size,
+      }
     },
   }
 }

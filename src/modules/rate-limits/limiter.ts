@@ -54,17 +54,26 @@ export class RateLimiter {
     const checks: Check[] = [
       { key: `u:${userId}:m`, limit: rates.perMinute, windowMs: MINUTE_MS, scope: 'requests per minute for this user' },
       { key: `u:${userId}:d`, limit: rates.perDay, windowMs: DAY_MS, scope: 'requests per day for this user' },
-      { key: `o:${organizationId}:m`, limit: rates.perMinute * factor, windowMs: MINUTE_MS, scope: 'requests per minute for this organization' },
+      {
+        key: `o:${organizationId}:m`,
+        limit: rates.perMinute * factor,
+        windowMs: MINUTE_MS,
+        scope: 'requests per minute for this organization',
+      },
       { key: `o:${organizationId}:d`, limit: rates.perDay * factor, windowMs: DAY_MS, scope: 'requests per day for this organization' },
     ]
-    if (endpoint) checks.push({ key: `e:${endpoint.name}:${userId}`, limit: endpoint.limit, windowMs: endpoint.windowMs, scope: endpoint.scope })
+    if (endpoint)
+      checks.push({ key: `e:${endpoint.name}:${userId}`, limit: endpoint.limit, windowMs: endpoint.windowMs, scope: endpoint.scope })
     return this.hit(checks, now)
   }
 
   /** A request that is not (or not yet) authenticated, from `ip` (null: unknown, in-process). */
   anonymous(ip: string | null, now: number): RateOutcome {
     const limit = this.settings.unauthPerMinute
-    return this.hit([{ key: `a:${network(ip)}`, limit, windowMs: MINUTE_MS, scope: 'unauthenticated requests per minute from this address' }], now)
+    return this.hit(
+      [{ key: `a:${network(ip)}`, limit, windowMs: MINUTE_MS, scope: 'unauthenticated requests per minute from this address' }],
+      now,
+    )
   }
 
   /** A login attempt: checked before the password is looked at. */
@@ -82,7 +91,12 @@ export class RateLimiter {
   private hit(checks: Check[], now: number): RateOutcome {
     const verdict = this.windows.hit(checks, now)
     if (verdict.accepted) return { ok: true, report: verdict.report }
-    return { ok: false, report: verdict.report, retryAfterMs: verdict.retryAfterMs, message: `Rate limit reached: ${verdict.check.limit} ${(verdict.check as Check).scope}` }
+    return {
+      ok: false,
+      report: verdict.report,
+      retryAfterMs: verdict.retryAfterMs,
+      message: `Rate limit reached: ${verdict.check.limit} ${(verdict.check as Check).scope}`,
+    }
   }
 }
 
@@ -94,7 +108,10 @@ function network(ip: string | null): string {
 const limiters = new WeakMap<RateCounters, RateLimiter>()
 
 /** The app's rate limiter: the configured rules over its rateCounters port. */
-export function rateLimiterOf(app: { readonly config: Pick<Config, 'rateLimits'>; readonly ports: Pick<Ports, 'rateCounters'> }): RateLimiter {
+export function rateLimiterOf(app: {
+  readonly config: Pick<Config, 'rateLimits'>
+  readonly ports: Pick<Ports, 'rateCounters'>
+}): RateLimiter {
   const counters = app.ports.rateCounters
   let limiter = limiters.get(counters)
   if (!limiter) limiters.set(counters, (limiter = new RateLimiter(app.config.rateLimits, counters)))

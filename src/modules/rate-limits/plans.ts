@@ -49,7 +49,10 @@ export function ratesFromColumn(text: string | null): Rates {
   if (rates === undefined) {
     const [plan = 'free', perMinute = '', perDay = ''] = text.split('/')
     if (fromText.size > 10_000) fromText.clear()
-    fromText.set(text, (rates = organizationRates(plan, perMinute === '' ? null : Number(perMinute), perDay === '' ? null : Number(perDay))))
+    fromText.set(
+      text,
+      (rates = organizationRates(plan, perMinute === '' ? null : Number(perMinute), perDay === '' ? null : Number(perDay))),
+    )
   }
   return rates
 }

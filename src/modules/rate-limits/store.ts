@@ -18,9 +18,17 @@ interface Row {
 
 /** Puts back every saved window that still counts (its requests have not all slid out). */
 export async function restoreRateCounters(db: Queries, counters: RateCounters, now: number): Promise<number> {
-  const rows = await db.raw.all<Row>('SELECT key, window_ms, window_start, current, previous FROM rate_limit_counters WHERE window_start + 2 * window_ms > ?', [now])
+  const rows = await db.raw.all<Row>(
+    'SELECT key, window_ms, window_start, current, previous FROM rate_limit_counters WHERE window_start + 2 * window_ms > ?',
+    [now],
+  )
   for (const row of rows) {
-    counters.restore(row.key, { windowMs: Number(row.window_ms), start: Number(row.window_start), current: Number(row.current), previous: Number(row.previous) })
+    counters.restore(row.key, {
+      windowMs: Number(row.window_ms),
+      start: Number(row.window_start),
+      current: Number(row.current),
+      previous: Number(row.previous),
+    })
   }
   return rows.length
 }
@@ -50,7 +58,9 @@ export interface OrgRatesRow {
 }
 
 export async function findOrgRates(db: Queries, organizationId: string): Promise<OrgRatesRow | undefined> {
-  return db.raw.get<OrgRatesRow>('SELECT id, plan, rate_limit_per_minute, rate_limit_per_day FROM organizations WHERE id = ?', [organizationId])
+  return db.raw.get<OrgRatesRow>('SELECT id, plan, rate_limit_per_minute, rate_limit_per_day FROM organizations WHERE id = ?', [
+    organizationId,
+  ])
 }
 
 /** Sets the plan and, where given, the rates (a number, or null to clear); `undefined` keeps a rate. */

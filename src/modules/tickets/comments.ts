@@ -9,7 +9,14 @@ import { COMMENT_LIST, type CommentRow, insertComment, touchTicket } from './sto
 import { getVisibleTicket } from './visibility.ts'
 
 export function commentJson(row: CommentRow) {
-  return { id: row.id, ticket_id: row.ticket_id, author_id: row.author_id, body: row.body, public: Boolean(row.public), created_at: isoTime(row.created_at) }
+  return {
+    id: row.id,
+    ticket_id: row.ticket_id,
+    author_id: row.author_id,
+    body: row.body,
+    public: Boolean(row.public),
+    created_at: isoTime(row.created_at),
+  }
 }
 
 export async function addComment(ctx: Ctx<UserActor>, input: { ticketId: string; body: string; public?: boolean }): Promise<CommentRow> {
@@ -18,7 +25,15 @@ export async function addComment(ctx: Ctx<UserActor>, input: { ticketId: string;
   return ctx.db.write('ticket.comment', async (tx) => {
     const ticket = await getVisibleTicket(tx, actor, input.ticketId)
     assertNotClosed(ticket.status)
-    const comment: CommentRow = { id: prefixedId('tcm'), organization_id: ticket.organization_id, ticket_id: ticket.id, author_id: actor.userId, body: input.body, public: input.public ?? true, created_at: now }
+    const comment: CommentRow = {
+      id: prefixedId('tcm'),
+      organization_id: ticket.organization_id,
+      ticket_id: ticket.id,
+      author_id: actor.userId,
+      body: input.body,
+      public: input.public ?? true,
+      created_at: now,
+    }
     await insertComment(tx, comment)
     await touchTicket(tx, ticket, now)
     await recordTicketEvent(tx, ctx, 'ticket.comment.added', { ...ticket, updated_at: now }, now, { comment: commentJson(comment) })

@@ -10,6 +10,13 @@ export async function deleteTicket(ctx: Ctx<UserActor>, input: { id: string }): 
   await ctx.db.write('ticket.delete', async (tx) => {
     const ticket = await getVisibleTicket(tx, actor, input.id)
     await deleteTicketRow(tx, ticket)
-    await appendAudit(tx, { organizationId: ticket.organization_id, actor: auditActorOf(actor), event: 'ticket.deleted', target: { type: 'ticket', id: ticket.id }, request: actor.request, now })
+    await appendAudit(tx, {
+      organizationId: ticket.organization_id,
+      actor: auditActorOf(actor),
+      event: 'ticket.deleted',
+      target: { type: 'ticket', id: ticket.id },
+      request: actor.request,
+      now,
+    })
   })
 }

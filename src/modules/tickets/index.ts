@@ -10,7 +10,19 @@ import { addComment, commentJson, listComments } from './comments.ts'
 import { createTicket } from './create-ticket.ts'
 import { deleteTicket } from './delete-ticket.ts'
 import { listTickets } from './list-tickets.ts'
-import { AssignBody, CommentBody, CommentJson, CommentList, CommentListQuery, CreateTicketBody, TicketBody, TicketIdParams, TicketList, TicketListQuery, UpdateTicketBody } from './model.ts'
+import {
+  AssignBody,
+  CommentBody,
+  CommentJson,
+  CommentList,
+  CommentListQuery,
+  CreateTicketBody,
+  TicketBody,
+  TicketIdParams,
+  TicketList,
+  TicketListQuery,
+  UpdateTicketBody,
+} from './model.ts'
 import { ticketJson } from './ticket-json.ts'
 import { updateTicket } from './update-ticket.ts'
 import { getVisibleTicket } from './visibility.ts'
@@ -29,19 +41,33 @@ export function ticketsRoutes(app: AppContext) {
         set.status = 201
         return ticketJson(await createTicket(ctx, body))
       },
-      { permission: 'ticket:create', body: CreateTicketBody, response: { 201: TicketBody, ...protectedErrors('VALIDATION_FAILED') }, detail: { tags, operationId: 'createTicket', summary: 'Create a ticket' } },
+      {
+        permission: 'ticket:create',
+        body: CreateTicketBody,
+        response: { 201: TicketBody, ...protectedErrors('VALIDATION_FAILED') },
+        detail: { tags, operationId: 'createTicket', summary: 'Create a ticket' },
+      },
     )
     .get(
       '',
       ({ ctx, query }) => {
         const { status, priority, assignee_id, tag, created_after, created_before } = query
-        return listTickets(ctx, { filters: { status, priority, assignee_id, tag, created_after, created_before }, request: listRequest(query) })
+        return listTickets(ctx, {
+          filters: { status, priority, assignee_id, tag, created_after, created_before },
+          request: listRequest(query),
+        })
       },
       {
         permission: 'ticket:read',
         query: TicketListQuery,
         response: { 200: t.NoValidate(TicketList), ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN') },
-        detail: { tags, operationId: 'listTickets', summary: 'List tickets', description: 'Keyset-paginated; sorts created_at, updated_at, priority, number; default created_at:desc. Agents see their own and unassigned tickets.' },
+        detail: {
+          tags,
+          operationId: 'listTickets',
+          summary: 'List tickets',
+          description:
+            'Keyset-paginated; sorts created_at, updated_at, priority, number; default created_at:desc. Agents see their own and unassigned tickets.',
+        },
       },
     )
     .get('/:id', async ({ ctx, params }) => ticketJson(await getVisibleTicket(ctx.db, ctx.actor, params.id)), {
@@ -57,8 +83,10 @@ export function ticketsRoutes(app: AppContext) {
       response: { 200: TicketBody, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'INVALID_STATE_TRANSITION') },
       detail: {
         tags,
-        operationId: 'updateTicket', summary: 'Change a ticket',
-        description: 'Status follows the lifecycle: new/open/pending/on_hold move among themselves and to solved; solved reopens to open or closes; closed is final (409).',
+        operationId: 'updateTicket',
+        summary: 'Change a ticket',
+        description:
+          'Status follows the lifecycle: new/open/pending/on_hold move among themselves and to solved; solved reopens to open or closes; closed is final (409).',
       },
     })
     .delete(
@@ -67,15 +95,29 @@ export function ticketsRoutes(app: AppContext) {
         await deleteTicket(ctx, { id: params.id })
         set.status = 204
       },
-      { permission: 'ticket:delete', params: TicketIdParams, response: { 204: t.Void({ description: 'Deleted, with its comments' }), ...protectedErrors('NOT_FOUND') }, detail: { tags, operationId: 'deleteTicket', summary: 'Delete a ticket' } },
+      {
+        permission: 'ticket:delete',
+        params: TicketIdParams,
+        response: { 204: t.Void({ description: 'Deleted, with its comments' }), ...protectedErrors('NOT_FOUND') },
+        detail: { tags, operationId: 'deleteTicket', summary: 'Delete a ticket' },
+      },
     )
-    .post('/:id/assign', async ({ ctx, params, body }) => ticketJson(await assignTicket(ctx, { id: params.id, assigneeId: body.assignee_id })), {
-      permission: 'ticket:assign',
-      params: TicketIdParams,
-      body: AssignBody,
-      response: { 200: TicketBody, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'INVALID_STATE_TRANSITION') },
-      detail: { tags, operationId: 'assignTicket', summary: 'Assign a ticket', description: 'To an active user of the organization, or to nobody with null.' },
-    })
+    .post(
+      '/:id/assign',
+      async ({ ctx, params, body }) => ticketJson(await assignTicket(ctx, { id: params.id, assigneeId: body.assignee_id })),
+      {
+        permission: 'ticket:assign',
+        params: TicketIdParams,
+        body: AssignBody,
+        response: { 200: TicketBody, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'INVALID_STATE_TRANSITION') },
+        detail: {
+          tags,
+          operationId: 'assignTicket',
+          summary: 'Assign a ticket',
+          description: 'To an active user of the organization, or to nobody with null.',
+        },
+      },
+    )
     .post(
       '/:id/comments',
       async ({ ctx, params, body, set }) => {
@@ -95,6 +137,6 @@ export function ticketsRoutes(app: AppContext) {
       params: TicketIdParams,
       query: CommentListQuery,
       response: { 200: CommentList, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'INVALID_PAGE_TOKEN') },
-      detail: { tags, operationId: 'listTicketComments', summary: 'List a ticket\'s comments' },
+      detail: { tags, operationId: 'listTicketComments', summary: "List a ticket's comments" },
     })
 }

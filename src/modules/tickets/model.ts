@@ -9,14 +9,24 @@ import { TICKET_SORTS } from './list-tickets.ts'
 
 const Subject = t.String({ minLength: 1, maxLength: 200, pattern: '\\S' })
 const Description = t.String({ maxLength: 65_535 })
-const Requester = t.Object({ name: t.String({ minLength: 1, maxLength: 200, pattern: '\\S' }), email: t.String({ format: 'email', maxLength: 254 }) })
-const Tags = t.Array(t.String({ minLength: 1, maxLength: 50, pattern: '^[^\\s,]+$', description: 'No spaces or commas; stored lowercased' }), { maxItems: 20 })
-// additionalProperties: false, or keys outside the pattern (and their values) would go unchecked.
-const CustomFields = t.Record(t.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }), t.Union([t.String({ maxLength: 1000 }), t.Number(), t.Boolean()]), {
-  additionalProperties: false,
-  maxProperties: 50,
-  description: 'Up to 50 scalar values (string, number, boolean), 8 KiB in all',
+const Requester = t.Object({
+  name: t.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
+  email: t.String({ format: 'email', maxLength: 254 }),
 })
+const Tags = t.Array(
+  t.String({ minLength: 1, maxLength: 50, pattern: '^[^\\s,]+$', description: 'No spaces or commas; stored lowercased' }),
+  { maxItems: 20 },
+)
+// additionalProperties: false, or keys outside the pattern (and their values) would go unchecked.
+const CustomFields = t.Record(
+  t.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }),
+  t.Union([t.String({ maxLength: 1000 }), t.Number(), t.Boolean()]),
+  {
+    additionalProperties: false,
+    maxProperties: 50,
+    description: 'Up to 50 scalar values (string, number, boolean), 8 KiB in all',
+  },
+)
 
 // One example ticket for the document (the Ticket component, webhook samples); every value is valid.
 const TICKET_EXAMPLE = {
@@ -38,39 +48,56 @@ const TICKET_EXAMPLE = {
   closed_at: null,
 }
 
-export const TicketBody = t.Object({
-  id: t.String({ examples: ['tkt_01KAX3M6W9P8T2V5G7H4J3C1QZ'] }),
-  number: Type.Integer({ description: 'Shown to people; a sequence per organization' }),
-  subject: t.String(),
-  description: t.String(),
-  status: oneOf(STATUSES),
-  priority: oneOf(PRIORITIES),
-  type: t.Nullable(oneOf(TYPES)),
-  channel: oneOf(CHANNELS),
-  requester: t.Nullable(t.Object({ name: t.String(), email: t.String() })),
-  assignee_id: t.Nullable(t.String()),
-  tags: t.Array(t.String()),
-  custom_fields: t.Record(t.String(), t.Union([t.String(), t.Number(), t.Boolean()])),
-  created_at: t.String({ format: 'date-time' }),
-  updated_at: t.String({ format: 'date-time' }),
-  solved_at: t.Nullable(t.String({ format: 'date-time' })),
-  closed_at: t.Nullable(t.String({ format: 'date-time' })),
-}, { title: 'Ticket', examples: [TICKET_EXAMPLE] })
+export const TicketBody = t.Object(
+  {
+    id: t.String({ examples: ['tkt_01KAX3M6W9P8T2V5G7H4J3C1QZ'] }),
+    number: Type.Integer({ description: 'Shown to people; a sequence per organization' }),
+    subject: t.String(),
+    description: t.String(),
+    status: oneOf(STATUSES),
+    priority: oneOf(PRIORITIES),
+    type: t.Nullable(oneOf(TYPES)),
+    channel: oneOf(CHANNELS),
+    requester: t.Nullable(t.Object({ name: t.String(), email: t.String() })),
+    assignee_id: t.Nullable(t.String()),
+    tags: t.Array(t.String()),
+    custom_fields: t.Record(t.String(), t.Union([t.String(), t.Number(), t.Boolean()])),
+    created_at: t.String({ format: 'date-time' }),
+    updated_at: t.String({ format: 'date-time' }),
+    solved_at: t.Nullable(t.String({ format: 'date-time' })),
+    closed_at: t.Nullable(t.String({ format: 'date-time' })),
+  },
+  { title: 'Ticket', examples: [TICKET_EXAMPLE] },
+)
 
-export const CreateTicketBody = t.Object({
-  subject: Subject,
-  description: t.Optional(Description),
-  status: t.Optional(oneOf(INITIAL_STATUSES, { description: 'Default new' })),
-  priority: t.Optional(oneOf(PRIORITIES, { description: 'Default normal' })),
-  type: t.Optional(t.Nullable(oneOf(TYPES))),
-  channel: t.Optional(oneOf(CHANNELS, { description: 'Default api' })),
-  requester: t.Optional(t.Nullable(Requester)),
-  assignee_id: t.Optional(t.Nullable(t.String({ maxLength: 64, description: 'Needs ticket:assign' }))),
-  tags: t.Optional(Tags),
-  custom_fields: t.Optional(CustomFields),
-}, {
-  examples: [{ subject: 'Printer on the 3rd floor is out of toner', description: 'It prints blank pages since this morning.', priority: 'high', type: 'incident', channel: 'email', requester: { name: 'Grace Customer', email: 'grace@example.com' }, tags: ['hardware'], custom_fields: { floor: 3 } }],
-})
+export const CreateTicketBody = t.Object(
+  {
+    subject: Subject,
+    description: t.Optional(Description),
+    status: t.Optional(oneOf(INITIAL_STATUSES, { description: 'Default new' })),
+    priority: t.Optional(oneOf(PRIORITIES, { description: 'Default normal' })),
+    type: t.Optional(t.Nullable(oneOf(TYPES))),
+    channel: t.Optional(oneOf(CHANNELS, { description: 'Default api' })),
+    requester: t.Optional(t.Nullable(Requester)),
+    assignee_id: t.Optional(t.Nullable(t.String({ maxLength: 64, description: 'Needs ticket:assign' }))),
+    tags: t.Optional(Tags),
+    custom_fields: t.Optional(CustomFields),
+  },
+  {
+    examples: [
+      {
+        subject: 'Printer on the 3rd floor is out of toner',
+        description: 'It prints blank pages since this morning.',
+        priority: 'high',
+        type: 'incident',
+        channel: 'email',
+        requester: { name: 'Grace Customer', email: 'grace@example.com' },
+        tags: ['hardware'],
+        custom_fields: { floor: 3 },
+      },
+    ],
+  },
+)
 
 export const UpdateTicketBody = t.Object(
   {
@@ -108,7 +135,16 @@ export const CommentJson = t.Object(
   },
   {
     title: 'Comment',
-    examples: [{ id: 'cmt_01KAX3M6W9P8T2V5G7H4J3C1QZ', ticket_id: 'tkt_01KAX3M6W9P8T2V5G7H4J3C1QZ', author_id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ', body: 'A new cartridge is on its way.', public: true, created_at: '2026-01-15T09:45:00.000Z' }],
+    examples: [
+      {
+        id: 'cmt_01KAX3M6W9P8T2V5G7H4J3C1QZ',
+        ticket_id: 'tkt_01KAX3M6W9P8T2V5G7H4J3C1QZ',
+        author_id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ',
+        body: 'A new cartridge is on its way.',
+        public: true,
+        created_at: '2026-01-15T09:45:00.000Z',
+      },
+    ],
   },
 )
 

@@ -11,7 +11,8 @@ export const MAX_CUSTOM_FIELDS_BYTES = 8 * 1024
 
 /** The assignee must be an active user of the same organization. */
 export async function assertAssignable(db: Queries, organizationId: string, userId: string): Promise<void> {
-  if (!(await isActiveUser(db, organizationId, userId))) throw validationError([{ field: 'assignee_id', message: 'is not an active user of this organization' }])
+  if (!(await isActiveUser(db, organizationId, userId)))
+    throw validationError([{ field: 'assignee_id', message: 'is not an active user of this organization' }])
 }
 
 /** Tags are stored lowercased, once each, in the order given. */
@@ -21,12 +22,20 @@ export function normalizeTags(tags: readonly string[]): string[] {
 
 export function checkCustomFields(fields: Record<string, unknown>): string {
   const text = JSON.stringify(fields)
-  if (Buffer.byteLength(text) > MAX_CUSTOM_FIELDS_BYTES) throw validationError([{ field: 'custom_fields', message: `must be at most ${MAX_CUSTOM_FIELDS_BYTES} bytes as JSON` }])
+  if (Buffer.byteLength(text) > MAX_CUSTOM_FIELDS_BYTES)
+    throw validationError([{ field: 'custom_fields', message: `must be at most ${MAX_CUSTOM_FIELDS_BYTES} bytes as JSON` }])
   return text
 }
 
 /** A ticket event: data.ticket plus `extra`; the audit record keeps the changed fields. */
-export async function recordTicketEvent(tx: Tx, ctx: Ctx, type: EventType, ticket: TicketRow, now: number, extra: Record<string, unknown> = {}): Promise<void> {
+export async function recordTicketEvent(
+  tx: Tx,
+  ctx: Ctx,
+  type: EventType,
+  ticket: TicketRow,
+  now: number,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   await recordChange(tx, ctx, {
     type,
     organizationId: ticket.organization_id,

@@ -59,16 +59,29 @@ export async function insertComment(tx: Tx, comment: CommentRow): Promise<void> 
 
 /** Tickets solved at or before `solvedBefore`, oldest first (the auto-close batch). */
 export async function solvedTicketsDue(tx: Tx, solvedBefore: number, limit: number): Promise<TicketRow[]> {
-  return tx.kysely.selectFrom('tickets').selectAll().where('status', '=', 'solved').where('solved_at', '<=', solvedBefore).orderBy('solved_at').limit(limit).execute()
+  return tx.kysely
+    .selectFrom('tickets')
+    .selectAll()
+    .where('status', '=', 'solved')
+    .where('solved_at', '<=', solvedBefore)
+    .orderBy('solved_at')
+    .limit(limit)
+    .execute()
 }
 
 /** Tickets carrying `tag` (the tag filter of the list). */
 export function taggedCondition(tag: string): Condition {
-  return { sql: 'tickets.id IN (SELECT ticket_id FROM ticket_tags WHERE organization_id = tickets.organization_id AND tag = ?)', params: [tag] }
+  return {
+    sql: 'tickets.id IN (SELECT ticket_id FROM ticket_tags WHERE organization_id = tickets.organization_id AND tag = ?)',
+    params: [tag],
+  }
 }
 
 /** Whether `userId` is an active user of the organization (an assignee must be). */
 export async function isActiveUser(db: Queries, organizationId: string, userId: string): Promise<boolean> {
-  const user = await db.raw.get<{ status: string }>('SELECT status FROM users WHERE id = ? AND organization_id = ?', [userId, organizationId])
+  const user = await db.raw.get<{ status: string }>('SELECT status FROM users WHERE id = ? AND organization_id = ?', [
+    userId,
+    organizationId,
+  ])
   return user?.status === 'active'
 }

@@ -44,7 +44,12 @@ export async function updateTicket(ctx: Ctx<UserActor>, input: { id: string; cha
     const before = await getVisibleTicket(tx, actor, input.id)
     assertNotClosed(before.status)
     if (changes.status !== undefined && changes.status !== before.status) assertTransition(before.status, changes.status)
-    const requester = changes.requester === undefined ? undefined : changes.requester === null ? { requester_name: null, requester_email: null } : { requester_name: changes.requester.name.trim(), requester_email: changes.requester.email.trim().toLowerCase() }
+    const requester =
+      changes.requester === undefined
+        ? undefined
+        : changes.requester === null
+          ? { requester_name: null, requester_email: null }
+          : { requester_name: changes.requester.name.trim(), requester_email: changes.requester.email.trim().toLowerCase() }
     const after: TicketRow = {
       ...before,
       ...(changes.subject !== undefined && { subject: changes.subject.trim() }),

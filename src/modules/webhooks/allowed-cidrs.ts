@@ -17,14 +17,18 @@ export const MAX_ALLOWED_CIDRS = 100
  * address, loopback included.
  */
 export function parseAllowedCidrs(text: string): { cidrs: Cidr[] } | { problem: string } {
-  const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '')
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
   if (items.length === 0) return { problem: 'needs at least one CIDR range, e.g. 10.0.0.0/8' }
   if (items.length > MAX_ALLOWED_CIDRS) return { problem: `takes at most ${MAX_ALLOWED_CIDRS} ranges` }
   const bad = items.filter((s) => !parseCidr(s))
   if (bad.length > 0) return { problem: `has invalid IP addresses or CIDR ranges: ${bad.join(', ')}` }
   const cidrs = items.map((s) => parseCidr(s)!)
   const tooWide = cidrs.filter((r) => r.text.includes(':') && r.prefix <= 96 && cidrContains(r, '::ffff:0.0.0.0'))
-  if (tooWide.length > 0) return { problem: `${tooWide.map((r) => r.text).join(', ')} would cover every IPv4 address; write IPv4 ranges as a.b.c.d/n` }
+  if (tooWide.length > 0)
+    return { problem: `${tooWide.map((r) => r.text).join(', ')} would cover every IPv4 address; write IPv4 ranges as a.b.c.d/n` }
   return { cidrs: [...new Map(cidrs.map((c) => [c.text, c])).values()] }
 }
 
@@ -60,7 +64,10 @@ export async function allowedCidrsOf(db: Queries, organizationId: string): Promi
  * returns the list now in force. Webhooks registered under a wider list stay registered: each send
  * checks again.
  */
-export async function changeAllowedCidrs(ctx: Ctx<SystemActor>, input: { organizationId: string; cidrs: readonly Cidr[] }): Promise<string[]> {
+export async function changeAllowedCidrs(
+  ctx: Ctx<SystemActor>,
+  input: { organizationId: string; cidrs: readonly Cidr[] },
+): Promise<string[]> {
   const now = ctx.clock.now()
   const after = input.cidrs.map((c) => c.text)
   return ctx.db.write('webhook.allowed_cidrs.set', async (tx) => {

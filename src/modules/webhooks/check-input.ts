@@ -6,7 +6,11 @@ import { allowedCidrsOf } from './allowed-cidrs.ts'
 import { unknownFilters } from './filters.ts'
 import { webhookUrlProblem } from './url.ts'
 
-export async function checkWebhookInput(db: Queries, organizationId: string, input: { url?: string; events?: string[] }): Promise<{ events?: string[] }> {
+export async function checkWebhookInput(
+  db: Queries,
+  organizationId: string,
+  input: { url?: string; events?: string[] },
+): Promise<{ events?: string[] }> {
   const errors: FieldError[] = []
   if (input.url !== undefined) {
     const problem = webhookUrlProblem(input.url, await allowedCidrsOf(db, organizationId))
@@ -16,7 +20,11 @@ export async function checkWebhookInput(db: Queries, organizationId: string, inp
   if (input.events !== undefined) {
     events = [...new Set(input.events)]
     const unknown = unknownFilters(events)
-    if (unknown.length > 0) errors.push({ field: 'events', message: `unknown event types: ${unknown.join(', ')} (use names of the catalog, * or a group prefix like ticket.*)` })
+    if (unknown.length > 0)
+      errors.push({
+        field: 'events',
+        message: `unknown event types: ${unknown.join(', ')} (use names of the catalog, * or a group prefix like ticket.*)`,
+      })
   }
   if (errors.length > 0) throw validationError(errors)
   return { events }

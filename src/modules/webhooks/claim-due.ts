@@ -6,7 +6,15 @@
 // at its cap costs the others nothing.
 import type { Tx } from '../../db/database.ts'
 import { EventBodies } from './event-bodies.ts'
-import { CLAIM_KINDS, type ClaimedDelivery, type DeliveryTarget, type DueDelivery, dueRowsOf, leaseDeliveries, webhooksWithDue } from './store/dispatch.ts'
+import {
+  CLAIM_KINDS,
+  type ClaimedDelivery,
+  type DeliveryTarget,
+  type DueDelivery,
+  dueRowsOf,
+  leaseDeliveries,
+  webhooksWithDue,
+} from './store/dispatch.ts'
 
 export interface ClaimLimits {
   /** Deliveries to claim at most, in all. */
@@ -16,7 +24,13 @@ export interface ClaimLimits {
 }
 
 /** Claims up to `limits.free` due deliveries, leased until `leaseUntil`. */
-export async function claimDue(tx: Tx, now: number, leaseUntil: number, limits: ClaimLimits, bodies = new EventBodies()): Promise<DueDelivery[]> {
+export async function claimDue(
+  tx: Tx,
+  now: number,
+  leaseUntil: number,
+  limits: ClaimLimits,
+  bodies = new EventBodies(),
+): Promise<DueDelivery[]> {
   const due: Array<ClaimedDelivery & Omit<DeliveryTarget, 'body'>> = []
   const taken = new Map<string, number>()
   for (const kind of CLAIM_KINDS) {
@@ -25,7 +39,12 @@ export async function claimDue(tx: Tx, now: number, leaseUntil: number, limits: 
     for (const webhook of waiting) {
       const room = Math.min(limits.free - due.length, limits.freeFor(webhook.id) - (taken.get(webhook.id) ?? 0))
       if (room <= 0) continue
-      const target = { url: webhook.url, secret_sealed: webhook.secret_sealed, enabled: webhook.enabled, allowed_cidrs: webhook.allowed_cidrs }
+      const target = {
+        url: webhook.url,
+        secret_sealed: webhook.secret_sealed,
+        enabled: webhook.enabled,
+        allowed_cidrs: webhook.allowed_cidrs,
+      }
       const rows = await dueRowsOf(tx, kind, webhook.id, now, room)
       for (const row of rows) due.push(Object.assign(row, target))
       taken.set(webhook.id, (taken.get(webhook.id) ?? 0) + rows.length)
@@ -34,6 +53,10 @@ export async function claimDue(tx: Tx, now: number, leaseUntil: number, limits: 
   }
   if (due.length === 0) return []
   const claimed = await bodies.fill(tx, due)
-  await leaseDeliveries(tx, claimed.map((row) => row.id), leaseUntil)
+  await leaseDeliveries(
+    tx,
+    claimed.map((row) => row.id),
+    leaseUntil,
+  )
   return claimed
 }

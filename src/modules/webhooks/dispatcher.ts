@@ -22,7 +22,14 @@ import { recordOutcome, type OutcomeResult } from './record-outcome.ts'
 import { OpenedSecrets } from './secret.ts'
 import { resolveAll, sendAttempt, type AttemptOptions, type AttemptOutcome } from './send-attempt.ts'
 import { findClaimedDelivery } from './store/deliveries.ts'
-import { type ClaimedDelivery, type DeliveryTarget, type DueDelivery, extendLease, releaseClaims, skipDeliveries } from './store/dispatch.ts'
+import {
+  type ClaimedDelivery,
+  type DeliveryTarget,
+  type DueDelivery,
+  extendLease,
+  releaseClaims,
+  skipDeliveries,
+} from './store/dispatch.ts'
 
 export const SHUTDOWN_GRACE_MS = 10_000
 /** How many times the caps are claimed (in flight plus ready). */
@@ -155,7 +162,9 @@ export class WebhookDispatcher implements DeliveryService {
   }
 
   private freeFor(webhookId: string): number {
-    return CLAIM_AHEAD * this.deps.config.webhooks.perWebhookConcurrency - (this.sendingTo.get(webhookId) ?? 0) - this.ready.countFor(webhookId)
+    return (
+      CLAIM_AHEAD * this.deps.config.webhooks.perWebhookConcurrency - (this.sendingTo.get(webhookId) ?? 0) - this.ready.countFor(webhookId)
+    )
   }
 
   private async tick(): Promise<number> {
@@ -196,7 +205,10 @@ export class WebhookDispatcher implements DeliveryService {
     for (const [i, f] of finished.entries()) f.resolve(results[i]!)
     if (this.stopped) {
       // Stopped while the claim ran (possible on an engine that interleaves): give it back unsent.
-      await releaseClaims(db, claimed.map((due) => due.id))
+      await releaseClaims(
+        db,
+        claimed.map((due) => due.id),
+      )
       return 0
     }
     for (const due of claimed) this.ready.push({ delivery: due, target: due, leaseUntil })
@@ -237,7 +249,8 @@ export class WebhookDispatcher implements DeliveryService {
       else this.sendingTo.set(delivery.webhook_id, left)
       this.startReady()
       // Write at once if this webhook has nothing more ready (its next rows need a claim), else batch.
-      const urgent = this.ready.countFor(delivery.webhook_id) === 0 || this.finished.length >= TICK_BATCH || this.stopped || this.gone.length > 0
+      const urgent =
+        this.ready.countFor(delivery.webhook_id) === 0 || this.finished.length >= TICK_BATCH || this.stopped || this.gone.length > 0
       this.scheduleTick(!urgent)
     }
     const running = this.send(delivery, job.target, job.leaseUntil, release)
@@ -259,7 +272,12 @@ export class WebhookDispatcher implements DeliveryService {
    * has answered (or not): the slot is free before the outcome is written. `leaseUntil`: when the claim
    * of a job from the ready queue runs out (extended first if a send could outlast it).
    */
-  private async send(delivery: ClaimedDelivery, target: DeliveryTarget | undefined, leaseUntil: number | undefined, sent: (outcome: AttemptOutcome) => void): Promise<AttemptOutcome | undefined> {
+  private async send(
+    delivery: ClaimedDelivery,
+    target: DeliveryTarget | undefined,
+    leaseUntil: number | undefined,
+    sent: (outcome: AttemptOutcome) => void,
+  ): Promise<AttemptOutcome | undefined> {
     const { config, log, db, clock } = this.deps
     if (!target) return undefined
     if (!target.enabled && delivery.trigger !== 'test' && delivery.trigger !== 'retry') {
@@ -269,7 +287,8 @@ export class WebhookDispatcher implements DeliveryService {
     }
     const now = clock.now()
     // It waited in the ready queue long enough (slow receivers) that the claim could run out mid-send.
-    if (leaseUntil !== undefined && leaseUntil - now < config.webhooks.timeoutMs + 5_000) await extendLease(db, delivery.id, this.leaseFrom(now))
+    if (leaseUntil !== undefined && leaseUntil - now < config.webhooks.timeoutMs + 5_000)
+      await extendLease(db, delivery.id, this.leaseFrom(now))
     const outcome = await sendAttempt(
       {
         url: target.url,
@@ -281,7 +300,12 @@ export class WebhookDispatcher implements DeliveryService {
         userAgent: this.userAgent,
         now,
       },
-      { timeoutMs: config.webhooks.timeoutMs, allowedCidrs: allowedCidrsFromColumn(target.allowed_cidrs), signal: this.abort.signal, ...this.attemptOptions },
+      {
+        timeoutMs: config.webhooks.timeoutMs,
+        allowedCidrs: allowedCidrsFromColumn(target.allowed_cidrs),
+        signal: this.abort.signal,
+        ...this.attemptOptions,
+      },
     )
     sent(outcome)
     if (this.abort.signal.aborted && !outcome.ok) {
@@ -301,7 +325,8 @@ export class WebhookDispatcher implements DeliveryService {
       error_class: outcome.errorClass,
       duration_ms: outcome.responseTimeMs,
     })
-    if (result.disabled) log.warn('webhook disabled', { webhook_id: delivery.webhook_id, organization_id: delivery.organization_id, reason: result.disabled })
+    if (result.disabled)
+      log.warn('webhook disabled', { webhook_id: delivery.webhook_id, organization_id: delivery.organization_id, reason: result.disabled })
     return outcome
   }
 

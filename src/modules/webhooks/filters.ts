@@ -11,7 +11,9 @@ export const MAX_FILTERS = 200
 
 /** The entries that are neither a known name, `*`, nor a prefix covering a known name. */
 export function unknownFilters(filters: readonly string[]): string[] {
-  return filters.filter((f) => !(f === '*' || KNOWN.has(f) || (f.endsWith('.*') && f.length > 2 && ALL_EVENT_TYPES.some((t) => t.startsWith(f.slice(0, -1))))))
+  return filters.filter(
+    (f) => !(f === '*' || KNOWN.has(f) || (f.endsWith('.*') && f.length > 2 && ALL_EVENT_TYPES.some((t) => t.startsWith(f.slice(0, -1))))),
+  )
 }
 
 export function subscribes(filters: readonly string[], type: string): boolean {

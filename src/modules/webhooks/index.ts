@@ -55,7 +55,12 @@ export function webhooksRoutes(app: AppContext) {
         permission: 'webhook:create',
         body: CreateWebhookBody,
         response: { 201: WebhookBody, ...protectedErrors('VALIDATION_FAILED', 'LIMIT_REACHED') },
-        detail: { tags, operationId: 'createWebhook', summary: 'Register a webhook', description: 'Deliveries of the subscribed events start with the next event. The secret is never returned.' },
+        detail: {
+          tags,
+          operationId: 'createWebhook',
+          summary: 'Register a webhook',
+          description: 'Deliveries of the subscribed events start with the next event. The secret is never returned.',
+        },
       },
     )
     .get('', ({ ctx, query }) => listWebhooks(ctx, { request: listRequest(query) }), {
@@ -75,7 +80,12 @@ export function webhooksRoutes(app: AppContext) {
       params: WebhookIdParams,
       body: UpdateWebhookBody,
       response: { 200: WebhookBody, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND') },
-      detail: { tags, operationId: 'updateWebhook', summary: 'Change a webhook', description: '`enabled: true` turns a disabled webhook back on and clears its failure state.' },
+      detail: {
+        tags,
+        operationId: 'updateWebhook',
+        summary: 'Change a webhook',
+        description: '`enabled: true` turns a disabled webhook back on and clears its failure state.',
+      },
     })
     .delete(
       '/:id',
@@ -92,32 +102,57 @@ export function webhooksRoutes(app: AppContext) {
     )
     .get(
       '/:id/deliveries',
-      ({ ctx, params, query }) => listDeliveries(ctx, { webhookId: params.id, filters: { status: query.status, event_id: query.event_id }, request: listRequest(query) }),
+      ({ ctx, params, query }) =>
+        listDeliveries(ctx, {
+          webhookId: params.id,
+          filters: { status: query.status, event_id: query.event_id },
+          request: listRequest(query),
+        }),
       {
         permission: 'webhook:read',
         params: WebhookIdParams,
         query: DeliveryListQuery,
         response: { 200: DeliveryList, ...protectedErrors('VALIDATION_FAILED', 'INVALID_PAGE_TOKEN', 'NOT_FOUND') },
-        detail: { tags, operationId: 'listWebhookDeliveries', summary: 'List delivery attempts', description: 'One record per attempt, newest first; filters status and event_id.' },
+        detail: {
+          tags,
+          operationId: 'listWebhookDeliveries',
+          summary: 'List delivery attempts',
+          description: 'One record per attempt, newest first; filters status and event_id.',
+        },
       },
     )
-    .post('/:id/test', async ({ ctx, params, body }) => deliveryJson(await sendTestEvent(ctx, { webhookId: params.id, eventType: body.event_type })), {
-      permission: 'webhook:update',
-      params: WebhookIdParams,
-      body: TestWebhookBody,
-      response: { 200: DeliveryBody, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND') },
-      detail: {
-        tags,
-        operationId: 'sendTestEvent', summary: 'Send a test event',
-        description: 'An event of the given type with sample data (`data.test: true`), to this webhook whatever its events filter, through the real pipeline; answers with the delivery record. Never counts toward disabling.',
+    .post(
+      '/:id/test',
+      async ({ ctx, params, body }) => deliveryJson(await sendTestEvent(ctx, { webhookId: params.id, eventType: body.event_type })),
+      {
+        permission: 'webhook:update',
+        params: WebhookIdParams,
+        body: TestWebhookBody,
+        response: { 200: DeliveryBody, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND') },
+        detail: {
+          tags,
+          operationId: 'sendTestEvent',
+          summary: 'Send a test event',
+          description:
+            'An event of the given type with sample data (`data.test: true`), to this webhook whatever its events filter, through the real pipeline; answers with the delivery record. Never counts toward disabling.',
+        },
       },
-    })
-    .post('/:id/deliveries/:delivery_id/retry', async ({ ctx, params }) => deliveryJson(await retryDelivery(ctx, { webhookId: params.id, deliveryId: params.delivery_id })), {
-      permission: 'webhook:update',
-      params: DeliveryParams,
-      response: { 200: DeliveryBody, ...protectedErrors('NOT_FOUND', 'CONFLICT') },
-      detail: { tags, operationId: 'retryWebhookDelivery', summary: 'Send a delivery again now', description: 'One more attempt of the same event, answered with its record; not retried further if it fails.' },
-    })
+    )
+    .post(
+      '/:id/deliveries/:delivery_id/retry',
+      async ({ ctx, params }) => deliveryJson(await retryDelivery(ctx, { webhookId: params.id, deliveryId: params.delivery_id })),
+      {
+        permission: 'webhook:update',
+        params: DeliveryParams,
+        response: { 200: DeliveryBody, ...protectedErrors('NOT_FOUND', 'CONFLICT') },
+        detail: {
+          tags,
+          operationId: 'retryWebhookDelivery',
+          summary: 'Send a delivery again now',
+          description: 'One more attempt of the same event, answered with its record; not retried further if it fails.',
+        },
+      },
+    )
     .post('/:id/recover', ({ ctx, params, body }) => recoverWebhook(ctx, { webhookId: params.id, since: body.since }), {
       permission: 'webhook:update',
       params: WebhookIdParams,
@@ -125,8 +160,10 @@ export function webhooksRoutes(app: AppContext) {
       response: { 200: RecoverResult, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'CONFLICT') },
       detail: {
         tags,
-        operationId: 'recoverWebhookDeliveries', summary: 'Send again what was not delivered',
-        description: 'Queues every event since `since` (at most 14 days back) that matched this webhook and was not delivered: failed for good, or skipped while it was disabled.',
+        operationId: 'recoverWebhookDeliveries',
+        summary: 'Send again what was not delivered',
+        description:
+          'Queues every event since `since` (at most 14 days back) that matched this webhook and was not delivered: failed for good, or skipped while it was disabled.',
       },
     })
 }

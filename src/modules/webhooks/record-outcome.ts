@@ -30,7 +30,14 @@ const NOTHING: OutcomeResult = Object.freeze({ disabled: null, nextAttemptAt: nu
  * Records one attempt's outcome in `tx`. `succeeded` spans one transaction's outcomes (one `now`): the
  * webhooks whose failure state a success already reset in it, which another success leaves as is.
  */
-export async function recordOutcome(tx: Tx, delivery: ClaimedDelivery, outcome: AttemptOutcome, scheduleMs: readonly number[], now: number, succeeded = new Set<string>()): Promise<OutcomeResult> {
+export async function recordOutcome(
+  tx: Tx,
+  delivery: ClaimedDelivery,
+  outcome: AttemptOutcome,
+  scheduleMs: readonly number[],
+  now: number,
+  succeeded = new Set<string>(),
+): Promise<OutcomeResult> {
   await closeDelivery(tx, delivery.id, { status: outcome.ok ? 'success' : 'failed', ...outcome }, now)
   if (delivery.trigger === 'test') return NOTHING
   if (outcome.ok) {
@@ -77,7 +84,13 @@ export async function recordOutcome(tx: Tx, delivery: ClaimedDelivery, outcome: 
 }
 
 /** Disabled by the system, with its audit record (webhook.disabled is not an event of the catalog). */
-async function disable(tx: Tx, webhook: { id: string; organization_id: string }, reason: 'exhausted' | 'gone', detail: string, now: number): Promise<void> {
+async function disable(
+  tx: Tx,
+  webhook: { id: string; organization_id: string },
+  reason: 'exhausted' | 'gone',
+  detail: string,
+  now: number,
+): Promise<void> {
   await disableWebhookRow(tx, webhook.id, reason, now)
   await appendAudit(tx, {
     organizationId: webhook.organization_id,

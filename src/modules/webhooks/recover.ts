@@ -11,7 +11,10 @@ import { getWebhookInOrg } from './store/webhooks.ts'
 
 export const RECOVER_WINDOW_MS = 14 * 86_400_000
 
-export async function recoverWebhook(ctx: Ctx<UserActor>, input: { webhookId: string; since: string }): Promise<{ queued: number; since: string }> {
+export async function recoverWebhook(
+  ctx: Ctx<UserActor>,
+  input: { webhookId: string; since: string },
+): Promise<{ queued: number; since: string }> {
   const { actor } = ctx
   const { webhookId } = input
   const now = ctx.clock.now()
@@ -25,7 +28,17 @@ export async function recoverWebhook(ctx: Ctx<UserActor>, input: { webhookId: st
     const events = await undeliveredEvents(tx, actor.organizationId, webhookId, since)
     // 14 days of events can be 100,000 rows: written many to a statement.
     const rows = events.map((event) =>
-      deliveryRow({ organizationId: actor.organizationId, webhookId, eventId: event.event_id, eventType: event.event_type, attempt: 1, trigger: 'recover', status: 'pending', nextAttemptAt: now, now }),
+      deliveryRow({
+        organizationId: actor.organizationId,
+        webhookId,
+        eventId: event.event_id,
+        eventType: event.event_type,
+        attempt: 1,
+        trigger: 'recover',
+        status: 'pending',
+        nextAttemptAt: now,
+        now,
+      }),
     )
     await insertDeliveries(tx, rows)
     await appendAudit(tx, {

@@ -20,7 +20,14 @@ export async function retryDelivery(ctx: Ctx<UserActor>, input: { webhookId: str
     return insertClaimedAttempt(
       tx,
       ctx,
-      { organizationId: actor.organizationId, webhookId, eventId: original.event_id, eventType: original.event_type, attempt: last + 1, trigger: 'retry' },
+      {
+        organizationId: actor.organizationId,
+        webhookId,
+        eventId: original.event_id,
+        eventType: original.event_type,
+        attempt: last + 1,
+        trigger: 'retry',
+      },
       now,
     )
   })

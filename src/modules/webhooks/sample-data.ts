@@ -3,17 +3,58 @@
 import { EVENT_TYPES, type EventType } from '../events/index.ts'
 
 const SAMPLES: Record<keyof typeof EVENT_TYPES, (now: string) => Record<string, unknown>> = {
-  ticket: (now) => ({ ticket: { id: 'tkt_SAMPLE', number: 1042, subject: 'Printer on the 3rd floor is out of toner', status: 'open', priority: 'high', channel: 'email', assignee_id: null, tags: ['hardware'], created_at: now, updated_at: now } }),
-  call: (now) => ({ call: { id: 'call_SAMPLE', direction: 'inbound', from: '+15005550006', to: '+15005550001', status: 'completed', duration_s: 187, started_at: now } }),
+  ticket: (now) => ({
+    ticket: {
+      id: 'tkt_SAMPLE',
+      number: 1042,
+      subject: 'Printer on the 3rd floor is out of toner',
+      status: 'open',
+      priority: 'high',
+      channel: 'email',
+      assignee_id: null,
+      tags: ['hardware'],
+      created_at: now,
+      updated_at: now,
+    },
+  }),
+  call: (now) => ({
+    call: {
+      id: 'call_SAMPLE',
+      direction: 'inbound',
+      from: '+15005550006',
+      to: '+15005550001',
+      status: 'completed',
+      duration_s: 187,
+      started_at: now,
+    },
+  }),
   agent: (now) => ({ agent: { id: 'usr_SAMPLE', name: 'Ada Agent', status: 'available', changed_at: now } }),
-  user: (now) => ({ user: { id: 'usr_SAMPLE', email: 'ada@example.com', name: 'Ada Agent', role: 'agent', status: 'active', created_at: now, updated_at: now } }),
-  billing: (now) => ({ subscription: { id: 'sub_SAMPLE', plan: 'professional', status: 'active', amount_cents: 9900, currency: 'USD', updated_at: now } }),
-  crm: (now) => ({ contact: { id: 'con_SAMPLE', name: 'Grace Customer', email: 'grace@example.com', account_id: 'acc_SAMPLE', updated_at: now } }),
+  user: (now) => ({
+    user: {
+      id: 'usr_SAMPLE',
+      email: 'ada@example.com',
+      name: 'Ada Agent',
+      role: 'agent',
+      status: 'active',
+      created_at: now,
+      updated_at: now,
+    },
+  }),
+  billing: (now) => ({
+    subscription: { id: 'sub_SAMPLE', plan: 'professional', status: 'active', amount_cents: 9900, currency: 'USD', updated_at: now },
+  }),
+  crm: (now) => ({
+    contact: { id: 'con_SAMPLE', name: 'Grace Customer', email: 'grace@example.com', account_id: 'acc_SAMPLE', updated_at: now },
+  }),
   engagement: (now) => ({ engagement: { id: 'eng_SAMPLE', channel: 'chat', status: 'open', contact_id: 'con_SAMPLE', created_at: now } }),
-  survey: (now) => ({ response: { id: 'srv_SAMPLE', survey_id: 'sur_SAMPLE', score: 9, comment: 'Quick and friendly', completed_at: now } }),
+  survey: (now) => ({
+    response: { id: 'srv_SAMPLE', survey_id: 'sur_SAMPLE', score: 9, comment: 'Quick and friendly', completed_at: now },
+  }),
 }
 
-const GROUP_OF = new Map<string, keyof typeof EVENT_TYPES>(Object.entries(EVENT_TYPES).flatMap(([group, types]) => types.map((t) => [t, group as keyof typeof EVENT_TYPES])))
+const GROUP_OF = new Map<string, keyof typeof EVENT_TYPES>(
+  Object.entries(EVENT_TYPES).flatMap(([group, types]) => types.map((t) => [t, group as keyof typeof EVENT_TYPES])),
+)
 
 export function isEventType(type: string): type is EventType {
   return GROUP_OF.has(type)

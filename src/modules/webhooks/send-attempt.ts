@@ -51,7 +51,16 @@ export async function resolveAll(hostname: string): Promise<string[]> {
 }
 
 function failed(errorClass: ErrorClass, errorMessage: string, started: number, extra: Partial<AttemptOutcome> = {}): AttemptOutcome {
-  return { ok: false, responseCode: null, responseTimeMs: Math.round(performance.now() - started), responseBody: null, errorClass, errorMessage, retryAfterS: null, ...extra }
+  return {
+    ok: false,
+    responseCode: null,
+    responseTimeMs: Math.round(performance.now() - started),
+    responseBody: null,
+    errorClass,
+    errorMessage,
+    retryAfterS: null,
+    ...extra,
+  }
 }
 
 // Both checks are pure (for one allowlist) and cost more than the rest of a send's own work: a
@@ -75,7 +84,10 @@ function pinnedHref(url: URL, address: string): string {
 }
 
 /** The address to connect to, after the SSRF check of every address the name has. */
-async function pinnedAddress(url: URL, options: AttemptOptions): Promise<{ address: string } | { error: AttemptOutcome['errorClass']; message: string }> {
+async function pinnedAddress(
+  url: URL,
+  options: AttemptOptions,
+): Promise<{ address: string } | { error: AttemptOutcome['errorClass']; message: string }> {
   const literal = memoLiteral(url.hostname)
   let addresses: string[]
   if (literal !== undefined) addresses = [literal.replace(/^\[|\]$/g, '')]
@@ -89,7 +101,11 @@ async function pinnedAddress(url: URL, options: AttemptOptions): Promise<{ addre
   }
   for (const address of addresses) {
     const verdict = memoDecision(address, options.allowedCidrs)
-    if (!verdict.ok) return { error: 'ssrf_blocked', message: `${url.hostname} resolves to ${address}, a ${verdict.reason} address: refused (the operator can allow it for this organization)` }
+    if (!verdict.ok)
+      return {
+        error: 'ssrf_blocked',
+        message: `${url.hostname} resolves to ${address}, a ${verdict.reason} address: refused (the operator can allow it for this organization)`,
+      }
   }
   return { address: addresses[0]! }
 }
@@ -125,7 +141,8 @@ function classify(error: unknown): { errorClass: ErrorClass; message: string } {
   const message = e.message ?? String(error)
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return { errorClass: 'timeout', message: 'the receiver did not answer in time' }
   const code = e.code ?? ''
-  if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code + ' ' + message)) return { errorClass: 'tls', message: `TLS: ${code || message}` }
+  if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code + ' ' + message))
+    return { errorClass: 'tls', message: `TLS: ${code || message}` }
   return { errorClass: 'connect', message: code ? `${code}: ${message}` : message }
 }
 
@@ -168,9 +185,15 @@ export async function sendAttempt(request: AttemptRequest, options: AttemptOptio
     const base = { responseCode: response.status, responseTimeMs, responseBody, retryAfterS: null }
     if (response.status >= 200 && response.status < 300) return { ok: true, ...base, errorClass: null, errorMessage: null }
     if (response.status >= 300 && response.status < 400) {
-      return { ok: false, ...base, errorClass: 'redirect', errorMessage: `answered ${response.status}; redirects are not followed (register the final URL)` }
+      return {
+        ok: false,
+        ...base,
+        errorClass: 'redirect',
+        errorMessage: `answered ${response.status}; redirects are not followed (register the final URL)`,
+      }
     }
-    const retryAfterS = response.status === 429 || response.status === 503 ? retryAfterSeconds(response.headers.get('retry-after'), request.now) : null
+    const retryAfterS =
+      response.status === 429 || response.status === 503 ? retryAfterSeconds(response.headers.get('retry-after'), request.now) : null
     return { ok: false, ...base, retryAfterS, errorClass: 'http_status', errorMessage: `answered ${response.status}` }
   } catch (error) {
     const { errorClass, message } = classify(error)

@@ -20,7 +20,13 @@ export interface ManualAttempt {
 
 /** Inserts the attempt, claimed by this request (inside the caller's transaction). */
 export async function insertClaimedAttempt(tx: Tx, ctx: Ctx, attempt: ManualAttempt, now: number): Promise<ClaimedDelivery> {
-  return queueDelivery(tx, { ...attempt, status: 'pending', nextAttemptAt: now, leaseUntil: claimLeaseUntil(ctx.config.webhooks.timeoutMs, now), now })
+  return queueDelivery(tx, {
+    ...attempt,
+    status: 'pending',
+    nextAttemptAt: now,
+    leaseUntil: claimLeaseUntil(ctx.config.webhooks.timeoutMs, now),
+    now,
+  })
 }
 
 /** Sends the claimed attempt (after its transaction committed) and returns its record. */

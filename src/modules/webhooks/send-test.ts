@@ -13,13 +13,24 @@ import { getWebhookInOrg } from './store/webhooks.ts'
 export async function sendTestEvent(ctx: Ctx<UserActor>, input: { webhookId: string; eventType: string }): Promise<DeliveryRow> {
   const { actor } = ctx
   const { webhookId, eventType } = input
-  if (!isEventType(eventType)) throw validationError([{ field: 'event_type', message: `${JSON.stringify(eventType)} is not an event type of the catalog` }])
+  if (!isEventType(eventType))
+    throw validationError([{ field: 'event_type', message: `${JSON.stringify(eventType)} is not an event type of the catalog` }])
   const now = ctx.clock.now()
   const claimed = await ctx.db.write('webhook.test', async (tx) => {
     await getWebhookInOrg(tx, actor.organizationId, webhookId)
     // The event row only: no audit record, and no fan-out to the organization's other webhooks.
-    const event = await recordEvent(tx, { organizationId: actor.organizationId, type: eventType, data: sampleData(eventType, isoTime(now)), now })
-    return insertClaimedAttempt(tx, ctx, { organizationId: actor.organizationId, webhookId, eventId: event.id, eventType, attempt: 1, trigger: 'test' }, now)
+    const event = await recordEvent(tx, {
+      organizationId: actor.organizationId,
+      type: eventType,
+      data: sampleData(eventType, isoTime(now)),
+      now,
+    })
+    return insertClaimedAttempt(
+      tx,
+      ctx,
+      { organizationId: actor.organizationId, webhookId, eventId: event.id, eventType, attempt: 1, trigger: 'test' },
+      now,
+    )
   })
   return sendClaimed(ctx, claimed)
 }

@@ -17,7 +17,12 @@ describe('intersectGrants', () => {
     ['ticket:* ∩ ticket:*', ['ticket:*'], ['ticket:*'], ['ticket:*']],
     ['*:* ∩ ticket:*', ['*:*'], ['ticket:*'], ['ticket:*']],
     ['every ticket action spelled out collapses to ticket:*', ['*:*'], VOCABULARY.ticket.map((a) => `ticket:${a}`), ['ticket:*']],
-    ['all but one ticket action stays spelled out', ['*:*'], ['ticket:read', 'ticket:create', 'ticket:update', 'ticket:delete', 'ticket:assign'], ['ticket:read', 'ticket:create', 'ticket:update', 'ticket:delete', 'ticket:assign']],
+    [
+      'all but one ticket action stays spelled out',
+      ['*:*'],
+      ['ticket:read', 'ticket:create', 'ticket:update', 'ticket:delete', 'ticket:assign'],
+      ['ticket:read', 'ticket:create', 'ticket:update', 'ticket:delete', 'ticket:assign'],
+    ],
     ['a one-action resource collapses too', ['*:*'], ['report:read'], ['report:*']],
     ['every resource as resource:* collapses to *:*', ['*:*'], Object.keys(VOCABULARY).map((r) => `${r}:*`), ['*:*']],
     ['every permission spelled out collapses to *:*', ALL_PERMISSIONS, ['*:*'], ['*:*']],
@@ -26,9 +31,19 @@ describe('intersectGrants', () => {
     ['same resource, different actions', ['ticket:read', 'ticket:create'], ['ticket:delete'], []],
     ['empty ∩ *:*', [], ['*:*'], []],
     ['*:* ∩ empty', ['*:*'], [], []],
-    ['several resources, some overlapping', ['ticket:*', 'user:read', 'call:read'], ['ticket:comment', 'user:*', 'lead:read'], ['ticket:comment', 'user:read']],
+    [
+      'several resources, some overlapping',
+      ['ticket:*', 'user:read', 'call:read'],
+      ['ticket:comment', 'user:*', 'lead:read'],
+      ['ticket:comment', 'user:read'],
+    ],
     ['admin ∩ *:* is admin (already normalized)', ADMIN, ['*:*'], ADMIN],
-    ['admin ∩ billing wildcards: only what admin holds of them', ADMIN, ['subscription:*', 'payment:*'], ['subscription:read', 'payment:read']],
+    [
+      'admin ∩ billing wildcards: only what admin holds of them',
+      ADMIN,
+      ['subscription:*', 'payment:*'],
+      ['subscription:read', 'payment:read'],
+    ],
     ['viewer ∩ user:read, user:create', ROLE_GRANTS.viewer, ['user:read', 'user:create'], ['user:read']],
     ['supervisor ∩ api_key:*: the three actions, collapsed', ROLE_GRANTS.supervisor, ['api_key:*'], ['api_key:*']],
     ['unknown strings are ignored, never widened', ['*:*'], ['tickets:*', 'ticket', '*', 'ticket:read'], ['ticket:read']],
@@ -37,7 +52,14 @@ describe('intersectGrants', () => {
   })
 
   test('the result allows exactly what both sides allow, for every role × a sample of narrowings and every permission', () => {
-    const narrowings = [['*:*'], ['ticket:*'], ['ticket:read', 'user:create'], ['api_key:*', 'audit:read'], ['subscription:*', 'lead:convert'], ALL_PERMISSIONS.filter((_, i) => i % 3 === 0)]
+    const narrowings = [
+      ['*:*'],
+      ['ticket:*'],
+      ['ticket:read', 'user:create'],
+      ['api_key:*', 'audit:read'],
+      ['subscription:*', 'lead:convert'],
+      ALL_PERMISSIONS.filter((_, i) => i % 3 === 0),
+    ]
     for (const role of ROLES) {
       for (const narrowing of narrowings) {
         const result = intersectGrants(ROLE_GRANTS[role], narrowing)
@@ -59,8 +81,10 @@ describe('intersectGrants', () => {
   test('role ∩ *:* still covers every grant of the role (coversGrant and coversRole see the result like the role)', () => {
     for (const role of ROLES) {
       const result = intersectGrants(ROLE_GRANTS[role], ['*:*'])
-      for (const grant of ROLE_GRANTS[role]) expect({ role, grant, covered: coversGrant(result, grant) }).toEqual({ role, grant, covered: true })
-      for (const other of ROLES) expect({ role, other, covers: coversRole(result, other) }).toEqual({ role, other, covers: coversRole(ROLE_GRANTS[role], other) })
+      for (const grant of ROLE_GRANTS[role])
+        expect({ role, grant, covered: coversGrant(result, grant) }).toEqual({ role, grant, covered: true })
+      for (const other of ROLES)
+        expect({ role, other, covers: coversRole(result, other) }).toEqual({ role, other, covers: coversRole(ROLE_GRANTS[role], other) })
     }
   })
 })
@@ -73,13 +97,47 @@ describe('isGrant', () => {
   })
 
   test.each([
-    '', '*', ':', '*:', ':*', '*:read', 'ticket', 'ticket:', ':read', 'ticket:read:', 'ticket:read:extra', 'ticket::read',
-    'tickets:read', 'ticket:reads', 'ticket:**', 'ticket:*:*', '*:*:*', 'TICKET:READ', 'Ticket:read', 'ticket:Read',
-    ' ticket:read', 'ticket:read ', 'ticket: read', 'ticket:read\n', 'report:create', 'subscription:refund', 'api-key:read', 'apikey:*',
+    '',
+    '*',
+    ':',
+    '*:',
+    ':*',
+    '*:read',
+    'ticket',
+    'ticket:',
+    ':read',
+    'ticket:read:',
+    'ticket:read:extra',
+    'ticket::read',
+    'tickets:read',
+    'ticket:reads',
+    'ticket:**',
+    'ticket:*:*',
+    '*:*:*',
+    'TICKET:READ',
+    'Ticket:read',
+    'ticket:Read',
+    ' ticket:read',
+    'ticket:read ',
+    'ticket: read',
+    'ticket:read\n',
+    'report:create',
+    'subscription:refund',
+    'api-key:read',
+    'apikey:*',
     // Names every JavaScript object has: not resources of the vocabulary.
-    'toString:*', 'toString:read', 'constructor:*', 'constructor:read', '__proto__:*', '__proto__:read', 'hasOwnProperty:*', 'valueOf:read',
+    'toString:*',
+    'toString:read',
+    'constructor:*',
+    'constructor:read',
+    '__proto__:*',
+    '__proto__:read',
+    'hasOwnProperty:*',
+    'valueOf:read',
     // Array methods are not actions.
-    'ticket:length', 'ticket:includes', 'ticket:0',
+    'ticket:length',
+    'ticket:includes',
+    'ticket:0',
   ])('%p is not a grant', (text) => {
     expect(isGrant(text)).toBe(false)
   })

@@ -1,20 +1,49 @@
 // Roles and permissions (src/modules/access/permissions.ts, match.ts): the vocabulary, wildcard matching, who may grant which role, and each role's grants.
 import { describe, expect, test } from 'bun:test'
 import { coversGrant, coversRole, hasPermission, roleGrants } from '../../../src/modules/access/match.ts'
-import { ALL_PERMISSIONS, type Grant, isRole, type Permission, type Role, ROLE_GRANTS, ROLES, VOCABULARY } from '../../../src/modules/access/permissions.ts'
+import {
+  ALL_PERMISSIONS,
+  type Grant,
+  isRole,
+  type Permission,
+  type Role,
+  ROLE_GRANTS,
+  ROLES,
+  VOCABULARY,
+} from '../../../src/modules/access/permissions.ts'
 
 describe('vocabulary', () => {
   test('covers every resource named in the product, and nothing else', () => {
     expect(Object.keys(VOCABULARY).sort()).toEqual(
       [
-        'ticket', 'call', 'recording', 'agent', 'user', 'role', 'subscription', 'payment', 'invoice', 'account',
-        'contact', 'lead', 'engagement', 'survey', 'webhook', 'upload', 'report', 'audit', 'api_key', 'organization', 'session',
+        'ticket',
+        'call',
+        'recording',
+        'agent',
+        'user',
+        'role',
+        'subscription',
+        'payment',
+        'invoice',
+        'account',
+        'contact',
+        'lead',
+        'engagement',
+        'survey',
+        'webhook',
+        'upload',
+        'report',
+        'audit',
+        'api_key',
+        'organization',
+        'session',
       ].sort(),
     )
   })
 
   test('every resource can at least be read', () => {
-    for (const [resource, actions] of Object.entries(VOCABULARY)) expect({ resource, read: (actions as readonly string[]).includes('read') }).toEqual({ resource, read: true })
+    for (const [resource, actions] of Object.entries(VOCABULARY))
+      expect({ resource, read: (actions as readonly string[]).includes('read') }).toEqual({ resource, read: true })
   })
 
   test.each([
@@ -55,9 +84,12 @@ describe('hasPermission', () => {
     for (const p of ALL_PERMISSIONS) expect({ p, allowed: hasPermission(['*:*'], p) }).toEqual({ p, allowed: true })
   })
 
-  test.each(['ticket:read', 'ticket:create', 'ticket:update', 'ticket:delete', 'ticket:assign', 'ticket:comment'] as const)('ticket:* covers %s', (p) => {
-    expect(hasPermission(['ticket:*'], p)).toBe(true)
-  })
+  test.each(['ticket:read', 'ticket:create', 'ticket:update', 'ticket:delete', 'ticket:assign', 'ticket:comment'] as const)(
+    'ticket:* covers %s',
+    (p) => {
+      expect(hasPermission(['ticket:*'], p)).toBe(true)
+    },
+  )
 
   test.each(['call:read', 'recording:read', 'user:create', 'audit:read'] as const)('ticket:* does not cover %s', (p) => {
     expect(hasPermission(['ticket:*'], p)).toBe(false)
@@ -201,10 +233,13 @@ describe('role matrix', () => {
     ['account:delete', T, T, F, F, F],
   ]
 
-  test.each(MATRIX)('%s: super_admin %p, admin %p, supervisor %p, agent %p, viewer %p', (permission, superAdmin, admin, supervisor, agent, viewer) => {
-    const actual = ROLES.map((role) => hasPermission(roleGrants(role), permission))
-    expect(actual).toEqual([superAdmin, admin, supervisor, agent, viewer])
-  })
+  test.each(MATRIX)(
+    '%s: super_admin %p, admin %p, supervisor %p, agent %p, viewer %p',
+    (permission, superAdmin, admin, supervisor, agent, viewer) => {
+      const actual = ROLES.map((role) => hasPermission(roleGrants(role), permission))
+      expect(actual).toEqual([superAdmin, admin, supervisor, agent, viewer])
+    },
+  )
 
   test('the sample spans at least 15 permissions and every role in it', () => {
     expect(new Set(MATRIX.map((row) => row[0])).size).toBe(MATRIX.length)
@@ -230,7 +265,15 @@ describe('role matrix', () => {
   })
 
   test('only super_admin may change billing', () => {
-    for (const p of ['subscription:create', 'subscription:update', 'subscription:cancel', 'payment:create', 'payment:refund', 'invoice:create', 'invoice:update'] as const) {
+    for (const p of [
+      'subscription:create',
+      'subscription:update',
+      'subscription:cancel',
+      'payment:create',
+      'payment:refund',
+      'invoice:create',
+      'invoice:update',
+    ] as const) {
       expect({ p, holders: ROLES.filter((role) => hasPermission(roleGrants(role), p)) }).toEqual({ p, holders: ['super_admin'] })
     }
   })

@@ -38,7 +38,11 @@ interface KeyList {
 const DAY = 86_400_000
 const YEAR = 365 * DAY
 const send = (method: string, path: string, headers: Headers, body?: unknown) =>
-  app.request(path, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) })
+  app.request(path, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
 const ahead = (ms: number) => new Date(app.clock.now() + ms).toISOString()
 const create = (auth: Headers, body: Record<string, unknown>) => send('POST', '/api/v1/api-keys', auth, body)
 const createKey = async (auth: Headers = users.admin.auth, body: Record<string, unknown> = {}): Promise<CreatedKey> => {
@@ -72,7 +76,18 @@ describe('POST /api/v1/api-keys', () => {
     expect(response.status).toBe(201)
     expect(response.headers.get('cache-control')).toBe('no-store')
     const key = await json<CreatedKey>(response)
-    expect(Object.keys(key).sort()).toEqual(['created_at', 'expired', 'expires_at', 'id', 'last_used_at', 'last_used_ip', 'name', 'permissions', 'prefix', 'token'])
+    expect(Object.keys(key).sort()).toEqual([
+      'created_at',
+      'expired',
+      'expires_at',
+      'id',
+      'last_used_at',
+      'last_used_ip',
+      'name',
+      'permissions',
+      'prefix',
+      'token',
+    ])
     expect(key.token).toMatch(/^pat_live_[0-9A-Za-z]{49}$/)
     expect(key.prefix).toBe(key.token.slice(0, 17))
     expect(key.id).toMatch(/^key_[0-9A-Z]{26}$/)
@@ -94,7 +109,14 @@ describe('POST /api/v1/api-keys', () => {
     const row = (await app.context.db.raw.get<Record<string, unknown>>('SELECT * FROM api_keys WHERE id = ?', [key.id]))!
     expect(row.token_hash).toBe(sha256(key.token))
     expect(row.prefix).toBe(key.token.slice(0, 17))
-    expect(row).toMatchObject({ organization_id: acme.org.id, user_id: users.admin.user.id, name: 'Stored hashed', permissions: null, revoked_at: null, last_used_at: null })
+    expect(row).toMatchObject({
+      organization_id: acme.org.id,
+      user_id: users.admin.user.id,
+      name: 'Stored hashed',
+      permissions: null,
+      revoked_at: null,
+      last_used_at: null,
+    })
     // Neither the token nor its secret part (after the displayed prefix) is in any table: not in
     // api_keys, not in the audit log, not in the events.
     const everything = await wholeDatabase()
@@ -199,9 +221,15 @@ describe('POST /api/v1/api-keys', () => {
 
   describe('permissions', () => {
     test('narrowed to the given ones, each the caller holds; a wildcard the caller holds is kept as given', async () => {
-      expect((await createKey(users.agent.auth, { permissions: ['ticket:read', 'ticket:comment'] })).permissions).toEqual(['ticket:read', 'ticket:comment'])
+      expect((await createKey(users.agent.auth, { permissions: ['ticket:read', 'ticket:comment'] })).permissions).toEqual([
+        'ticket:read',
+        'ticket:comment',
+      ])
       expect((await createKey(users.supervisor.auth, { permissions: ['ticket:*'] })).permissions).toEqual(['ticket:*'])
-      expect((await createKey(users.admin.auth, { permissions: ['user:*', 'subscription:read'] })).permissions).toEqual(['user:*', 'subscription:read'])
+      expect((await createKey(users.admin.auth, { permissions: ['user:*', 'subscription:read'] })).permissions).toEqual([
+        'user:*',
+        'subscription:read',
+      ])
       expect((await createKey(users.super_admin.auth, { permissions: ['*:*'] })).permissions).toEqual(['*:*'])
     })
 
@@ -210,7 +238,9 @@ describe('POST /api/v1/api-keys', () => {
     })
 
     test('an empty array: 400 naming permissions (leave it out for all of yours)', async () => {
-      expect(await fieldsOf(await create(users.admin.auth, { name: 'Nothing', expires_at: ahead(DAY), permissions: [] }))).toEqual(['permissions'])
+      expect(await fieldsOf(await create(users.admin.auth, { name: 'Nothing', expires_at: ahead(DAY), permissions: [] }))).toEqual([
+        'permissions',
+      ])
     })
 
     test('not an array of strings: 400 naming permissions', async () => {
@@ -221,7 +251,18 @@ describe('POST /api/v1/api-keys', () => {
     })
 
     test('strings that are not permissions: 400 naming permissions.<i> for each, and nothing else', async () => {
-      const permissions = ['ticket:read', 'ticket', 'ticket:fly', '*', 'tickets:*', '*:read', 'TICKET:READ', 'ticket:read:x', ' ticket:read', 'user:read']
+      const permissions = [
+        'ticket:read',
+        'ticket',
+        'ticket:fly',
+        '*',
+        'tickets:*',
+        '*:read',
+        'TICKET:READ',
+        'ticket:read:x',
+        ' ticket:read',
+        'user:read',
+      ]
       const response = await create(users.admin.auth, { name: 'Garbage', expires_at: ahead(DAY), permissions })
       expect(await fieldsOf(response)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((i) => `permissions.${i}`))
     })
@@ -235,7 +276,15 @@ describe('POST /api/v1/api-keys', () => {
     })
 
     test('a permission too long for the schema: 400 naming permissions.<i>', async () => {
-      expect(await fieldsOf(await create(users.admin.auth, { name: 'Long', expires_at: ahead(DAY), permissions: ['ticket:read', `ticket:${'r'.repeat(80)}`] }))).toEqual(['permissions.1'])
+      expect(
+        await fieldsOf(
+          await create(users.admin.auth, {
+            name: 'Long',
+            expires_at: ahead(DAY),
+            permissions: ['ticket:read', `ticket:${'r'.repeat(80)}`],
+          }),
+        ),
+      ).toEqual(['permissions.1'])
     })
 
     test.each([
@@ -274,7 +323,7 @@ describe('GET /api/v1/api-keys', () => {
     const first = await createKey(users.agent.auth, { name: 'First', permissions: ['ticket:read'] })
     app.clock.advance(1000)
     const second = await createKey(users.agent.auth, { name: 'Second' })
-    await createKey(users.admin.auth, { name: 'Not the agent\'s' })
+    await createKey(users.admin.auth, { name: "Not the agent's" })
     const response = await send('GET', '/api/v1/api-keys', users.agent.auth)
     expect(response.status).toBe(200)
     const text = await response.text()
@@ -290,7 +339,7 @@ describe('GET /api/v1/api-keys', () => {
     expect(body.api_keys).toEqual([secondShown, firstShown])
   })
 
-  test('only the caller\'s: another user of the organization, and another organization, see none of them', async () => {
+  test("only the caller's: another user of the organization, and another organization, see none of them", async () => {
     const mine = await createKey(users.supervisor.auth, { name: 'Supervisor only' })
     for (const other of [users.admin, users.super_admin, globex.users.supervisor]) {
       const { api_keys } = await list(other.auth, '?page_size=100')
@@ -307,7 +356,10 @@ describe('GET /api/v1/api-keys', () => {
     expect((await send('DELETE', `/api/v1/api-keys/${gone.id}`, users.agent.auth)).status).toBe(204)
     app.clock.advance(1000)
     const { api_keys } = await list(users.agent.auth)
-    expect(api_keys.map((k) => [k.name, k.expired]).sort()).toEqual([['Live', false], ['Soon', true]])
+    expect(api_keys.map((k) => [k.name, k.expired]).sort()).toEqual([
+      ['Live', false],
+      ['Soon', true],
+    ])
     expect(api_keys.find((k) => k.id === live.id)!.expired).toBe(false)
   })
 
@@ -341,7 +393,7 @@ describe('GET /api/v1/api-keys', () => {
     expect(ascending).toEqual((await list(users.agent.auth, '?page_size=100')).api_keys.map((k) => k.id).reverse())
   })
 
-  test('a page token of another user\'s list is refused; page_size out of range is a 400', async () => {
+  test("a page token of another user's list is refused; page_size out of range is a 400", async () => {
     const { users } = await seedOrganization(app, 'tokens')
     for (let i = 0; i < 3; i++) await createKey(users.agent.auth)
     for (let i = 0; i < 3; i++) await createKey(users.supervisor.auth)
@@ -350,7 +402,8 @@ describe('GET /api/v1/api-keys', () => {
     const other = await send('GET', `/api/v1/api-keys?page_size=1&page_token=${encodeURIComponent(next_page_token)}`, users.supervisor.auth)
     expect(other.status).toBe(400)
     expect(await json(other)).toMatchObject({ code: 'INVALID_PAGE_TOKEN' })
-    for (const size of ['0', '101', 'x']) expect(await fieldsOf(await send('GET', `/api/v1/api-keys?page_size=${size}`, users.agent.auth))).toEqual(['page_size'])
+    for (const size of ['0', '101', 'x'])
+      expect(await fieldsOf(await send('GET', `/api/v1/api-keys?page_size=${size}`, users.agent.auth))).toEqual(['page_size'])
   })
 
   test('a viewer may not list keys (api_key:read): 403', async () => {
@@ -367,14 +420,16 @@ describe('DELETE /api/v1/api-keys/{id}', () => {
     expect(response.status).toBe(204)
     expect(await response.text()).toBe('')
     expect((await list(users.agent.auth, '?page_size=100')).api_keys.map((k) => k.id)).not.toContain(key.id)
-    expect((await app.context.db.raw.get<{ revoked_at: number }>('SELECT revoked_at FROM api_keys WHERE id = ?', [key.id]))!.revoked_at).toBe(app.clock.now())
+    expect(
+      (await app.context.db.raw.get<{ revoked_at: number }>('SELECT revoked_at FROM api_keys WHERE id = ?', [key.id]))!.revoked_at,
+    ).toBe(app.clock.now())
     const again = await send('DELETE', `/api/v1/api-keys/${key.id}`, users.agent.auth)
     expect(again.status).toBe(404)
     expect(await json(again)).toMatchObject({ code: 'NOT_FOUND' })
   })
 
-  test('another user\'s key (even an admin\'s or the owner\'s own organization\'s super admin), another organization\'s, or no such id: 404, and the key still works', async () => {
-    const agentKey = await createKey(users.agent.auth, { name: 'Agent\'s' })
+  test("another user's key (even an admin's or the owner's own organization's super admin), another organization's, or no such id: 404, and the key still works", async () => {
+    const agentKey = await createKey(users.agent.auth, { name: "Agent's" })
     const globexKey = await createKey(globex.users.admin.auth, { name: 'Globex' })
     for (const [auth, id] of [
       [users.admin.auth, agentKey.id],
@@ -429,7 +484,12 @@ describe('audit', () => {
       target: { type: 'api_key', id: key.id },
       details: { name: 'Audited', prefix: key.prefix, expires_at: key.expires_at, permissions: ['ticket:read'] },
     })
-    expect(revokedRecord).toMatchObject({ event: 'pat.revoked', outcome: 'success', actor: { type: 'user', id: users.agent.user.id }, target: { type: 'api_key', id: key.id } })
+    expect(revokedRecord).toMatchObject({
+      event: 'pat.revoked',
+      outcome: 'success',
+      actor: { type: 'user', id: users.agent.user.id },
+      target: { type: 'api_key', id: key.id },
+    })
     for (const { text } of [created, revoked]) {
       expect(text).not.toContain(key.token)
       expect(text).not.toContain(key.token.slice(17))
@@ -471,7 +531,8 @@ describe('at most 100 live keys per user', () => {
       ...extra,
     })
     // 99 live keys, plus some that no longer count.
-    const insert = (rows: ApiKeysTable[]) => app.context.db.write('test.keys', (tx) => tx.kysely.insertInto('api_keys').values(rows).execute())
+    const insert = (rows: ApiKeysTable[]) =>
+      app.context.db.write('test.keys', (tx) => tx.kysely.insertInto('api_keys').values(rows).execute())
     await insert(Array.from({ length: 99 }, (_, i) => row(i)))
     await insert(Array.from({ length: 5 }, (_, i) => row(200 + i, { revoked_at: now - 500 })))
     await insert(Array.from({ length: 5 }, (_, i) => row(300 + i, { expires_at: now - 500 })))

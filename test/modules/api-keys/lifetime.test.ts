@@ -29,7 +29,11 @@ describe('in process, with a fake clock', async () => {
   let agent = users.agent
 
   const send = (method: string, path: string, headers: Headers, body?: unknown) =>
-    app.request(path, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) })
+    app.request(path, {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
   const iso = (ms = app.clock.now()) => new Date(ms).toISOString()
   const createKey = async (lifetime: number): Promise<ApiKey> => {
     const response = await send('POST', '/api/v1/api-keys', agent.auth, { name: 'Timed', expires_at: iso(app.clock.now() + lifetime) })
@@ -127,7 +131,10 @@ describe('in process, with a fake clock', async () => {
     const expiring = await createKey(MINUTE)
     expect((await send('DELETE', `/api/v1/api-keys/${revoked.id}`, agent.auth)).status).toBe(204)
     expect((await use(revoked.token)).status).toBe(401)
-    expect((await app.context.db.raw.get<{ last_used_at: number | null }>('SELECT last_used_at FROM api_keys WHERE id = ?', [revoked.id]))!.last_used_at).toBeNull()
+    expect(
+      (await app.context.db.raw.get<{ last_used_at: number | null }>('SELECT last_used_at FROM api_keys WHERE id = ?', [revoked.id]))!
+        .last_used_at,
+    ).toBeNull()
     app.clock.advance(MINUTE)
     expect((await use(expiring.token)).status).toBe(401)
     expect((await use(`${expiring.token.slice(0, -1)}${expiring.token.endsWith('a') ? 'b' : 'a'}`)).status).toBe(401)
@@ -145,17 +152,30 @@ describe('over a real server on loopback', async () => {
   const server = startServer(runtime, config)
   afterAll(() => shutdown(server, runtime, log))
   const base = `http://127.0.0.1:${port}`
-  const { users } = await seedOrganization({ context: runtime.context, clock } as unknown as Parameters<typeof seedOrganization>[0], 'remote')
+  const { users } = await seedOrganization(
+    { context: runtime.context, clock } as unknown as Parameters<typeof seedOrganization>[0],
+    'remote',
+  )
   const send = (method: string, path: string, headers: Headers, body?: unknown) =>
-    fetch(`${base}${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) })
-  const created = await send('POST', '/api/v1/api-keys', users.admin.auth, { name: 'Remote', expires_at: new Date(clock.now() + DAY).toISOString() })
+    fetch(`${base}${path}`, {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  const created = await send('POST', '/api/v1/api-keys', users.admin.auth, {
+    name: 'Remote',
+    expires_at: new Date(clock.now() + DAY).toISOString(),
+  })
   expect(created.status).toBe(201)
   const key = (await created.json()) as ApiKey
 
-  test('last_used_ip is the client\'s address, last_used_at the time of the use', async () => {
+  test("last_used_ip is the client's address, last_used_at the time of the use", async () => {
     expect((await send('GET', '/api/v1/tickets', { 'x-api-key': key.token })).status).toBe(200)
     const list = (await (await send('GET', '/api/v1/api-keys', users.admin.auth)).json()) as { api_keys: ApiKey[] }
-    expect(list.api_keys.find((k) => k.id === key.id)).toMatchObject({ last_used_ip: '127.0.0.1', last_used_at: new Date(clock.now()).toISOString() })
+    expect(list.api_keys.find((k) => k.id === key.id)).toMatchObject({
+      last_used_ip: '127.0.0.1',
+      last_used_at: new Date(clock.now()).toISOString(),
+    })
   })
 
   test.each([
@@ -169,7 +189,7 @@ describe('over a real server on loopback', async () => {
     expect(await response.json()).toMatchObject({ code: 'TOKEN_INVALID' })
   })
 
-  test('the organization\'s IP allowlist applies to personal access tokens: inside 200, outside 403 IP_NOT_ALLOWED (and not a use)', async () => {
+  test("the organization's IP allowlist applies to personal access tokens: inside 200, outside 403 IP_NOT_ALLOWED (and not a use)", async () => {
     const security = (body: unknown) => send('PATCH', '/api/v1/organization/security', users.super_admin.auth, body)
     expect((await security({ allowed_ips: ['127.0.0.0/8'] })).status).toBe(200)
     expect((await send('GET', '/api/v1/tickets', { 'x-api-key': key.token })).status).toBe(200)

@@ -1,6 +1,13 @@
 // The personal access token format: pat_live_ + 43 base62 characters + a 6-character base62 CRC32, and every malformed variant refused by the checksum alone.
 import { describe, expect, test } from 'bun:test'
-import { DISPLAY_PREFIX_LENGTH, isWellFormedPersonalAccessToken, looksLikePersonalAccessToken, newPersonalAccessToken, PAT_LENGTH, PAT_PREFIX } from '../../../src/modules/api-keys/token.ts'
+import {
+  DISPLAY_PREFIX_LENGTH,
+  isWellFormedPersonalAccessToken,
+  looksLikePersonalAccessToken,
+  newPersonalAccessToken,
+  PAT_LENGTH,
+  PAT_PREFIX,
+} from '../../../src/modules/api-keys/token.ts'
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const SHAPE = /^pat_live_[0-9A-Za-z]{49}$/

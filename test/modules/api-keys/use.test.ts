@@ -24,9 +24,17 @@ interface ErrorBody {
 
 const DAY = 86_400_000
 const send = (method: string, path: string, headers: Headers, body?: unknown) =>
-  app.request(path, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) })
+  app.request(path, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
 const createKey = async (auth: Headers, body: Record<string, unknown> = {}): Promise<CreatedKey> => {
-  const response = await send('POST', '/api/v1/api-keys', auth, { name: 'Script', expires_at: new Date(app.clock.now() + 30 * DAY).toISOString(), ...body })
+  const response = await send('POST', '/api/v1/api-keys', auth, {
+    name: 'Script',
+    expires_at: new Date(app.clock.now() + 30 * DAY).toISOString(),
+    ...body,
+  })
   expect(response.status).toBe(201)
   return json<CreatedKey>(response)
 }
@@ -46,7 +54,7 @@ const keyCount = async () => (await app.context.db.raw.get<{ n: number }>('SELEC
 const adminKey = await createKey(users.admin.auth, { name: 'Admin, all permissions' })
 
 describe('presenting the token', () => {
-  test.each(HEADERS)('as %s: the owner, with the owner\'s permissions', async (_, header) => {
+  test.each(HEADERS)("as %s: the owner, with the owner's permissions", async (_, header) => {
     const me = await send('GET', '/api/v1/me', header(adminKey.token))
     expect(me.status).toBe(200)
     expect(await json(me)).toMatchObject({ id: users.admin.user.id, organization_id: acme.org.id, role: 'admin' })
@@ -100,7 +108,10 @@ describe('presenting the token', () => {
     for (const headers of refusals) {
       const response = await send('GET', '/api/v1/tickets', headers)
       expect(response.status).toBe(401)
-      expect({ headers, challenge: response.headers.get('www-authenticate') }).toEqual({ headers, challenge: expect.stringMatching(CHALLENGE) })
+      expect({ headers, challenge: response.headers.get('www-authenticate') }).toEqual({
+        headers,
+        challenge: expect.stringMatching(CHALLENGE),
+      })
     }
   })
 
@@ -167,7 +178,8 @@ describe('malformed and unknown tokens', () => {
   })
 
   test('an unknown but well-formed token: 401 TOKEN_INVALID, after one lookup (so the spy above does see lookups)', async () => {
-    for (const [, header] of HEADERS) await expectError(await send('GET', '/api/v1/tickets', header(newPersonalAccessToken())), 401, 'TOKEN_INVALID')
+    for (const [, header] of HEADERS)
+      await expectError(await send('GET', '/api/v1/tickets', header(newPersonalAccessToken())), 401, 'TOKEN_INVALID')
     expect(lookups.length).toBe(2)
   })
 
@@ -187,7 +199,7 @@ describe('revocation', () => {
     expect(response.headers.get('www-authenticate')).toContain('error="invalid_token"')
   })
 
-  test('revoking one key leaves the owner\'s other keys and sessions working', async () => {
+  test("revoking one key leaves the owner's other keys and sessions working", async () => {
     const [a, b] = [await createKey(users.agent.auth), await createKey(users.agent.auth)]
     expect((await send('DELETE', `/api/v1/api-keys/${a.id}`, users.agent.auth)).status).toBe(204)
     expect((await send('GET', '/api/v1/tickets', xApiKey(b.token))).status).toBe(200)
@@ -202,7 +214,9 @@ describe('narrowed permissions', () => {
       expect((await send('GET', '/api/v1/tickets', header(key.token))).status).toBe(200)
       const created = await send('POST', '/api/v1/tickets', header(key.token), { subject: 'Not allowed' })
       expect((await expectError(created, 403, 'INSUFFICIENT_PERMISSIONS')).message).toContain('ticket:create')
-      expect((await expectError(await send('GET', '/api/v1/users', header(key.token)), 403, 'INSUFFICIENT_PERMISSIONS')).message).toContain('user:read')
+      expect((await expectError(await send('GET', '/api/v1/users', header(key.token)), 403, 'INSUFFICIENT_PERMISSIONS')).message).toContain(
+        'user:read',
+      )
       // Nor its own key list (api_key:read).
       await expectError(await send('GET', '/api/v1/api-keys', header(key.token)), 403, 'INSUFFICIENT_PERMISSIONS')
     }
@@ -220,18 +234,34 @@ describe('narrowed permissions', () => {
     expect((await send('GET', '/api/v1/users', xApiKey(key.token))).status).toBe(200)
     expect((await send('POST', '/api/v1/tickets', xApiKey(key.token), { subject: 'Write only' })).status).toBe(201)
     await expectError(await send('GET', '/api/v1/tickets', xApiKey(key.token)), 403, 'INSUFFICIENT_PERMISSIONS')
-    await expectError(await send('POST', '/api/v1/users', xApiKey(key.token), { email: 'x@acme.test', name: 'X', password: 'password-123', role: 'viewer' }), 403, 'INSUFFICIENT_PERMISSIONS')
+    await expectError(
+      await send('POST', '/api/v1/users', xApiKey(key.token), {
+        email: 'x@acme.test',
+        name: 'X',
+        password: 'password-123',
+        role: 'viewer',
+      }),
+      403,
+      'INSUFFICIENT_PERMISSIONS',
+    )
   })
 
   test('a narrowed key cannot hand out a role its own permissions lack, even when its owner could', async () => {
     const key = await createKey(users.super_admin.auth, { permissions: ['user:*'] })
     // user:create is there, but making a viewer means holding every viewer permission.
-    const response = await send('POST', '/api/v1/users', xApiKey(key.token), { email: 'made-by-key@acme.test', name: 'Made by key', password: 'password-123', role: 'viewer' })
+    const response = await send('POST', '/api/v1/users', xApiKey(key.token), {
+      email: 'made-by-key@acme.test',
+      name: 'Made by key',
+      password: 'password-123',
+      role: 'viewer',
+    })
     await expectError(response, 403, 'INSUFFICIENT_PERMISSIONS')
   })
 
-  test('an agent\'s key sees only what the agent sees: a ticket assigned to someone else stays hidden', async () => {
-    const ticket = await json<{ id: string }>(await send('POST', '/api/v1/tickets', users.admin.auth, { subject: 'Supervisor\'s', assignee_id: users.supervisor.user.id }))
+  test("an agent's key sees only what the agent sees: a ticket assigned to someone else stays hidden", async () => {
+    const ticket = await json<{ id: string }>(
+      await send('POST', '/api/v1/tickets', users.admin.auth, { subject: "Supervisor's", assignee_id: users.supervisor.user.id }),
+    )
     const key = await createKey(users.agent.auth)
     expect((await send('GET', `/api/v1/tickets/${ticket.id}`, users.supervisor.auth)).status).toBe(200)
     expect((await send('GET', `/api/v1/tickets/${ticket.id}`, xApiKey(key.token))).status).toBe(404)
@@ -245,7 +275,8 @@ describe('the owner as it is now', () => {
     const userKeys = await createKey(users.admin.auth, { name: 'Users', permissions: ['user:read', 'user:create'] })
     let n = 0
     const newUser = () => ({ email: `made${++n}@demotion.test`, name: `Made ${n}`, password: 'password-123', role: 'viewer' })
-    const setRole = async (role: string) => expect((await send('PATCH', `/api/v1/users/${users.admin.user.id}`, users.super_admin.auth, { role })).status).toBe(200)
+    const setRole = async (role: string) =>
+      expect((await send('PATCH', `/api/v1/users/${users.admin.user.id}`, users.super_admin.auth, { role })).status).toBe(200)
 
     // user:create passes the permission check, but creating a user also means holding every
     // permission of its role (a viewer's ticket:read…), which [user:read, user:create] lacks: the 403
@@ -290,7 +321,7 @@ describe('the owner as it is now', () => {
     expect((await send('GET', '/api/v1/audit-logs', xApiKey(everything.token))).status).toBe(200)
   })
 
-  test('promoted: a default key gains the new role\'s permissions; a narrowed key never exceeds its own', async () => {
+  test("promoted: a default key gains the new role's permissions; a narrowed key never exceeds its own", async () => {
     const { users } = await seedOrganization(app, 'promotion')
     const everything = await createKey(users.agent.auth, { name: 'Default' })
     const tickets = await createKey(users.agent.auth, { name: 'Tickets', permissions: ['ticket:read'] })
@@ -306,7 +337,8 @@ describe('the owner as it is now', () => {
     const keys = [await createKey(users.agent.auth), await createKey(users.agent.auth, { permissions: ['ticket:read'] })]
     const other = await createKey(users.supervisor.auth)
     expect((await send('DELETE', `/api/v1/users/${users.agent.user.id}`, users.super_admin.auth)).status).toBeOneOf([200, 204])
-    for (const key of keys) for (const [, header] of HEADERS) await expectError(await send('GET', '/api/v1/tickets', header(key.token)), 401, 'TOKEN_INVALID')
+    for (const key of keys)
+      for (const [, header] of HEADERS) await expectError(await send('GET', '/api/v1/tickets', header(key.token)), 401, 'TOKEN_INVALID')
     // Another user's key is untouched.
     expect((await send('GET', '/api/v1/tickets', xApiKey(other.token))).status).toBe(200)
     expect((await send('PATCH', `/api/v1/users/${users.agent.user.id}`, users.super_admin.auth, { status: 'active' })).status).toBe(200)
@@ -318,7 +350,10 @@ describe('what a personal access token cannot do (sign-in only)', () => {
   test('create a key: 403, even with api_key:create, and nothing is created', async () => {
     const before = await keyCount()
     for (const [, header] of HEADERS) {
-      const response = await send('POST', '/api/v1/api-keys', header(adminKey.token), { name: 'Child', expires_at: new Date(app.clock.now() + DAY).toISOString() })
+      const response = await send('POST', '/api/v1/api-keys', header(adminKey.token), {
+        name: 'Child',
+        expires_at: new Date(app.clock.now() + DAY).toISOString(),
+      })
       await expectError(response, 403, 'INSUFFICIENT_PERMISSIONS')
     }
     expect(await keyCount()).toBe(before)
@@ -326,12 +361,16 @@ describe('what a personal access token cannot do (sign-in only)', () => {
 
   test('revoke a key, not even itself: 403, and both keys still work', async () => {
     const sibling = await createKey(users.admin.auth)
-    for (const id of [sibling.id, adminKey.id]) await expectError(await send('DELETE', `/api/v1/api-keys/${id}`, xApiKey(adminKey.token)), 403, 'INSUFFICIENT_PERMISSIONS')
+    for (const id of [sibling.id, adminKey.id])
+      await expectError(await send('DELETE', `/api/v1/api-keys/${id}`, xApiKey(adminKey.token)), 403, 'INSUFFICIENT_PERMISSIONS')
     for (const key of [sibling, adminKey]) expect((await send('GET', '/api/v1/tickets', xApiKey(key.token))).status).toBe(200)
   })
 
   test('change the password: 403, and the password is unchanged', async () => {
-    const response = await send('POST', '/api/v1/auth/password', xApiKey(adminKey.token), { current_password: PASSWORD, new_password: 'a-brand-new-password' })
+    const response = await send('POST', '/api/v1/auth/password', xApiKey(adminKey.token), {
+      current_password: PASSWORD,
+      new_password: 'a-brand-new-password',
+    })
     await expectError(response, 403, 'INSUFFICIENT_PERMISSIONS')
     const login = await send('POST', '/api/v1/auth/login', {}, { email: 'admin@acme.test', password: PASSWORD })
     expect(login.status).toBe(200)
@@ -343,11 +382,12 @@ describe('what a personal access token cannot do (sign-in only)', () => {
     expect((await send('GET', '/api/v1/tickets', users.admin.auth)).status).toBe(200)
   })
 
-  test('end one of its owner\'s sessions (a log-out by another door): 403, and the session keeps working', async () => {
+  test("end one of its owner's sessions (a log-out by another door): 403, and the session keeps working", async () => {
     const session = await signIn(app, users.admin.user)
     const sid = (JSON.parse(Buffer.from(session.accessToken.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid
     const narrowed = await createKey(users.admin.auth, { permissions: ['ticket:read'] })
-    for (const key of [adminKey, narrowed]) await expectError(await send('DELETE', `/api/v1/auth/sessions/${sid}`, xApiKey(key.token)), 403, 'INSUFFICIENT_PERMISSIONS')
+    for (const key of [adminKey, narrowed])
+      await expectError(await send('DELETE', `/api/v1/auth/sessions/${sid}`, xApiKey(key.token)), 403, 'INSUFFICIENT_PERMISSIONS')
     expect((await send('GET', '/api/v1/tickets', session.auth)).status).toBe(200)
   })
 
@@ -355,7 +395,7 @@ describe('what a personal access token cannot do (sign-in only)', () => {
     await expectError(await send('POST', '/api/v1/auth/mfa/totp', xApiKey(adminKey.token)), 403, 'INSUFFICIENT_PERMISSIONS')
   })
 
-  test('but it may list its owner\'s keys (api_key:read), never showing a token', async () => {
+  test("but it may list its owner's keys (api_key:read), never showing a token", async () => {
     const response = await send('GET', '/api/v1/api-keys?page_size=100', bearer(adminKey.token))
     expect(response.status).toBe(200)
     const text = await response.text()
@@ -363,7 +403,7 @@ describe('what a personal access token cannot do (sign-in only)', () => {
     expect((JSON.parse(text) as { api_keys: { id: string }[] }).api_keys.map((k) => k.id)).toContain(adminKey.id)
   })
 
-  test('a viewer\'s key (viewers lack api_key:read) may not list keys: 403', async () => {
+  test("a viewer's key (viewers lack api_key:read) may not list keys: 403", async () => {
     // Viewers cannot create keys; this one was made while its owner held another role, as an
     // operator would find it after a demotion.
     const token = newPersonalAccessToken()

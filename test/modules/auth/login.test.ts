@@ -10,7 +10,11 @@ afterAll(() => app.close())
 const { users, org } = await seedOrganization(app)
 
 const login = (body: unknown, headers: Record<string, string> = {}) =>
-  app.request('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+  app.request('/api/v1/auth/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  })
 
 describe('success', () => {
   test('tokens, their lifetime and the user, never cached', async () => {

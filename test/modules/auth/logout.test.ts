@@ -20,14 +20,21 @@ describe('logout', () => {
       const after = await me(users.agent.accessToken)
       expect(after.status).toBe(401)
       expect(await json(after)).toMatchObject({ code: 'TOKEN_INVALID', message: 'The access token has been revoked' })
-      const refreshed = await app.request('/api/v1/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: users.agent.refreshToken }) })
+      const refreshed = await app.request('/api/v1/auth/refresh', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refresh_token: users.agent.refreshToken }),
+      })
       expect(refreshed.status).toBe(401)
       expect((await me(other.accessToken)).status).toBe(200)
       // Logging out twice with the same token: it is no longer a credential.
       expect((await app.request('/api/v1/auth/logout', { method: 'POST', headers: users.agent.auth })).status).toBe(401)
       // Blacklisted until the moment the token would have expired.
       const jti = JSON.parse(Buffer.from(users.agent.accessToken.split('.')[1]!, 'base64url').toString()).jti
-      expect(await app.context.db.raw.all('SELECT jti, expires_at FROM revoked_tokens')).toContainEqual({ jti, expires_at: app.clock.now() + 3_600_000 })
+      expect(await app.context.db.raw.all('SELECT jti, expires_at FROM revoked_tokens')).toContainEqual({
+        jti,
+        expires_at: app.clock.now() + 3_600_000,
+      })
     } finally {
       await app.close()
     }

@@ -8,9 +8,17 @@ afterAll(() => app.close())
 const { users } = await seedOrganization(app)
 
 const change = (auth: Record<string, string>, body: unknown) =>
-  app.request('/api/v1/auth/password', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  app.request('/api/v1/auth/password', {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
 const login = (password: string) =>
-  app.request('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'agent@acme.test', password }) })
+  app.request('/api/v1/auth/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'agent@acme.test', password }),
+  })
 
 test('a wrong current password: 400 naming it, nothing changes', async () => {
   const response = await change(users.agent.auth, { current_password: 'not it', new_password: 'a brand new password' })

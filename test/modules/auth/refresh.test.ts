@@ -8,7 +8,12 @@ const app = await makeTestApp()
 afterAll(() => app.close())
 const { users } = await seedOrganization(app)
 
-const refresh = (token: unknown) => app.request('/api/v1/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: token }) })
+const refresh = (token: unknown) =>
+  app.request('/api/v1/auth/refresh', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ refresh_token: token }),
+  })
 const me = (accessToken: string) => app.request('/api/v1/me', { headers: { authorization: `Bearer ${accessToken}` } })
 type Tokens = { access_token: string; refresh_token: string; user: { id: string } }
 

@@ -41,7 +41,11 @@ async function start(settings: Record<string, string> = {}) {
       await app.close()
     },
     login(email: string, password = PASSWORD) {
-      return fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
+      return fetch(`${base}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      })
     },
     async loginOk(email: string): Promise<Tokens> {
       const response = await h.login(email)
@@ -49,7 +53,12 @@ async function start(settings: Record<string, string> = {}) {
       return (await response.json()) as Tokens
     },
     me: (token: string) => fetch(`${base}/api/v1/me`, { headers: bearer(token) }),
-    refresh: (token: string) => fetch(`${base}/api/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: token }) }),
+    refresh: (token: string) =>
+      fetch(`${base}/api/v1/auth/refresh`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refresh_token: token }),
+      }),
     async setLimit(max: number | null, policy?: 'deny_new' | 'evict_oldest') {
       const response = await fetch(`${base}/api/v1/organization/security`, {
         method: 'PATCH',
@@ -72,7 +81,10 @@ async function start(settings: Record<string, string> = {}) {
     },
     /** Live sessions of a user straight from the table: not revoked and not expired. */
     async liveSessions(userId: string): Promise<string[]> {
-      const rows = await app.context.db.raw.all<{ id: string }>('SELECT id FROM sessions WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at, id', [userId, clock.now()])
+      const rows = await app.context.db.raw.all<{ id: string }>(
+        'SELECT id FROM sessions WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at, id',
+        [userId, clock.now()],
+      )
       return rows.map((r) => r.id)
     },
     async audit(event: string): Promise<AuditRecord[]> {
@@ -143,7 +155,14 @@ describe('deny_new', () => {
       const third = await h.loginOk(user.email)
       await expectCode(await h.login(user.email), 403, 'SESSION_LIMIT_REACHED')
       // So does ending one through the sessions endpoint.
-      expect((await fetch(`${h.base}/api/v1/auth/sessions/${claims(third.access_token).sid}`, { method: 'DELETE', headers: bearer(third.access_token) })).status).toBe(204)
+      expect(
+        (
+          await fetch(`${h.base}/api/v1/auth/sessions/${claims(third.access_token).sid}`, {
+            method: 'DELETE',
+            headers: bearer(third.access_token),
+          })
+        ).status,
+      ).toBe(204)
       await h.loginOk(user.email)
     } finally {
       await h.setLimit(null)
@@ -159,7 +178,12 @@ describe('deny_new', () => {
       await expectCode(await h.login(user.email), 403, 'SESSION_LIMIT_REACHED')
       const failures = await h.audit('login.failure')
       expect(failures).toHaveLength(before + 1)
-      expect(failures[0]).toMatchObject({ outcome: 'failure', reason: 'session_limit_reached', actor: { type: 'user', id: user.id }, target: { type: 'user', id: user.id } })
+      expect(failures[0]).toMatchObject({
+        outcome: 'failure',
+        reason: 'session_limit_reached',
+        actor: { type: 'user', id: user.id },
+        target: { type: 'user', id: user.id },
+      })
     } finally {
       await h.setLimit(null)
     }
@@ -204,7 +228,7 @@ describe('deny_new', () => {
 })
 
 describe('evict_oldest', () => {
-  test('the login succeeds and the oldest session\'s tokens die at once', async () => {
+  test("the login succeeds and the oldest session's tokens die at once", async () => {
     await h.setLimit(2, 'evict_oldest')
     try {
       const user = await h.newUser()
@@ -221,7 +245,13 @@ describe('evict_oldest', () => {
       expect(await h.liveSessions(user.id)).toEqual([claims(middle.access_token).sid, claims(newest.access_token).sid])
       const evictions = (await h.audit('session.evicted')).filter((r) => r.target?.id === evictedSid)
       expect(evictions).toHaveLength(1)
-      expect(evictions[0]).toMatchObject({ outcome: 'success', reason: 'session_limit', actor: { type: 'user', id: user.id }, target: { type: 'session', id: evictedSid }, details: { user_id: user.id } })
+      expect(evictions[0]).toMatchObject({
+        outcome: 'success',
+        reason: 'session_limit',
+        actor: { type: 'user', id: user.id },
+        target: { type: 'session', id: evictedSid },
+        details: { user_id: user.id },
+      })
       // The next login evicts the next oldest: the middle one.
       await h.loginOk(user.email)
       await expectCode(await h.me(middle.access_token), 401, 'TOKEN_INVALID')
@@ -346,7 +376,9 @@ describe('concurrent logins (max 1)', () => {
         expect(evicted.sort()).toEqual([claims(existing.access_token).sid, ...sids].filter((s) => s !== live[0]).sort())
         // The list agrees.
         const survivor = tokens[sids.indexOf(live[0]!)]!
-        const listed = (await (await fetch(`${h.base}/api/v1/auth/sessions`, { headers: bearer(survivor.access_token) })).json()) as { sessions: { id: string }[] }
+        const listed = (await (await fetch(`${h.base}/api/v1/auth/sessions`, { headers: bearer(survivor.access_token) })).json()) as {
+          sessions: { id: string }[]
+        }
         expect(listed.sessions.map((s) => s.id)).toEqual(live)
       }
     } finally {
@@ -360,7 +392,7 @@ describe('expired sessions do not count', () => {
   let e: Awaited<ReturnType<typeof start>>
   afterAll(() => e?.close())
 
-  test('deny_new: once the live session\'s refresh token has expired, a new login is let in', async () => {
+  test("deny_new: once the live session's refresh token has expired, a new login is let in", async () => {
     e ??= await start({ REFRESH_TOKEN_TTL: '300', ACCESS_TOKEN_TTL: '300' })
     await e.setLimit(1, 'deny_new')
     const user = await e.newUser()
@@ -458,12 +490,16 @@ describe('MFA sign-ins are counted the same way', () => {
 describe('an eviction survives a restart', () => {
   const dirs = tempDirs()
 
-  test('the evicted session\'s tokens stay dead on a new process on the same data', async () => {
+  test("the evicted session's tokens stay dead on a new process on the same data", async () => {
     const dir = dirs()
     const clock = new FakeClock()
     const first = await makeTestApp({}, { dataDir: dir, keepData: true, clock })
     const login = (app: typeof first, email: string) =>
-      app.request('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) })
+      app.request('/api/v1/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      })
     let evicted: Tokens
     let kept: Tokens
     let email: string
@@ -487,7 +523,11 @@ describe('an eviction survives a restart', () => {
       const dead = await second.request('/api/v1/me', { headers: bearer(evicted!.access_token) })
       expect(dead.status).toBe(401)
       expect((await json(dead)).code).toBe('TOKEN_INVALID')
-      const refreshed = await second.request('/api/v1/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: evicted!.refresh_token }) })
+      const refreshed = await second.request('/api/v1/auth/refresh', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refresh_token: evicted!.refresh_token }),
+      })
       expect(refreshed.status).toBe(401)
       expect((await second.request('/api/v1/me', { headers: bearer(kept!.access_token) })).status).toBe(200)
     } finally {

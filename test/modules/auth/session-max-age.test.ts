@@ -7,7 +7,8 @@ import { json, makeTestApp } from '../../helpers/app.ts'
 import { seedOrganization, signIn } from '../../helpers/seed.ts'
 
 type Tokens = { access_token: string; refresh_token: string; expires_in: number }
-const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { iat: number; exp: number; auth_time: number }
+const claims = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { iat: number; exp: number; auth_time: number }
 const S = 1000
 const DAY = 86_400 * S
 
@@ -15,7 +16,12 @@ describe('SESSION_MAX_AGE=3600, REFRESH_TOKEN_TTL=1800, ACCESS_TOKEN_TTL=600', a
   const app = await makeTestApp({ SESSION_MAX_AGE: '3600', REFRESH_TOKEN_TTL: '1800', ACCESS_TOKEN_TTL: '600' })
   afterAll(() => app.close())
   const { users } = await seedOrganization(app)
-  const refresh = (token: string) => app.request('/api/v1/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: token }) })
+  const refresh = (token: string) =>
+    app.request('/api/v1/auth/refresh', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: token }),
+    })
 
   test('refreshes keep the session going until its end, with shorter tokens near it; then 401 TOKEN_INVALID', async () => {
     const start = app.clock.now()
@@ -58,7 +64,12 @@ describe('defaults: 30 days from sign-in, however often refreshed', async () => 
   const app = await makeTestApp()
   afterAll(() => app.close())
   const { users } = await seedOrganization(app)
-  const refresh = (token: string) => app.request('/api/v1/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: token }) })
+  const refresh = (token: string) =>
+    app.request('/api/v1/auth/refresh', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: token }),
+    })
 
   test('refreshed every day: day 29 works, and its refresh token is dead at day 30', async () => {
     let { refreshToken } = await signIn(app, users.agent.user)

@@ -67,7 +67,11 @@ async function sessionsOf(token: string, params: Record<string, string | number>
 const endSession = (token: string, id: string) => fetch(`${base}/api/v1/auth/sessions/${id}`, { method: 'DELETE', headers: bearer(token) })
 const me = (token: string) => fetch(`${base}/api/v1/me`, { headers: bearer(token) })
 const refresh = (token: string) =>
-  fetch(`${base}/api/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: token }) })
+  fetch(`${base}/api/v1/auth/refresh`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ refresh_token: token }),
+  })
 
 async function expectCode(response: Response, status: number, code: string) {
   expect(response.status).toBe(status)
@@ -136,7 +140,7 @@ describe('every login creates a session', () => {
     }
   })
 
-  test('only the caller\'s own sessions are listed', async () => {
+  test("only the caller's own sessions are listed", async () => {
     const a = await newUser()
     const b = await newUser()
     const ta = await login(a.email)
@@ -178,7 +182,7 @@ describe('paging', () => {
     await expectCode(await listSessions(tokens.access_token, { page_token: 'garbage' }), 400, 'INVALID_PAGE_TOKEN')
   })
 
-  test('a page token of another user\'s list is refused', async () => {
+  test("a page token of another user's list is refused", async () => {
     const user = await newUser()
     for (let i = 0; i < 3; i++) await login(user.email)
     const admin = acme.users.admin.accessToken
@@ -248,14 +252,24 @@ describe('ended and expired sessions are not listed', () => {
       clock.advance(DAY)
       const keptAt = clock.now()
       const kept = await signIn(local, users.agent.user)
-      const list = async (auth: Record<string, string>) => (await json<SessionList>(await local.request('/api/v1/auth/sessions', { headers: auth }))).sessions.map((s) => s.id)
-      expect(await list(kept.auth)).toEqual([claims(kept.accessToken).sid, claims(old.accessToken).sid, claims(users.agent.accessToken).sid])
+      const list = async (auth: Record<string, string>) =>
+        (await json<SessionList>(await local.request('/api/v1/auth/sessions', { headers: auth }))).sessions.map((s) => s.id)
+      expect(await list(kept.auth)).toEqual([
+        claims(kept.accessToken).sid,
+        claims(old.accessToken).sid,
+        claims(users.agent.accessToken).sid,
+      ])
       // The first sessions' refresh tokens expire 30 days after they were issued; the last one's a day later.
       clock.advance(29 * DAY + 1)
-      const renewed = await local.request('/api/v1/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: kept.refreshToken }) })
+      const renewed = await local.request('/api/v1/auth/refresh', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refresh_token: kept.refreshToken }),
+      })
       expect(renewed.status).toBe(200)
       const tokens = await json<Tokens>(renewed)
-      const sessions = (await json<SessionList>(await local.request('/api/v1/auth/sessions', { headers: bearer(tokens.access_token) }))).sessions
+      const sessions = (await json<SessionList>(await local.request('/api/v1/auth/sessions', { headers: bearer(tokens.access_token) })))
+        .sessions
       expect(sessions.map((s) => s.id)).toEqual([claims(kept.accessToken).sid])
       // The refresh pushed its expiry as far as SESSION_MAX_AGE allows: 30 days after its sign-in, not after now.
       expect(sessions[0]!.expires_at).toBe(new Date(keptAt + 30 * DAY).toISOString())
@@ -322,7 +336,10 @@ describe('DELETE /api/v1/auth/sessions/{id}', () => {
       const old = await signIn(local, users.agent.user)
       clock.advance(30 * DAY + 1)
       const fresh = await signIn(local, users.agent.user)
-      const response = await local.request(`/api/v1/auth/sessions/${claims(old.accessToken).sid}`, { method: 'DELETE', headers: fresh.auth })
+      const response = await local.request(`/api/v1/auth/sessions/${claims(old.accessToken).sid}`, {
+        method: 'DELETE',
+        headers: fresh.auth,
+      })
       expect(response.status).toBe(404)
     } finally {
       await local.close()
@@ -336,13 +353,25 @@ describe('DELETE /api/v1/auth/sessions/{id}', () => {
     const sid = claims(doomed.access_token).sid
     expect((await endSession(caller.access_token, sid)).status).toBe(204)
     const logs = (await (await fetch(`${base}/api/v1/audit-logs?event=session.ended`, { headers: acme.users.admin.auth })).json()) as {
-      audit_logs: { actor: { id: string }; credential_id: string; target: { type: string; id: string }; details: Record<string, unknown>; outcome: string }[]
+      audit_logs: {
+        actor: { id: string }
+        credential_id: string
+        target: { type: string; id: string }
+        details: Record<string, unknown>
+        outcome: string
+      }[]
     }
     const record = logs.audit_logs.find((r) => r.target.id === sid)
-    expect(record).toMatchObject({ outcome: 'success', actor: { id: user.id }, credential_id: claims(caller.access_token).sid, target: { type: 'session', id: sid }, details: { user_id: user.id } })
+    expect(record).toMatchObject({
+      outcome: 'success',
+      actor: { id: user.id },
+      credential_id: claims(caller.access_token).sid,
+      target: { type: 'session', id: sid },
+      details: { user_id: user.id },
+    })
   })
 
-  test('survives a restart: the ended session\'s tokens stay dead on a new process', async () => {
+  test("survives a restart: the ended session's tokens stay dead on a new process", async () => {
     const dir = dataDir()
     const clock = new FakeClock()
     const first = await makeTestApp({}, { dataDir: dir, keepData: true, clock })
@@ -352,7 +381,10 @@ describe('DELETE /api/v1/auth/sessions/{id}', () => {
       const { users } = await seedOrganization(first, 'restart')
       doomed = await signIn(first, users.agent.user)
       other = await signIn(first, users.agent.user)
-      const ended = await first.request(`/api/v1/auth/sessions/${claims(doomed.accessToken).sid}`, { method: 'DELETE', headers: other.auth })
+      const ended = await first.request(`/api/v1/auth/sessions/${claims(doomed.accessToken).sid}`, {
+        method: 'DELETE',
+        headers: other.auth,
+      })
       expect(ended.status).toBe(204)
     } finally {
       await first.close()
@@ -360,7 +392,11 @@ describe('DELETE /api/v1/auth/sessions/{id}', () => {
     const second = await makeTestApp({}, { dataDir: dir, keepData: true, clock })
     try {
       const refreshIn = (a: TestApp, token: string) =>
-        a.request('/api/v1/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: token }) })
+        a.request('/api/v1/auth/refresh', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ refresh_token: token }),
+        })
       const dead = await second.request('/api/v1/me', { headers: doomed!.auth })
       expect(dead.status).toBe(401)
       expect((await json(dead)).code).toBe('TOKEN_INVALID')
@@ -368,7 +404,9 @@ describe('DELETE /api/v1/auth/sessions/{id}', () => {
       expect(deadRefresh.status).toBe(401)
       expect((await json(deadRefresh)).code).toBe('TOKEN_INVALID')
       expect((await second.request('/api/v1/me', { headers: other!.auth })).status).toBe(200)
-      const ids = (await json<SessionList>(await second.request('/api/v1/auth/sessions', { headers: other!.auth }))).sessions.map((s) => s.id)
+      const ids = (await json<SessionList>(await second.request('/api/v1/auth/sessions', { headers: other!.auth }))).sessions.map(
+        (s) => s.id,
+      )
       expect(ids).not.toContain(claims(doomed!.accessToken).sid)
       expect(ids).toContain(claims(other!.accessToken).sid)
     } finally {
@@ -377,14 +415,14 @@ describe('DELETE /api/v1/auth/sessions/{id}', () => {
   })
 })
 
-describe('other users\' sessions', () => {
+describe("other users' sessions", () => {
   test.each([
     ['super_admin', 200],
     ['admin', 200],
     ['supervisor', 403],
     ['agent', 403],
     ['viewer', 403],
-  ] as const)('%s lists another user\'s sessions with user_id -> %d', async (role, status) => {
+  ] as const)("%s lists another user's sessions with user_id -> %d", async (role, status) => {
     const target = await newUser()
     const tokens = await login(target.email)
     const response = await listSessions(acme.users[role].accessToken, { user_id: target.id })
@@ -408,10 +446,14 @@ describe('other users\' sessions', () => {
 
   test('a user of another organization, or no user at all, is 404', async () => {
     await expectCode(await listSessions(acme.users.admin.accessToken, { user_id: globex.users.agent.user.id }), 404, 'NOT_FOUND')
-    await expectCode(await listSessions(acme.users.super_admin.accessToken, { user_id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ' }), 404, 'NOT_FOUND')
+    await expectCode(
+      await listSessions(acme.users.super_admin.accessToken, { user_id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ' }),
+      404,
+      'NOT_FOUND',
+    )
   })
 
-  test('an admin ends an agent\'s session; the agent\'s tokens die', async () => {
+  test("an admin ends an agent's session; the agent's tokens die", async () => {
     const target = await newUser()
     const tokens = await login(target.email)
     expect((await endSession(acme.users.admin.accessToken, claims(tokens.access_token).sid)).status).toBe(204)
@@ -442,7 +484,7 @@ describe('other users\' sessions', () => {
     }
   })
 
-  test('a session of another organization is 404, even for its super_admin\'s peer, and stays alive', async () => {
+  test("a session of another organization is 404, even for its super_admin's peer, and stays alive", async () => {
     const target = await newUser(globex)
     const tokens = await login(target.email)
     const sid = claims(tokens.access_token).sid

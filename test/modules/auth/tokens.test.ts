@@ -15,7 +15,13 @@ import { PASSWORD, seedOrganization } from '../../helpers/seed.ts'
 describe('an independent verifier (jose, remote JWKS) accepts every token we issue', async () => {
   const dir = tempDirs()()
   const port = freePort()
-  const config = loadConfig({ DATA_DIR: dir, HOST: '127.0.0.1', PORT: String(port), AUTH_URL: 'https://auth.example.test', API_AUDIENCE: 'https://api.example.test' })
+  const config = loadConfig({
+    DATA_DIR: dir,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    AUTH_URL: 'https://auth.example.test',
+    API_AUDIENCE: 'https://api.example.test',
+  })
   const log = createLogger({ level: 'error', sink: memorySink() })
   const runtime = await openRuntime(config, { log })
   const server = startServer(runtime, config)
@@ -26,7 +32,11 @@ describe('an independent verifier (jose, remote JWKS) accepts every token we iss
   const jwks = createRemoteJWKSet(new URL(`${base}/.well-known/jwks.json`))
 
   const loginOverHttp = async () => {
-    const response = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@remote.test', password: PASSWORD }) })
+    const response = await fetch(`${base}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@remote.test', password: PASSWORD }),
+    })
     expect(response.status).toBe(200)
     return (await response.json()) as { access_token: string; refresh_token: string }
   }
@@ -46,11 +56,36 @@ describe('an independent verifier (jose, remote JWKS) accepts every token we iss
 
   test('a login token: header and every claim', async () => {
     const { access_token } = await loginOverHttp()
-    const { payload, protectedHeader } = await jwtVerify(access_token, jwks, { issuer: 'https://auth.example.test', audience: 'https://api.example.test', algorithms: ['RS256'] })
+    const { payload, protectedHeader } = await jwtVerify(access_token, jwks, {
+      issuer: 'https://auth.example.test',
+      audience: 'https://api.example.test',
+      algorithms: ['RS256'],
+    })
     const { keys } = (await (await fetch(`${base}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }
     expect(protectedHeader).toEqual({ alg: 'RS256', typ: 'JWT', kid: keys[0]!.kid })
-    expect(Object.keys(payload).sort()).toEqual(['amr', 'aud', 'auth_time', 'exp', 'iat', 'iss', 'jti', 'nbf', 'organization_id', 'permissions', 'roles', 'sid', 'sub'])
-    expect(payload).toMatchObject({ iss: 'https://auth.example.test', aud: 'https://api.example.test', sub: users.admin.user.id, organization_id: org.id, roles: ['admin'], permissions: [...ROLE_GRANTS.admin] })
+    expect(Object.keys(payload).sort()).toEqual([
+      'amr',
+      'aud',
+      'auth_time',
+      'exp',
+      'iat',
+      'iss',
+      'jti',
+      'nbf',
+      'organization_id',
+      'permissions',
+      'roles',
+      'sid',
+      'sub',
+    ])
+    expect(payload).toMatchObject({
+      iss: 'https://auth.example.test',
+      aud: 'https://api.example.test',
+      sub: users.admin.user.id,
+      organization_id: org.id,
+      roles: ['admin'],
+      permissions: [...ROLE_GRANTS.admin],
+    })
     expect(payload.exp! - payload.iat!).toBe(3600)
     expect(payload.nbf).toBe(payload.iat!)
     expect(Math.abs(payload.iat! - Date.now() / 1000)).toBeLessThan(60)
@@ -62,10 +97,16 @@ describe('an independent verifier (jose, remote JWKS) accepts every token we iss
 
   test('a refreshed token verifies too, with a new jti and the same session', async () => {
     const first = await loginOverHttp()
-    const response = await fetch(`${base}/api/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: first.refresh_token }) })
+    const response = await fetch(`${base}/api/v1/auth/refresh`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: first.refresh_token }),
+    })
     const second = (await response.json()) as { access_token: string }
-    const a = (await jwtVerify(first.access_token, jwks, { issuer: 'https://auth.example.test', audience: 'https://api.example.test' })).payload
-    const b = (await jwtVerify(second.access_token, jwks, { issuer: 'https://auth.example.test', audience: 'https://api.example.test' })).payload
+    const a = (await jwtVerify(first.access_token, jwks, { issuer: 'https://auth.example.test', audience: 'https://api.example.test' }))
+      .payload
+    const b = (await jwtVerify(second.access_token, jwks, { issuer: 'https://auth.example.test', audience: 'https://api.example.test' }))
+      .payload
     expect(b.jti).not.toBe(a.jti)
     expect(b.sid).toBe(a.sid)
     // auth_time is when the user signed in, not when the token was refreshed.
@@ -74,7 +115,11 @@ describe('an independent verifier (jose, remote JWKS) accepts every token we iss
 
   test('the tokens seeded for every role verify', async () => {
     for (const seeded of Object.values(users)) {
-      await jwtVerify(seeded.accessToken, jwks, { issuer: 'https://auth.example.test', audience: 'https://api.example.test', algorithms: ['RS256'] })
+      await jwtVerify(seeded.accessToken, jwks, {
+        issuer: 'https://auth.example.test',
+        audience: 'https://api.example.test',
+        algorithms: ['RS256'],
+      })
     }
   })
 })
@@ -91,7 +136,19 @@ describe('refused tokens', async () => {
   /** Claims of a good token, to alter one at a time and sign with our own key. */
   const goodClaims = () => {
     const now = Math.floor(app.clock.now() / 1000)
-    return { iss: app.config.authUrl, aud: app.config.apiAudience, sub: admin.user.id, iat: now, nbf: now, exp: now + 600, jti: `at_forged_${crypto.randomUUID()}`, organization_id: org.id, roles: ['admin'], permissions: ['*:*'], sid: JSON.parse(Buffer.from(admin.accessToken.split('.')[1]!, 'base64url').toString()).sid }
+    return {
+      iss: app.config.authUrl,
+      aud: app.config.apiAudience,
+      sub: admin.user.id,
+      iat: now,
+      nbf: now,
+      exp: now + 600,
+      jti: `at_forged_${crypto.randomUUID()}`,
+      organization_id: org.id,
+      roles: ['admin'],
+      permissions: ['*:*'],
+      sid: JSON.parse(Buffer.from(admin.accessToken.split('.')[1]!, 'base64url').toString()).sid,
+    }
   }
   const keyring = app.context.keys as Keyring
   const signOurs = async (claims: Record<string, unknown>) => keyring.sign((await keyring.signer(app.clock.now())).kid, claims)
@@ -147,7 +204,11 @@ describe('refused tokens', async () => {
   test('a key that is not ours: unknown kid, our kid on a foreign signature, no kid', async () => {
     const { privateKey } = await generateKeyPair('RS256')
     const ourKid = (await keyring.signer(app.clock.now())).kid
-    for (const header of [{ alg: 'RS256', typ: 'JWT', kid: 'not-ours' }, { alg: 'RS256', typ: 'JWT', kid: ourKid }, { alg: 'RS256', typ: 'JWT' }]) {
+    for (const header of [
+      { alg: 'RS256', typ: 'JWT', kid: 'not-ours' },
+      { alg: 'RS256', typ: 'JWT', kid: ourKid },
+      { alg: 'RS256', typ: 'JWT' },
+    ]) {
       const token = await new SignJWT(goodClaims()).setProtectedHeader(header).sign(privateKey)
       await expectRefused(await me(bearer(token)), 'TOKEN_INVALID')
     }
@@ -155,7 +216,9 @@ describe('refused tokens', async () => {
 
   test('an embedded jwk header is not trusted', async () => {
     const { privateKey, publicKey } = await generateKeyPair('RS256')
-    const token = await new SignJWT(goodClaims()).setProtectedHeader({ alg: 'RS256', typ: 'JWT', jwk: await exportJWK(publicKey) }).sign(privateKey)
+    const token = await new SignJWT(goodClaims())
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', jwk: await exportJWK(publicKey) })
+      .sign(privateKey)
     await expectRefused(await me(bearer(token)), 'TOKEN_INVALID')
   })
 
@@ -222,8 +285,7 @@ describe('refused tokens', async () => {
 
   test('a demotion takes effect on the next request, old token or not', async () => {
     const { users: team } = await seedOrganization(app, 'demoting')
-    const createAsSupervisor = () =>
-      app.request('/api/v1/roles', { headers: team.supervisor.auth })
+    const createAsSupervisor = () => app.request('/api/v1/roles', { headers: team.supervisor.auth })
     expect((await createAsSupervisor()).status).toBe(200)
     const demote = await app.request(`/api/v1/users/${team.supervisor.user.id}`, {
       method: 'PATCH',

@@ -12,7 +12,11 @@ const keys = (kid: string) => (kid === 'k1' ? keyObject : undefined)
 const NOW = 1_800_000_000
 const expect_ = { issuer: 'https://auth.test', audience: 'https://api.test', now: NOW, required: ['sub', 'exp'] }
 const claims = { iss: 'https://auth.test', aud: 'https://api.test', sub: 'usr_1', iat: NOW - 10, nbf: NOW - 10, exp: NOW + 600 }
-const sign = (payload: Record<string, unknown> = claims, header: JWTHeaderParameters = { alg: 'RS256', typ: 'JWT', kid: 'k1' }, key: CryptoKey = privateKey) => new SignJWT(payload).setProtectedHeader(header).sign(key)
+const sign = (
+  payload: Record<string, unknown> = claims,
+  header: JWTHeaderParameters = { alg: 'RS256', typ: 'JWT', kid: 'k1' },
+  key: CryptoKey = privateKey,
+) => new SignJWT(payload).setProtectedHeader(header).sign(key)
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
 
 test('a good token yields its claims', async () => {
@@ -29,12 +33,25 @@ describe('refusals', () => {
 
   test('header: not an object, another alg, another typ, no kid, or an extension we do not understand', async () => {
     const [, body, sig] = (await sign()).split('.')
-    const headers: unknown[] = [['RS256'], 'RS256', { alg: 'none', typ: 'JWT', kid: 'k1' }, { alg: 'HS256', typ: 'JWT', kid: 'k1' }, { alg: 'RS512', typ: 'JWT', kid: 'k1' }, { alg: 'RS256', typ: 'at+jwt', kid: 'k1' }, { alg: 'RS256', kid: 'k1' }, { alg: 'RS256', typ: 'JWT' }, { alg: 'RS256', typ: 'JWT', kid: 7 }, { alg: 'RS256', typ: 'JWT', kid: 'k1', crit: ['exp'] }, { alg: 'RS256', typ: 'JWT', kid: 'k1', b64: false }]
+    const headers: unknown[] = [
+      ['RS256'],
+      'RS256',
+      { alg: 'none', typ: 'JWT', kid: 'k1' },
+      { alg: 'HS256', typ: 'JWT', kid: 'k1' },
+      { alg: 'RS512', typ: 'JWT', kid: 'k1' },
+      { alg: 'RS256', typ: 'at+jwt', kid: 'k1' },
+      { alg: 'RS256', kid: 'k1' },
+      { alg: 'RS256', typ: 'JWT' },
+      { alg: 'RS256', typ: 'JWT', kid: 7 },
+      { alg: 'RS256', typ: 'JWT', kid: 'k1', crit: ['exp'] },
+      { alg: 'RS256', typ: 'JWT', kid: 'k1', b64: false },
+    ]
     for (const header of headers) expect(verifyJwt(`${b64(header)}.${body}.${sig}`, keys, expect_)).toBe('malformed')
   })
 
   test('typ is matched without regard to case and with an application/ prefix, as RFC 7515 allows', async () => {
-    for (const typ of ['JWT', 'jwt', 'application/jwt']) expect(verifyJwt(await sign(claims, { alg: 'RS256', typ, kid: 'k1' }), keys, expect_)).toEqual(claims)
+    for (const typ of ['JWT', 'jwt', 'application/jwt'])
+      expect(verifyJwt(await sign(claims, { alg: 'RS256', typ, kid: 'k1' }), keys, expect_)).toEqual(claims)
   })
 
   test('a kid we do not have', async () => {
@@ -48,9 +65,19 @@ describe('refusals', () => {
   })
 
   test('claims: issuer, audience (string or array), required claims, time claims that are not numbers', async () => {
-    const cases: Record<string, unknown>[] = [{ ...claims, iss: 'https://evil.test' }, { ...claims, aud: 'https://other.test' }, { ...claims, aud: ['https://other.test'] }, { ...claims, sub: undefined }, { ...claims, exp: '9999999999' }, { ...claims, nbf: null }]
+    const cases: Record<string, unknown>[] = [
+      { ...claims, iss: 'https://evil.test' },
+      { ...claims, aud: 'https://other.test' },
+      { ...claims, aud: ['https://other.test'] },
+      { ...claims, sub: undefined },
+      { ...claims, exp: '9999999999' },
+      { ...claims, nbf: null },
+    ]
     for (const payload of cases) expect(verifyJwt(await sign(payload), keys, expect_)).toBe('bad_claims')
-    expect(verifyJwt(await sign({ ...claims, aud: ['https://x.test', 'https://api.test'] }), keys, expect_)).toEqual({ ...claims, aud: ['https://x.test', 'https://api.test'] })
+    expect(verifyJwt(await sign({ ...claims, aud: ['https://x.test', 'https://api.test'] }), keys, expect_)).toEqual({
+      ...claims,
+      aud: ['https://x.test', 'https://api.test'],
+    })
   })
 
   test('a signed payload that is not a JSON object', async () => {

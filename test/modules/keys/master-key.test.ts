@@ -217,7 +217,9 @@ describe('signing keys at rest', () => {
       const path = join(dataDir, 'master.key')
       expect(statSync(path).mode & 0o777).toBe(0o600)
       const key = new Uint8Array(Buffer.from(readFileSync(path, 'utf8').trim(), 'base64'))
-      const row = (await app.context.db.raw.get<{ kid: string; private_key_encrypted: string }>('SELECT kid, private_key_encrypted FROM signing_keys'))!
+      const row = (await app.context.db.raw.get<{ kid: string; private_key_encrypted: string }>(
+        'SELECT kid, private_key_encrypted FROM signing_keys',
+      ))!
       expect(new TextDecoder().decode(unseal(key, row.private_key_encrypted, row.kid))).toStartWith('-----BEGIN PRIVATE KEY-----')
     } finally {
       await app.close()

@@ -15,7 +15,12 @@ const jwks = async () => json<JSONWebKeySet>(await app.request('/.well-known/jwk
 const kids = async () => (await jwks()).keys.map((k) => k.kid)
 const kidOf = (token: string) => decodeProtectedHeader(token).kid
 const verifies = async (token: string) => {
-  await jwtVerify(token, createLocalJWKSet(await jwks()), { issuer: app.config.authUrl, audience: app.config.apiAudience, algorithms: ['RS256'], currentDate: new Date(app.clock.now()) })
+  await jwtVerify(token, createLocalJWKSet(await jwks()), {
+    issuer: app.config.authUrl,
+    audience: app.config.apiAudience,
+    algorithms: ['RS256'],
+    currentDate: new Date(app.clock.now()),
+  })
   return (await app.request('/api/v1/me', { headers: { authorization: `Bearer ${token}` } })).status === 200
 }
 

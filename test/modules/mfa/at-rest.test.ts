@@ -29,7 +29,15 @@ async function tableText(table: string, where = '1 = 1', params: string[] = []):
 /** The forms a base32 TOTP secret could be written in. */
 function secretForms(secret: string): string[] {
   const raw = base32Decode(secret)
-  return [secret, secret.toLowerCase(), secret.replace(/=+$/, ''), raw.toString('hex'), raw.toString('base64'), raw.toString('base64url'), Buffer.from(secret).toString('base64')]
+  return [
+    secret,
+    secret.toLowerCase(),
+    secret.replace(/=+$/, ''),
+    raw.toString('hex'),
+    raw.toString('base64'),
+    raw.toString('base64url'),
+    Buffer.from(secret).toString('base64'),
+  ]
 }
 
 describe('TOTP secret', () => {
@@ -39,13 +47,21 @@ describe('TOTP secret', () => {
     expect(onDisk(users.agent.user.email)).toBe(true)
 
     const { secret } = await json<{ secret: string }>(await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, users.agent.auth))
-    const pending = (await app.context.db.raw.get<{ pending_secret_encrypted: string | null }>("SELECT pending_secret_encrypted FROM mfa_factors WHERE user_id = ? AND method = 'totp'", [users.agent.user.id]))!
+    const pending = (await app.context.db.raw.get<{ pending_secret_encrypted: string | null }>(
+      "SELECT pending_secret_encrypted FROM mfa_factors WHERE user_id = ? AND method = 'totp'",
+      [users.agent.user.id],
+    ))!
     expect(pending.pending_secret_encrypted).toBeString()
     const pendingText = await tableText('mfa_factors', 'user_id = ?', [users.agent.user.id])
     for (const form of secretForms(secret)) expect(pendingText).not.toContain(form)
 
-    expect((await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()) }, users.agent.auth)).status).toBe(200)
-    const row = (await app.context.db.raw.get<{ secret_encrypted: string | null; pending_secret_encrypted: string | null }>("SELECT secret_encrypted, pending_secret_encrypted FROM mfa_factors WHERE user_id = ? AND method = 'totp'", [users.agent.user.id]))!
+    expect(
+      (await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()) }, users.agent.auth)).status,
+    ).toBe(200)
+    const row = (await app.context.db.raw.get<{ secret_encrypted: string | null; pending_secret_encrypted: string | null }>(
+      "SELECT secret_encrypted, pending_secret_encrypted FROM mfa_factors WHERE user_id = ? AND method = 'totp'",
+      [users.agent.user.id],
+    ))!
     expect(row.secret_encrypted).toBeString()
     expect(row.pending_secret_encrypted).toBeNull()
     const text = await tableText('mfa_factors')
@@ -57,7 +73,9 @@ describe('TOTP secret', () => {
   test('a sealed secret is bound to its user: copied onto another user, it does not verify', async () => {
     const { users } = await freshOrg(app)
     const { secret } = await json<{ secret: string }>(await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, users.agent.auth))
-    expect((await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()) }, users.agent.auth)).status).toBe(200)
+    expect(
+      (await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()) }, users.agent.auth)).status,
+    ).toBe(200)
     // The viewer starts an enrollment; someone with database access swaps in the agent's sealed secret.
     expect((await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, users.viewer.auth)).status).toBe(200)
     await app.context.db.raw.run(
@@ -76,8 +94,12 @@ describe('hashes only', () => {
   test('recovery codes: 10 rows of hashes, no code in the table or the files', async () => {
     const { users } = await freshOrg(app)
     const { secret } = await json<{ secret: string }>(await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, users.agent.auth))
-    const { recovery_codes: codes } = await json<{ recovery_codes: string[] }>(await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()) }, users.agent.auth))
-    const rows = await app.context.db.raw.all<{ code_hash: string }>('SELECT code_hash FROM mfa_recovery_codes WHERE user_id = ?', [users.agent.user.id])
+    const { recovery_codes: codes } = await json<{ recovery_codes: string[] }>(
+      await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()) }, users.agent.auth),
+    )
+    const rows = await app.context.db.raw.all<{ code_hash: string }>('SELECT code_hash FROM mfa_recovery_codes WHERE user_id = ?', [
+      users.agent.user.id,
+    ])
     expect(rows).toHaveLength(10)
     for (const row of rows) expect(row.code_hash).toMatch(/^[0-9a-f]{64}$/)
     expect(new Set(rows.map((r) => r.code_hash)).size).toBe(10)
@@ -93,9 +115,13 @@ describe('hashes only', () => {
   test('mfa_tokens: the challenge row holds a hash, the token is nowhere in the files', async () => {
     const { users } = await freshOrg(app)
     const { secret } = await json<{ secret: string }>(await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, users.agent.auth))
-    expect((await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()) }, users.agent.auth)).status).toBe(200)
+    expect(
+      (await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()) }, users.agent.auth)).status,
+    ).toBe(200)
     const { mfa_token } = await challenge(app, users.agent.user.email)
-    const rows = await app.context.db.raw.all<{ token_hash: string }>('SELECT token_hash FROM mfa_challenges WHERE user_id = ?', [users.agent.user.id])
+    const rows = await app.context.db.raw.all<{ token_hash: string }>('SELECT token_hash FROM mfa_challenges WHERE user_id = ?', [
+      users.agent.user.id,
+    ])
     expect(rows).toHaveLength(1)
     expect(rows[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/)
     const random = mfa_token.slice('mfa_'.length)
@@ -109,7 +135,10 @@ describe('hashes only', () => {
     const phone = '+15005550006'
     expect((await send(app, 'POST', '/api/v1/auth/mfa/sms', { phone }, users.agent.auth)).status).toBe(202)
     const enrollCode = lastSmsCode(app, phone)
-    const factor = (await app.context.db.raw.get<{ pending_code_hash: string }>("SELECT pending_code_hash FROM mfa_factors WHERE user_id = ? AND method = 'sms'", [users.agent.user.id]))!
+    const factor = (await app.context.db.raw.get<{ pending_code_hash: string }>(
+      "SELECT pending_code_hash FROM mfa_factors WHERE user_id = ? AND method = 'sms'",
+      [users.agent.user.id],
+    ))!
     expect(factor.pending_code_hash).toMatch(/^[0-9a-f]{64}$/)
     expect(await tableText('mfa_factors', 'user_id = ?', [users.agent.user.id])).not.toMatch(new RegExp(`(^|\\D)${enrollCode}(\\D|$)`))
     expect((await send(app, 'POST', '/api/v1/auth/mfa/sms/confirm', { code: enrollCode }, users.agent.auth)).status).toBe(200)
@@ -118,9 +147,16 @@ describe('hashes only', () => {
     const { mfa_token } = await challenge(app, users.agent.user.email)
     expect((await send(app, 'POST', '/api/v1/auth/mfa/sms/send', { mfa_token })).status).toBe(202)
     const loginCode = lastSmsCode(app, phone)
-    const row = (await app.context.db.raw.get<{ sms_code_hash: string }>('SELECT sms_code_hash FROM mfa_challenges WHERE user_id = ?', [users.agent.user.id]))!
+    const row = (await app.context.db.raw.get<{ sms_code_hash: string }>('SELECT sms_code_hash FROM mfa_challenges WHERE user_id = ?', [
+      users.agent.user.id,
+    ]))!
     expect(row.sms_code_hash).toMatch(/^[0-9a-f]{64}$/)
-    const challengeText = (await app.context.db.raw.all<Record<string, unknown>>('SELECT id, token_hash, methods, sms_code_hash FROM mfa_challenges WHERE user_id = ?', [users.agent.user.id]))
+    const challengeText = (
+      await app.context.db.raw.all<Record<string, unknown>>(
+        'SELECT id, token_hash, methods, sms_code_hash FROM mfa_challenges WHERE user_id = ?',
+        [users.agent.user.id],
+      )
+    )
       .map((r) => Object.values(r).join(' '))
       .join('\n')
     expect(challengeText).not.toMatch(new RegExp(`(^|\\D)${loginCode}(\\D|$)`))

@@ -34,7 +34,13 @@ async function auditLogs(query: string): Promise<AuditRecord[]> {
   const all: AuditRecord[] = []
   let token = ''
   do {
-    const response = await send(app, 'GET', `/api/v1/audit-logs?page_size=100${query ? `&${query}` : ''}${token ? `&page_token=${encodeURIComponent(token)}` : ''}`, undefined, users.admin.auth)
+    const response = await send(
+      app,
+      'GET',
+      `/api/v1/audit-logs?page_size=100${query ? `&${query}` : ''}${token ? `&page_token=${encodeURIComponent(token)}` : ''}`,
+      undefined,
+      users.admin.auth,
+    )
     expect(response.status).toBe(200)
     const body = await json<{ audit_logs: AuditRecord[]; next_page_token: string }>(response)
     all.push(...body.audit_logs)
@@ -96,8 +102,17 @@ beforeAll(async () => {
   const removeCode = totpAt(secret, app.clock.now())
   const removeWrong = wrongTotp(secret, app.clock.now())
   secrets.codes.add(removeCode).add(removeWrong)
-  await expectError(await send(app, 'DELETE', '/api/v1/auth/mfa/totp', { password: WRONG_PASSWORD, code: removeCode }, auth), 400, 'VALIDATION_FAILED', ['password'])
-  await expectError(await send(app, 'DELETE', '/api/v1/auth/mfa/totp', { password: PASSWORD, code: removeWrong }, auth), 401, 'INVALID_MFA_CODE')
+  await expectError(
+    await send(app, 'DELETE', '/api/v1/auth/mfa/totp', { password: WRONG_PASSWORD, code: removeCode }, auth),
+    400,
+    'VALIDATION_FAILED',
+    ['password'],
+  )
+  await expectError(
+    await send(app, 'DELETE', '/api/v1/auth/mfa/totp', { password: PASSWORD, code: removeWrong }, auth),
+    401,
+    'INVALID_MFA_CODE',
+  )
   expect((await send(app, 'DELETE', '/api/v1/auth/mfa/totp', { password: PASSWORD, code: removeCode }, auth)).status).toBe(204)
   expect((await send(app, 'DELETE', '/api/v1/auth/mfa/sms', { password: PASSWORD }, auth)).status).toBe(204)
 })
@@ -107,7 +122,12 @@ describe('records', () => {
     const records = await byEvent('mfa.challenge')
     expect(records).toHaveLength(3)
     for (const r of records) {
-      expect(r).toMatchObject({ outcome: 'success', organization_id: org.id, actor: { type: 'user', id: agent.user.id }, target: { type: 'user', id: agent.user.id } })
+      expect(r).toMatchObject({
+        outcome: 'success',
+        organization_id: org.id,
+        actor: { type: 'user', id: agent.user.id },
+        target: { type: 'user', id: agent.user.id },
+      })
     }
     // Newest first.
     expect(records.map((r) => r.details.methods)).toEqual([['totp', 'sms'], ['totp', 'sms'], ['totp']])
@@ -119,13 +139,18 @@ describe('records', () => {
     for (const r of records) expect(r).toMatchObject({ outcome: 'success', target: { type: 'user', id: agent.user.id } })
     // Each completed login is a login.success too, with the amr of its method.
     const logins = await byEvent('login.success')
-    expect(logins.slice(0, 3).map((r) => r.details.amr)).toEqual([['pwd', 'sms', 'mfa'], ['pwd', 'mfa'], ['pwd', 'otp', 'mfa']])
+    expect(logins.slice(0, 3).map((r) => r.details.amr)).toEqual([
+      ['pwd', 'sms', 'mfa'],
+      ['pwd', 'mfa'],
+      ['pwd', 'otp', 'mfa'],
+    ])
   })
 
   test('mfa.verify.failure with its reason and method', async () => {
     const records = await byEvent('mfa.verify.failure')
     expect(records).toHaveLength(2)
-    for (const r of records) expect(r).toMatchObject({ outcome: 'failure', reason: 'wrong_code', target: { type: 'user', id: agent.user.id } })
+    for (const r of records)
+      expect(r).toMatchObject({ outcome: 'failure', reason: 'wrong_code', target: { type: 'user', id: agent.user.id } })
     expect(records.map((r) => r.details.method)).toEqual(['recovery', 'totp'])
   })
 
@@ -143,7 +168,9 @@ describe('records', () => {
 
   test('mfa.factor_changed when a factor is added to one already on, with the step-up method', async () => {
     const records = await byEvent('mfa.factor_changed')
-    expect(records.map((r) => ({ outcome: r.outcome, method: r.details.method, step_up: r.details.step_up }))).toEqual([{ outcome: 'success', method: 'sms', step_up: 'totp' }])
+    expect(records.map((r) => ({ outcome: r.outcome, method: r.details.method, step_up: r.details.step_up }))).toEqual([
+      { outcome: 'success', method: 'sms', step_up: 'totp' },
+    ])
     expect(JSON.stringify(records)).not.toContain(PHONE)
   })
 
@@ -183,7 +210,11 @@ describe('no secrets', () => {
     expect(records.length).toBeGreaterThan(20)
     for (const record of records) {
       const { hash: _hash, prev_hash: _prev, ...rest } = record
-      expect({ id: record.id, event: record.event, leaks: leaks(JSON.stringify(rest)) }).toEqual({ id: record.id, event: record.event, leaks: [] })
+      expect({ id: record.id, event: record.event, leaks: leaks(JSON.stringify(rest)) }).toEqual({
+        id: record.id,
+        event: record.event,
+        leaks: [],
+      })
     }
   })
 

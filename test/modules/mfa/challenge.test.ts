@@ -27,13 +27,21 @@ async function totpUser() {
   const seeded = await freshOrg(app)
   const { secret, recoveryCodes } = await enrollTotp(app, seeded.users.agent.auth)
   app.clock.advance(30_000)
-  return { ...seeded, user: seeded.users.agent.user, auth: seeded.users.agent.auth, secret, recoveryCodes, code: () => totpAt(secret, app.clock.now()) }
+  return {
+    ...seeded,
+    user: seeded.users.agent.user,
+    auth: seeded.users.agent.auth,
+    secret,
+    recoveryCodes,
+    code: () => totpAt(secret, app.clock.now()),
+  }
 }
 
 describe('the login response of a user with MFA', () => {
   test('mfa_required, an mfa_ token and the methods; no tokens of any kind, never cached', async () => {
     const { user } = await totpUser()
-    const sessionsOf = async () => Number((await app.context.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE user_id = ?', [user.id]))!.n)
+    const sessionsOf = async () =>
+      Number((await app.context.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE user_id = ?', [user.id]))!.n)
     const sessionsBefore = await sessionsOf()
     const response = await login(app, user.email)
     expect(response.status).toBe(200)
@@ -198,12 +206,14 @@ describe('verify', () => {
   test('4 wrong codes leave the token usable; wrong recovery codes count as attempts', async () => {
     const { user, code, secret, recoveryCodes } = await totpUser()
     const { mfa_token } = await challenge(app, user.email)
-    for (let i = 1; i <= 2; i++) await expectError(await verify(app, mfa_token, wrongTotp(secret, app.clock.now()), 'totp'), 401, 'INVALID_MFA_CODE')
+    for (let i = 1; i <= 2; i++)
+      await expectError(await verify(app, mfa_token, wrongTotp(secret, app.clock.now()), 'totp'), 401, 'INVALID_MFA_CODE')
     for (let i = 1; i <= 2; i++) await expectError(await verify(app, mfa_token, 'zzzz-zzzz-zzzz-zzzz', 'recovery'), 401, 'INVALID_MFA_CODE')
     expect((await verify(app, mfa_token, code(), 'totp')).status).toBe(200)
 
     const next = await challenge(app, user.email)
-    for (let i = 1; i <= 5; i++) await expectError(await verify(app, next.mfa_token, 'zzzz-zzzz-zzzz-zzzz', 'recovery'), 401, 'INVALID_MFA_CODE')
+    for (let i = 1; i <= 5; i++)
+      await expectError(await verify(app, next.mfa_token, 'zzzz-zzzz-zzzz-zzzz', 'recovery'), 401, 'INVALID_MFA_CODE')
     await expectError(await verify(app, next.mfa_token, recoveryCodes[0]!, 'recovery'), 401, 'TOKEN_INVALID')
   })
 
@@ -211,11 +221,12 @@ describe('verify', () => {
     const { user, code, secret } = await totpUser()
     const a = await challenge(app, user.email)
     const b = await challenge(app, user.email)
-    for (let i = 1; i <= 5; i++) await expectError(await verify(app, a.mfa_token, wrongTotp(secret, app.clock.now()), 'totp'), 401, 'INVALID_MFA_CODE')
+    for (let i = 1; i <= 5; i++)
+      await expectError(await verify(app, a.mfa_token, wrongTotp(secret, app.clock.now()), 'totp'), 401, 'INVALID_MFA_CODE')
     expect((await verify(app, b.mfa_token, code(), 'totp')).status).toBe(200)
   })
 
-  test('a token of one user cannot be completed with another user\'s code', async () => {
+  test("a token of one user cannot be completed with another user's code", async () => {
     const alice = await totpUser()
     const bob = await totpUser()
     const { mfa_token } = await challenge(app, alice.user.email)

@@ -85,7 +85,8 @@ export async function challenge(app: TestApp, email: string): Promise<ChallengeB
   return body
 }
 
-export const verify = (app: TestApp, mfa_token: string, code: string, method: string) => send(app, 'POST', '/api/v1/auth/mfa/verify', { mfa_token, code, method })
+export const verify = (app: TestApp, mfa_token: string, code: string, method: string) =>
+  send(app, 'POST', '/api/v1/auth/mfa/verify', { mfa_token, code, method })
 
 export const status = async (app: TestApp, auth: Headers) => {
   const response = await send(app, 'GET', '/api/v1/auth/mfa', undefined, auth)
@@ -107,11 +108,19 @@ export interface StepUp {
 }
 
 /** A step-up with the current TOTP code (at the fake clock's time) of `secret`. */
-export const totpStepUp = (app: TestApp, secret: string): StepUp => ({ password: PASSWORD, current_method: 'totp', current_code: totpAt(secret, app.clock.now()) })
+export const totpStepUp = (app: TestApp, secret: string): StepUp => ({
+  password: PASSWORD,
+  current_method: 'totp',
+  current_code: totpAt(secret, app.clock.now()),
+})
 export const recoveryStepUp = (code: string): StepUp => ({ password: PASSWORD, current_method: 'recovery', current_code: code })
 
 /** Enrolls TOTP through the API with a code computed by our generator at the fake clock's time. */
-export async function enrollTotp(app: TestApp, auth: Headers, stepUp?: StepUp): Promise<{ secret: string; otpauthUri: string; recoveryCodes: string[] }> {
+export async function enrollTotp(
+  app: TestApp,
+  auth: Headers,
+  stepUp?: StepUp,
+): Promise<{ secret: string; otpauthUri: string; recoveryCodes: string[] }> {
   const start = await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, auth)
   expect(start.status).toBe(200)
   const { secret, otpauth_uri } = await json<{ secret: string; otpauth_uri: string }>(start)

@@ -22,7 +22,8 @@ describe('wrong codes across sign-ins', () => {
     // Two challenges used up with 5 wrong codes each: 10 failures.
     for (let round = 0; round < 2; round++) {
       const { mfa_token } = await challenge(app, user.email)
-      for (let i = 0; i < 5; i++) await expectError(await verify(app, mfa_token, wrongTotp(secret, app.clock.now()), 'totp'), 401, 'INVALID_MFA_CODE')
+      for (let i = 0; i < 5; i++)
+        await expectError(await verify(app, mfa_token, wrongTotp(secret, app.clock.now()), 'totp'), 401, 'INVALID_MFA_CODE')
     }
     const third = await challenge(app, user.email)
     const refused = await verify(app, third.mfa_token, code(), 'totp')
@@ -43,9 +44,11 @@ describe('wrong codes across sign-ins', () => {
     const alice = await totpUser()
     const bob = await totpUser()
     const first = await challenge(app, alice.user.email)
-    for (let i = 0; i < 5; i++) await expectError(await verify(app, first.mfa_token, wrongTotp(alice.secret, app.clock.now()), 'totp'), 401, 'INVALID_MFA_CODE')
+    for (let i = 0; i < 5; i++)
+      await expectError(await verify(app, first.mfa_token, wrongTotp(alice.secret, app.clock.now()), 'totp'), 401, 'INVALID_MFA_CODE')
     const second = await challenge(app, alice.user.email)
-    for (let i = 0; i < 4; i++) await expectError(await verify(app, second.mfa_token, wrongTotp(alice.secret, app.clock.now()), 'totp'), 401, 'INVALID_MFA_CODE')
+    for (let i = 0; i < 4; i++)
+      await expectError(await verify(app, second.mfa_token, wrongTotp(alice.secret, app.clock.now()), 'totp'), 401, 'INVALID_MFA_CODE')
     expect((await verify(app, second.mfa_token, alice.code(), 'totp')).status).toBe(200)
     const other = await challenge(app, bob.user.email)
     expect((await verify(app, other.mfa_token, bob.code(), 'totp')).status).toBe(200)
@@ -55,7 +58,13 @@ describe('wrong codes across sign-ins', () => {
 test('a password change ends the sign-ins waiting for their second factor', async () => {
   const { user, auth, code } = await totpUser()
   const pending = await challenge(app, user.email)
-  const changed = await send(app, 'POST', '/api/v1/auth/password', { current_password: PASSWORD, new_password: 'a brand new passphrase' }, auth)
+  const changed = await send(
+    app,
+    'POST',
+    '/api/v1/auth/password',
+    { current_password: PASSWORD, new_password: 'a brand new passphrase' },
+    auth,
+  )
   expect(changed.status).toBe(204)
   await expectError(await verify(app, pending.mfa_token, code(), 'totp'), 401, 'TOKEN_INVALID')
 })
@@ -65,7 +74,9 @@ test('a TOTP code typed with spaces is accepted at enrollment and at sign-in', a
   const auth = seeded.users.viewer.auth
   const start = await json<{ secret: string }>(await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, auth))
   const spaced = (c: string) => ` ${c.slice(0, 3)} ${c.slice(3)} `
-  expect((await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: spaced(totpAt(start.secret, app.clock.now())) }, auth)).status).toBe(200)
+  expect(
+    (await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: spaced(totpAt(start.secret, app.clock.now())) }, auth)).status,
+  ).toBe(200)
   app.clock.advance(30_000)
   const { mfa_token } = await challenge(app, seeded.users.viewer.user.email)
   expect((await verify(app, mfa_token, spaced(totpAt(start.secret, app.clock.now())), 'totp')).status).toBe(200)

@@ -82,7 +82,11 @@ describe('a user without MFA in an organization that requires it', () => {
     const restricted = await restrictedLogin(users.agent.user.email)
     const auth = bearer(restricted.access_token)
 
-    expect(await status(app, auth)).toEqual({ totp: { enabled: false, pending: false }, sms: { enabled: false, phone: null, pending: false }, recovery_codes_remaining: 0 })
+    expect(await status(app, auth)).toEqual({
+      totp: { enabled: false, pending: false },
+      sms: { enabled: false, phone: null, pending: false },
+      recovery_codes_remaining: 0,
+    })
     const start = await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, auth)
     expect(start.status).toBe(200)
     const { secret } = await json<{ secret: string }>(start)
@@ -139,7 +143,9 @@ describe('users with MFA, and turning the requirement off', () => {
   test('a user who has MFA gets the usual challenge and full tokens', async () => {
     const seeded = await freshOrg(app)
     const { secret } = await enrollTotp(app, seeded.users.agent.auth)
-    expect((await send(app, 'PATCH', '/api/v1/organization/security', { mfa_required: true }, seeded.users.super_admin.auth)).status).toBe(200)
+    expect((await send(app, 'PATCH', '/api/v1/organization/security', { mfa_required: true }, seeded.users.super_admin.auth)).status).toBe(
+      200,
+    )
     app.clock.advance(30_000)
     const { mfa_token } = await challenge(app, seeded.users.agent.user.email)
     const body = await json<TokenBody>(await verify(app, mfa_token, totpAt(secret, app.clock.now()), 'totp'))

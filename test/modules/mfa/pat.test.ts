@@ -43,7 +43,11 @@ describe('a personal access token', () => {
       }
     }
     // Nothing happened: no enrollment started, no text sent.
-    expect(await status(app, users.agent.auth)).toEqual({ totp: { enabled: false, pending: false }, sms: { enabled: false, phone: null, pending: false }, recovery_codes_remaining: 0 })
+    expect(await status(app, users.agent.auth)).toEqual({
+      totp: { enabled: false, pending: false },
+      sms: { enabled: false, phone: null, pending: false },
+      recovery_codes_remaining: 0,
+    })
     expect(loggedSms(app).filter((m) => m.to === '+15005550006')).toHaveLength(0)
   })
 
@@ -53,7 +57,11 @@ describe('a personal access token', () => {
     const token = await personalAccessToken(users.admin.auth)
     app.clock.advance(30_000)
     const code = totpAt(secret, app.clock.now())
-    await expectError(await send(app, 'DELETE', '/api/v1/auth/mfa/totp', { password: PASSWORD, code }, { 'x-api-key': token }), 403, 'INSUFFICIENT_PERMISSIONS')
+    await expectError(
+      await send(app, 'DELETE', '/api/v1/auth/mfa/totp', { password: PASSWORD, code }, { 'x-api-key': token }),
+      403,
+      'INSUFFICIENT_PERMISSIONS',
+    )
     expect((await status(app, users.admin.auth)).totp.enabled).toBe(true)
     // The code was not spent by the refused call.
     expect((await send(app, 'DELETE', '/api/v1/auth/mfa/totp', { password: PASSWORD, code }, users.admin.auth)).status).toBe(204)

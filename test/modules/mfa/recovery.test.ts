@@ -2,7 +2,22 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { json, makeTestApp } from '../../helpers/app.ts'
 import { PASSWORD } from '../../helpers/seed.ts'
-import { challenge, enrollSmsViaLog, enrollTotp, expectError, freshOrg, jwtPayload, login, recoveryStepUp, send, status, totpAt, totpStepUp, verify, type TokenBody } from './helpers.ts'
+import {
+  challenge,
+  enrollSmsViaLog,
+  enrollTotp,
+  expectError,
+  freshOrg,
+  jwtPayload,
+  login,
+  recoveryStepUp,
+  send,
+  status,
+  totpAt,
+  totpStepUp,
+  verify,
+  type TokenBody,
+} from './helpers.ts'
 
 const app = await makeTestApp()
 afterAll(() => app.close())
@@ -111,7 +126,9 @@ describe('recovery codes', () => {
   test('re-enrolling TOTP after removal issues a new set; the codes of the removed one are gone', async () => {
     const { user, auth, secret, recoveryCodes: old } = await totpUser()
     app.clock.advance(30_000)
-    expect((await send(app, 'DELETE', '/api/v1/auth/mfa/totp', { password: PASSWORD, code: totpAt(secret, app.clock.now()) }, auth)).status).toBe(204)
+    expect(
+      (await send(app, 'DELETE', '/api/v1/auth/mfa/totp', { password: PASSWORD, code: totpAt(secret, app.clock.now()) }, auth)).status,
+    ).toBe(204)
     expect((await status(app, auth)).recovery_codes_remaining).toBe(0)
     app.clock.advance(30_000)
     const again = await enrollTotp(app, auth)
@@ -126,7 +143,9 @@ describe('recovery codes', () => {
     const smsCodes = await enrollSmsViaLog(app, auth, '+15005550006')
     const { secret, recoveryCodes } = await enrollTotp(app, auth, recoveryStepUp(smsCodes[0]!))
     app.clock.advance(30_000)
-    expect((await send(app, 'DELETE', '/api/v1/auth/mfa/totp', { password: PASSWORD, code: totpAt(secret, app.clock.now()) }, auth)).status).toBe(204)
+    expect(
+      (await send(app, 'DELETE', '/api/v1/auth/mfa/totp', { password: PASSWORD, code: totpAt(secret, app.clock.now()) }, auth)).status,
+    ).toBe(204)
     expect((await status(app, auth)).recovery_codes_remaining).toBe(10)
     const { mfa_token, mfa_methods } = await challenge(app, users.agent.user.email)
     expect(mfa_methods).toEqual(['sms'])

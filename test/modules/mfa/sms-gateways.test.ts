@@ -2,7 +2,18 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { json, makeTestApp, type TestApp } from '../../helpers/app.ts'
-import { challenge, codeOf, expectError, freshOrg, jwtPayload, send, SMS_LOG_MSG, verify, type EnrolledBody, type TokenBody } from './helpers.ts'
+import {
+  challenge,
+  codeOf,
+  expectError,
+  freshOrg,
+  jwtPayload,
+  send,
+  SMS_LOG_MSG,
+  verify,
+  type EnrolledBody,
+  type TokenBody,
+} from './helpers.ts'
 
 interface Received {
   method: string
@@ -23,7 +34,13 @@ function receiver(options: { webhookSecret?: string } = {}) {
     hostname: '127.0.0.1',
     async fetch(request) {
       const body = new Uint8Array(await request.arrayBuffer())
-      const entry: Received = { method: request.method, path: new URL(request.url).pathname, headers: request.headers, body, text: new TextDecoder().decode(body) }
+      const entry: Received = {
+        method: request.method,
+        path: new URL(request.url).pathname,
+        headers: request.headers,
+        body,
+        text: new TextDecoder().decode(body),
+      }
       if (options.webhookSecret !== undefined) {
         // What an operator's bridge does: recompute the HMAC of the exact bytes and compare in constant time.
         const expected = Buffer.from(`sha256=${createHmac('sha256', options.webhookSecret).update(body).digest('hex')}`)
@@ -42,7 +59,8 @@ function receiver(options: { webhookSecret?: string } = {}) {
 
 const PHONE = '+15005550006'
 const startSms = (app: TestApp, auth: Record<string, string>, phone = PHONE) => send(app, 'POST', '/api/v1/auth/mfa/sms', { phone }, auth)
-const confirmSms = (app: TestApp, auth: Record<string, string>, code: string) => send(app, 'POST', '/api/v1/auth/mfa/sms/confirm', { code }, auth)
+const confirmSms = (app: TestApp, auth: Record<string, string>, code: string) =>
+  send(app, 'POST', '/api/v1/auth/mfa/sms/confirm', { code }, auth)
 
 describe('webhook provider', async () => {
   const SECRET = 'sms-webhook-secret-0123456789abcdef'
@@ -73,7 +91,9 @@ describe('webhook provider', async () => {
     expect(call.headers.get('x-service-signature')).toMatch(/^sha256=[0-9a-f]{64}$/)
     expect(call.signatureOk).toBe(true)
     // The signature is over these bytes with this secret, not any other.
-    expect(call.headers.get('x-service-signature')).not.toBe(`sha256=${createHmac('sha256', 'another-secret-0123456789').update(call.body).digest('hex')}`)
+    expect(call.headers.get('x-service-signature')).not.toBe(
+      `sha256=${createHmac('sha256', 'another-secret-0123456789').update(call.body).digest('hex')}`,
+    )
     const body = JSON.parse(call.text) as Record<string, unknown>
     expect(Object.keys(body).sort()).toEqual(['text', 'to'])
     expect(body.to).toBe(PHONE)
@@ -126,7 +146,10 @@ describe('webhook provider', async () => {
     const code = codeOf(JSON.parse(hook.received.at(-1)!.text).text)
 
     const lines = app.logs.lines.slice(logsBefore)
-    const failure = app.logs.records().slice(logsBefore).filter((r) => r.msg === 'sms not sent')
+    const failure = app.logs
+      .records()
+      .slice(logsBefore)
+      .filter((r) => r.msg === 'sms not sent')
     expect(failure).toHaveLength(1)
     expect(failure[0]!.level).toBe('error')
     expect(failure[0]!.provider).toBe('webhook')
@@ -231,8 +254,20 @@ describe('twilio provider', async () => {
   const twilio = receiver()
   twilio.answer.status = 201
   twilio.answer.body = '{"sid":"SM0123456789abcdef0123456789abcdef","status":"queued"}'
-  const fromNumber = await makeTestApp({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, TWILIO_FROM: '+15005550000', TWILIO_API_URL: twilio.url })
-  const fromService = await makeTestApp({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, TWILIO_FROM: 'MG0123456789abcdef0123456789abcdef', TWILIO_API_URL: twilio.url })
+  const fromNumber = await makeTestApp({
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: SID,
+    TWILIO_AUTH_TOKEN: TOKEN,
+    TWILIO_FROM: '+15005550000',
+    TWILIO_API_URL: twilio.url,
+  })
+  const fromService = await makeTestApp({
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: SID,
+    TWILIO_AUTH_TOKEN: TOKEN,
+    TWILIO_FROM: 'MG0123456789abcdef0123456789abcdef',
+    TWILIO_API_URL: twilio.url,
+  })
   afterAll(async () => {
     await fromNumber.close()
     await fromService.close()

@@ -69,7 +69,11 @@ describe('enrollment', () => {
     expect(sent).toHaveLength(1)
     expect(sent[0]!.to).toBe(PHONE)
     expect(sent[0]!.text).toMatch(/\b\d{6}\b/)
-    expect(await status(app, auth)).toEqual({ totp: { enabled: false, pending: false }, sms: { enabled: false, phone: null, pending: true }, recovery_codes_remaining: 0 })
+    expect(await status(app, auth)).toEqual({
+      totp: { enabled: false, pending: false },
+      sms: { enabled: false, phone: null, pending: true },
+      recovery_codes_remaining: 0,
+    })
 
     const code = lastSmsCode(app, PHONE)
     await expectError(await confirmSms(auth, otherThan(code)), 401, 'INVALID_MFA_CODE')
@@ -136,7 +140,7 @@ describe('enrollment', () => {
     expect((await status(app, users.viewer.auth)).sms.enabled).toBe(false)
   })
 
-  test('a second start replaces the first: the first number\'s code no longer confirms', async () => {
+  test("a second start replaces the first: the first number's code no longer confirms", async () => {
     const { users } = await freshOrg(app)
     const auth = users.agent.auth
     expect((await startSms(auth, '+15005550001')).status).toBe(202)
@@ -157,19 +161,27 @@ describe('enrollment', () => {
     expect((await status(app, auth)).sms.phone!.endsWith('0003')).toBe(true)
     // The move needs the step-up (step-up.test.ts covers it): here the password and a recovery code.
     const stepUp = { password: PASSWORD, current_method: 'recovery', current_code: recoveryCodes[0] }
-    expect((await send(app, 'POST', '/api/v1/auth/mfa/sms/confirm', { code: lastSmsCode(app, '+15005550004'), ...stepUp }, auth)).status).toBe(200)
+    expect(
+      (await send(app, 'POST', '/api/v1/auth/mfa/sms/confirm', { code: lastSmsCode(app, '+15005550004'), ...stepUp }, auth)).status,
+    ).toBe(200)
     expect((await status(app, auth)).sms.phone!.endsWith('0004')).toBe(true)
 
     app.clock.advance(30_000)
     const { mfa_token } = await challenge(app, user.email)
     const before = loggedSms(app).length
     expect((await sendLoginSms(mfa_token)).status).toBe(202)
-    expect(loggedSms(app).slice(before).map((m) => m.to)).toEqual(['+15005550004'])
+    expect(
+      loggedSms(app)
+        .slice(before)
+        .map((m) => m.to),
+    ).toEqual(['+15005550004'])
   })
 
   test('removal needs the password', async () => {
     const { user, auth } = await smsUser()
-    await expectError(await send(app, 'DELETE', '/api/v1/auth/mfa/sms', { password: 'nope nope nope' }, auth), 400, 'VALIDATION_FAILED', ['password'])
+    await expectError(await send(app, 'DELETE', '/api/v1/auth/mfa/sms', { password: 'nope nope nope' }, auth), 400, 'VALIDATION_FAILED', [
+      'password',
+    ])
     expect((await status(app, auth)).sms.enabled).toBe(true)
     expect((await send(app, 'DELETE', '/api/v1/auth/mfa/sms', { password: PASSWORD }, auth)).status).toBe(204)
     expect((await status(app, auth)).sms).toEqual({ enabled: false, phone: null, pending: false })
@@ -222,7 +234,7 @@ describe('login', () => {
     expect((await verify(app, mfa_token, second, 'sms')).status).toBe(200)
   })
 
-  test('a login code is not an enrollment code, nor is one login\'s code good for another login', async () => {
+  test("a login code is not an enrollment code, nor is one login's code good for another login", async () => {
     const { user, auth } = await smsUser()
     const a = await challenge(app, user.email)
     const b = await challenge(app, user.email)
@@ -247,7 +259,10 @@ describe('login', () => {
     const response = await verify(app, late.mfa_token, lastSmsCode(app, PHONE), 'sms')
     expect(response.status).toBe(401)
     // The code is stored to expire no later than 5 minutes after it was sent.
-    const row = (await app.context.db.raw.get<{ sms_expires_at: number }>('SELECT sms_expires_at FROM mfa_challenges WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT 1', [user.id]))!
+    const row = (await app.context.db.raw.get<{ sms_expires_at: number }>(
+      'SELECT sms_expires_at FROM mfa_challenges WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+      [user.id],
+    ))!
     expect(row.sms_expires_at).toBeLessThanOrEqual(app.clock.now())
   })
 

@@ -71,19 +71,39 @@ describe('an access token alone', () => {
   test('cannot add TOTP to SMS (nor replace the recovery codes)', async () => {
     const { auth } = await smsUser()
     const { secret } = await json<{ secret: string }>(await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, auth))
-    await expectError(await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()) }, auth), 400, 'VALIDATION_FAILED', ['password', 'current_method', 'current_code'])
+    await expectError(
+      await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()) }, auth),
+      400,
+      'VALIDATION_FAILED',
+      ['password', 'current_method', 'current_code'],
+    )
     expect((await status(app, auth)).totp.enabled).toBe(false)
   })
 
   test('with a wrong password, or a right password and a wrong or missing code: refused, recorded', async () => {
     const { auth, user, users } = await smsUser()
     const { secret } = await json<{ secret: string }>(await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, auth))
-    const confirm = (extra: Record<string, unknown>) => send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()), ...extra }, auth)
-    await expectError(await confirm({ password: 'not the password', current_method: 'recovery', current_code: 'aaaa-bbbb-cccc-dddd' }), 400, 'VALIDATION_FAILED', ['password'])
-    await expectError(await confirm({ password: PASSWORD, current_method: 'recovery', current_code: 'aaaa-bbbb-cccc-dddd' }), 401, 'INVALID_MFA_CODE')
+    const confirm = (extra: Record<string, unknown>) =>
+      send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()), ...extra }, auth)
+    await expectError(
+      await confirm({ password: 'not the password', current_method: 'recovery', current_code: 'aaaa-bbbb-cccc-dddd' }),
+      400,
+      'VALIDATION_FAILED',
+      ['password'],
+    )
+    await expectError(
+      await confirm({ password: PASSWORD, current_method: 'recovery', current_code: 'aaaa-bbbb-cccc-dddd' }),
+      401,
+      'INVALID_MFA_CODE',
+    )
     await expectError(await confirm({ password: PASSWORD, current_method: 'sms' }), 400, 'VALIDATION_FAILED', ['current_code'])
     // TOTP is not on yet: it cannot prove the change.
-    await expectError(await confirm({ password: PASSWORD, current_method: 'totp', current_code: totpAt(secret, app.clock.now()) }), 400, 'VALIDATION_FAILED', ['current_method'])
+    await expectError(
+      await confirm({ password: PASSWORD, current_method: 'totp', current_code: totpAt(secret, app.clock.now()) }),
+      400,
+      'VALIDATION_FAILED',
+      ['current_method'],
+    )
     expect((await status(app, auth)).totp.enabled).toBe(false)
     const failures = await auditOf(users.admin.auth, 'mfa.enroll', user.id)
     expect(failures.slice(0, 2).map((r) => r.reason)).toEqual(['wrong_current_code', 'wrong_password'])
@@ -103,7 +123,12 @@ describe('with the password and a current code', () => {
     expect(stepUpMessage.text).toContain('confirm a change')
 
     const before = loggedSms(app).length
-    const response = await confirmSms(auth, { code: lastSmsCode(app, NEW), password: PASSWORD, current_method: 'sms', current_code: lastSmsCode(app, OLD) })
+    const response = await confirmSms(auth, {
+      code: lastSmsCode(app, NEW),
+      password: PASSWORD,
+      current_method: 'sms',
+      current_code: lastSmsCode(app, OLD),
+    })
     expect(response.status).toBe(200)
     const enrolled = await json<EnrolledBody>(response)
     expect(enrolled.recovery_codes).toHaveLength(10)
@@ -132,7 +157,13 @@ describe('with the password and a current code', () => {
   test('TOTP added to SMS with a recovery code: accepted (the code is spent), audited', async () => {
     const { auth, user, users, recoveryCodes } = await smsUser()
     const { secret } = await json<{ secret: string }>(await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, auth))
-    const response = await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()), password: PASSWORD, current_method: 'recovery', current_code: recoveryCodes[0] }, auth)
+    const response = await send(
+      app,
+      'POST',
+      '/api/v1/auth/mfa/totp/confirm',
+      { code: totpAt(secret, app.clock.now()), password: PASSWORD, current_method: 'recovery', current_code: recoveryCodes[0] },
+      auth,
+    )
     expect(response.status).toBe(200)
     expect((await status(app, auth)).totp.enabled).toBe(true)
     const [changed] = await auditOf(users.admin.auth, 'mfa.factor_changed', user.id)
@@ -154,7 +185,14 @@ describe('with the password and a current code', () => {
   test('a step-up code texted to the current number is good once, and a login code is not one', async () => {
     const { auth, user } = await smsUser()
     const { secret } = await json<{ secret: string }>(await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, auth))
-    const confirm = (code: string) => send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, app.clock.now()), password: PASSWORD, current_method: 'sms', current_code: code }, auth)
+    const confirm = (code: string) =>
+      send(
+        app,
+        'POST',
+        '/api/v1/auth/mfa/totp/confirm',
+        { code: totpAt(secret, app.clock.now()), password: PASSWORD, current_method: 'sms', current_code: code },
+        auth,
+      )
     // A login's SMS code.
     const { mfa_token } = await challenge(app, user.email)
     expect((await send(app, 'POST', '/api/v1/auth/mfa/sms/send', { mfa_token })).status).toBe(202)
@@ -166,7 +204,11 @@ describe('with the password and a current code', () => {
     // Spent: TOTP is on now, so the same code cannot prove another change.
     app.clock.advance(30_000)
     expect((await startSms(auth, NEW)).status).toBe(202)
-    await expectError(await confirmSms(auth, { code: lastSmsCode(app, NEW), password: PASSWORD, current_method: 'sms', current_code: code }), 401, 'INVALID_MFA_CODE')
+    await expectError(
+      await confirmSms(auth, { code: lastSmsCode(app, NEW), password: PASSWORD, current_method: 'sms', current_code: code }),
+      401,
+      'INVALID_MFA_CODE',
+    )
   })
 
   test('POST /step-up/sms without SMS on -> 409', async () => {
@@ -183,7 +225,8 @@ describe('guesses count', () => {
     const { secret } = await enrollTotp(app, auth)
     app.clock.advance(30_000)
     expect((await startSms(auth, NEW)).status).toBe(202)
-    const attempt = (current_code: string) => confirmSms(auth, { code: lastSmsCode(app, NEW), password: PASSWORD, current_method: 'totp', current_code })
+    const attempt = (current_code: string) =>
+      confirmSms(auth, { code: lastSmsCode(app, NEW), password: PASSWORD, current_method: 'totp', current_code })
     for (let i = 0; i < 10; i++) await expectError(await attempt(wrongTotp(secret, app.clock.now())), 401, 'INVALID_MFA_CODE')
     const refused = await attempt(totpAt(secret, app.clock.now()))
     expect(refused.status).toBe(429)

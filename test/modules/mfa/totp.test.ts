@@ -81,7 +81,11 @@ describe('enrollment', () => {
     expect(params.get('digits')).toBe('6')
     expect(params.get('period')).toBe('30')
 
-    expect(await status(app, users.agent.auth)).toEqual({ totp: { enabled: false, pending: true }, sms: { enabled: false, phone: null, pending: false }, recovery_codes_remaining: 0 })
+    expect(await status(app, users.agent.auth)).toEqual({
+      totp: { enabled: false, pending: true },
+      sms: { enabled: false, phone: null, pending: false },
+      recovery_codes_remaining: 0,
+    })
   })
 
   test('a wrong code does not turn it on; the right code does and returns 10 distinct recovery codes', async () => {
@@ -89,7 +93,11 @@ describe('enrollment', () => {
     const auth = users.agent.auth
     const { secret } = await json<{ secret: string }>(await send(app, 'POST', '/api/v1/auth/mfa/totp', undefined, auth))
 
-    await expectError(await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: wrongTotp(secret, app.clock.now()) }, auth), 401, 'INVALID_MFA_CODE')
+    await expectError(
+      await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: wrongTotp(secret, app.clock.now()) }, auth),
+      401,
+      'INVALID_MFA_CODE',
+    )
     expect((await status(app, auth)).totp).toEqual({ enabled: false, pending: true })
     // Not enabled yet: login still hands out tokens.
     expect((await json<TokenBody>(await login(app, users.agent.user.email))).access_token).toBeString()
@@ -105,7 +113,11 @@ describe('enrollment', () => {
     expect(new Set(body.recovery_codes).size).toBe(10)
     for (const code of body.recovery_codes) expect(code).toMatch(/^[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}$/)
 
-    expect(await status(app, auth)).toEqual({ totp: { enabled: true, pending: false }, sms: { enabled: false, phone: null, pending: false }, recovery_codes_remaining: 10 })
+    expect(await status(app, auth)).toEqual({
+      totp: { enabled: true, pending: false },
+      sms: { enabled: false, phone: null, pending: false },
+      recovery_codes_remaining: 10,
+    })
     const challenged = await challenge(app, users.agent.user.email)
     expect(challenged.mfa_methods).toEqual(['totp'])
   })
@@ -121,7 +133,13 @@ describe('enrollment', () => {
         if ([-1, 0, 1].some((d) => totpForStep(secret, step + d) === code)) continue
         await expectError(await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code }, users.agent.auth), 401, 'INVALID_MFA_CODE')
       }
-      const response = await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpForStep(secret, step + offset) }, users.agent.auth)
+      const response = await send(
+        app,
+        'POST',
+        '/api/v1/auth/mfa/totp/confirm',
+        { code: totpForStep(secret, step + offset) },
+        users.agent.auth,
+      )
       expect(response.status).toBe(200)
     }
   })
@@ -148,7 +166,9 @@ describe('enrollment', () => {
     if (![-1, 0, 1].some((d) => totpForStep(second.secret, stepOf(app.clock.now()) + d) === oldCode)) {
       await expectError(await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: oldCode }, auth), 401, 'INVALID_MFA_CODE')
     }
-    expect((await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(second.secret, app.clock.now()) }, auth)).status).toBe(200)
+    expect((await send(app, 'POST', '/api/v1/auth/mfa/totp/confirm', { code: totpAt(second.secret, app.clock.now()) }, auth)).status).toBe(
+      200,
+    )
   })
 
   test('starting while TOTP is on -> 409 CONFLICT, and the authenticator keeps working', async () => {
@@ -188,7 +208,11 @@ describe('removal', () => {
     const response = await remove({ password: PASSWORD, code: totpAt(secret, now()) })
     expect(response.status).toBe(204)
     expect(await response.text()).toBe('')
-    expect(await status(app, auth)).toEqual({ totp: { enabled: false, pending: false }, sms: { enabled: false, phone: null, pending: false }, recovery_codes_remaining: 0 })
+    expect(await status(app, auth)).toEqual({
+      totp: { enabled: false, pending: false },
+      sms: { enabled: false, phone: null, pending: false },
+      recovery_codes_remaining: 0,
+    })
 
     const after = await login(app, users.agent.user.email)
     expect(after.status).toBe(200)
@@ -207,7 +231,11 @@ describe('removal', () => {
     const code = totpAt(secret, app.clock.now())
     const { mfa_token } = await challenge(app, users.agent.user.email)
     expect((await verify(app, mfa_token, code, 'totp')).status).toBe(200)
-    await expectError(await send(app, 'DELETE', '/api/v1/auth/mfa/totp', { password: PASSWORD, code }, users.agent.auth), 401, 'INVALID_MFA_CODE')
+    await expectError(
+      await send(app, 'DELETE', '/api/v1/auth/mfa/totp', { password: PASSWORD, code }, users.agent.auth),
+      401,
+      'INVALID_MFA_CODE',
+    )
     expect((await status(app, users.agent.auth)).totp.enabled).toBe(true)
   })
 })
@@ -247,7 +275,7 @@ describe('replay', () => {
     expect((await verify(app, second.mfa_token, totpForStep(secret, step + 1), 'totp')).status).toBe(200)
   })
 
-  test('a code of the next step, accepted early, makes the current step\'s code a replay', async () => {
+  test("a code of the next step, accepted early, makes the current step's code a replay", async () => {
     const { users } = await freshOrg(app)
     const { secret } = await enrollTotp(app, users.agent.auth)
     app.clock.advance(30_000)

@@ -10,7 +10,15 @@ const ranges = (...entries: string[]) => {
 
 describe('parseAllowlist', () => {
   test('splits good entries from bad ones, keeping the bad ones as written', () => {
-    const { ranges: good, invalid } = parseAllowlist(['10.0.0.0/8', 'bad', '::1', ' 1.2.3.4', '2001:db8::/32', '1.2.3.4/33', 'x'.repeat(65)])
+    const { ranges: good, invalid } = parseAllowlist([
+      '10.0.0.0/8',
+      'bad',
+      '::1',
+      ' 1.2.3.4',
+      '2001:db8::/32',
+      '1.2.3.4/33',
+      'x'.repeat(65),
+    ])
     expect(good.map((r) => r.text)).toEqual(['10.0.0.0/8', '::1', '2001:db8::/32'])
     expect(invalid).toEqual(['bad', ' 1.2.3.4', '1.2.3.4/33', 'x'.repeat(65)])
   })

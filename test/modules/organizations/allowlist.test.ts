@@ -29,10 +29,16 @@ async function serve(hostname: string, settings: Record<string, string> = {}) {
   const port = server.server!.port
   const acme = await seedOrganization(app, 'acme')
   const globex = await seedOrganization(app, 'globex')
-  return { app, port, acme, globex, close: async () => {
-    await server.stop(true)
-    await app.close()
-  } }
+  return {
+    app,
+    port,
+    acme,
+    globex,
+    close: async () => {
+      await server.stop(true)
+      await app.close()
+    },
+  }
 }
 type Served = Awaited<ReturnType<typeof serve>>
 
@@ -44,7 +50,11 @@ function client(s: Served, host = '127.0.0.1', forwardedFor?: string) {
     base,
     get: (path: string, headers: Record<string, string>) => fetch(`${base}${path}`, { headers: { ...headers, ...extra } }),
     post: (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers, ...extra }, body: JSON.stringify(body) }),
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers, ...extra },
+        body: JSON.stringify(body),
+      }),
     me: (token: string) => c.get('/api/v1/me', { authorization: `Bearer ${token}` }),
     meWithKey: (pat: string) => c.get('/api/v1/me', { 'x-api-key': pat }),
     meWithBearerKey: (pat: string) => c.get('/api/v1/me', { authorization: `Bearer ${pat}` }),
@@ -60,7 +70,11 @@ async function setAllowlist(app: TestApp, org: SeededOrg, list: string[]) {
 }
 
 async function createPat(c: ReturnType<typeof client>, app: TestApp, accessToken: string): Promise<string> {
-  const response = await c.post('/api/v1/api-keys', { name: 'allowlist test', expires_at: new Date(app.clock.now() + 30 * DAY).toISOString() }, { authorization: `Bearer ${accessToken}` })
+  const response = await c.post(
+    '/api/v1/api-keys',
+    { name: 'allowlist test', expires_at: new Date(app.clock.now() + 30 * DAY).toISOString() },
+    { authorization: `Bearer ${accessToken}` },
+  )
   expect(response.status).toBe(201)
   return ((await response.json()) as { token: string }).token
 }
@@ -119,28 +133,35 @@ describe('IPv4 server, client 127.0.0.1', () => {
   const c = client(s)
   const pat = ipv4Pat
 
-  test.each([[['127.0.0.1']], [['127.0.0.0/8']], [['10.0.0.0/8', '127.0.0.1/32']], [['::ffff:127.0.0.1']], [['0.0.0.0/0']]])('allowlist %p lets every path in', async (list) => {
-    await setAllowlist(s.app, s.acme, list)
-    try {
-      expect(await everyPath(c, s.acme, pat, await fresh(c, s.acme.users.admin.user.email))).toEqual(ALL_PASS)
-    } finally {
-      await setAllowlist(s.app, s.acme, [])
-    }
-  })
+  test.each([[['127.0.0.1']], [['127.0.0.0/8']], [['10.0.0.0/8', '127.0.0.1/32']], [['::ffff:127.0.0.1']], [['0.0.0.0/0']]])(
+    'allowlist %p lets every path in',
+    async (list) => {
+      await setAllowlist(s.app, s.acme, list)
+      try {
+        expect(await everyPath(c, s.acme, pat, await fresh(c, s.acme.users.admin.user.email))).toEqual(ALL_PASS)
+      } finally {
+        await setAllowlist(s.app, s.acme, [])
+      }
+    },
+  )
 
-  test.each([[['10.0.0.0/8']], [['127.0.0.2']], [['127.0.1.0/24']], [['::1']], [['2001:db8::/32']]])('allowlist %p refuses every path with 403 IP_NOT_ALLOWED', async (list) => {
-    const tokens = await fresh(c, s.acme.users.admin.user.email)
-    await setAllowlist(s.app, s.acme, list)
-    try {
-      expect(await everyPath(c, s.acme, pat, tokens)).toEqual(ALL_DENIED)
-    } finally {
-      await setAllowlist(s.app, s.acme, [])
-    }
-  })
+  test.each([[['10.0.0.0/8']], [['127.0.0.2']], [['127.0.1.0/24']], [['::1']], [['2001:db8::/32']]])(
+    'allowlist %p refuses every path with 403 IP_NOT_ALLOWED',
+    async (list) => {
+      const tokens = await fresh(c, s.acme.users.admin.user.email)
+      await setAllowlist(s.app, s.acme, list)
+      try {
+        expect(await everyPath(c, s.acme, pat, tokens)).toEqual(ALL_DENIED)
+      } finally {
+        await setAllowlist(s.app, s.acme, [])
+      }
+    },
+  )
 
   test('a forced PATCH locks the organization out at once; the refused refresh token is not used up', async () => {
     const tokens = await fresh(c, s.acme.users.agent.user.email)
-    const sessionsOf = async (userId: string) => Number((await s.app.context.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE user_id = ?', [userId]))!.n)
+    const sessionsOf = async (userId: string) =>
+      Number((await s.app.context.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE user_id = ?', [userId]))!.n)
     const sessionsBefore = await sessionsOf(s.acme.users.agent.user.id)
     const patched = await fetch(`${c.base}/api/v1/organization/security`, {
       method: 'PATCH',
@@ -220,7 +241,13 @@ describe('IPv4 server, client 127.0.0.1', () => {
     await setAllowlist(s.app, org, [])
     let records = await auditOf(c, org, 'ip.denied')
     expect(records).toHaveLength(1)
-    expect(records[0]).toMatchObject({ outcome: 'failure', reason: 'ip_not_allowed', ip: '127.0.0.1', details: { ip: '127.0.0.1' }, actor: { type: 'user', id: org.users.agent.user.id } })
+    expect(records[0]).toMatchObject({
+      outcome: 'failure',
+      reason: 'ip_not_allowed',
+      ip: '127.0.0.1',
+      details: { ip: '127.0.0.1' },
+      actor: { type: 'user', id: org.users.agent.user.id },
+    })
     // A minute after the last record, the next denial is recorded again.
     await setAllowlist(s.app, org, ['10.0.0.0/8'])
     s.app.clock.advance(1_000)
@@ -246,7 +273,9 @@ describe('dual-stack server (::)', () => {
 
   test('a client on 127.0.0.1 arrives as ::ffff:127.0.0.1 and is recorded as 127.0.0.1', async () => {
     const tokens = await fresh(v4, s.acme.users.agent.user.email)
-    const listed = (await (await v4.get('/api/v1/auth/sessions', { authorization: `Bearer ${tokens.access_token}` })).json()) as { sessions: { id: string; ip: string }[] }
+    const listed = (await (await v4.get('/api/v1/auth/sessions', { authorization: `Bearer ${tokens.access_token}` })).json()) as {
+      sessions: { id: string; ip: string }[]
+    }
     expect(listed.sessions.find((x) => x.id === claims(tokens.access_token).sid)!.ip).toBe('127.0.0.1')
   })
 
@@ -344,7 +373,9 @@ describe('behind a trusted proxy (TRUSTED_PROXIES=127.0.0.1)', () => {
     const started = await direct.post('/api/v1/auth/mfa/totp', {}, org.users.agent.auth)
     expect(started.status).toBe(200)
     const { secret } = (await started.json()) as { secret: string }
-    expect((await direct.post('/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, s.app.clock.now()) }, org.users.agent.auth)).status).toBe(200)
+    expect(
+      (await direct.post('/api/v1/auth/mfa/totp/confirm', { code: totpAt(secret, s.app.clock.now()) }, org.users.agent.auth)).status,
+    ).toBe(200)
     s.app.clock.advance(30_000)
     await setAllowlist(s.app, org, ['203.0.113.0/24'])
     try {
@@ -357,8 +388,13 @@ describe('behind a trusted proxy (TRUSTED_PROXIES=127.0.0.1)', () => {
       const verified = await viaProxy.post('/api/v1/auth/mfa/verify', body)
       expect(verified.status).toBe(200)
       const tokens = (await verified.json()) as Tokens
-      const listed = (await (await viaProxy.get('/api/v1/auth/sessions', { authorization: `Bearer ${tokens.access_token}` })).json()) as { sessions: { id: string; ip: string; auth_methods: string[] }[] }
-      expect(listed.sessions.find((x) => x.id === claims(tokens.access_token).sid)).toMatchObject({ ip: '203.0.113.9', auth_methods: ['pwd', 'otp', 'mfa'] })
+      const listed = (await (await viaProxy.get('/api/v1/auth/sessions', { authorization: `Bearer ${tokens.access_token}` })).json()) as {
+        sessions: { id: string; ip: string; auth_methods: string[] }[]
+      }
+      expect(listed.sessions.find((x) => x.id === claims(tokens.access_token).sid)).toMatchObject({
+        ip: '203.0.113.9',
+        auth_methods: ['pwd', 'otp', 'mfa'],
+      })
     } finally {
       await setAllowlist(s.app, org, [])
     }
@@ -367,7 +403,9 @@ describe('behind a trusted proxy (TRUSTED_PROXIES=127.0.0.1)', () => {
   test('the forwarded address is what the session, the audit log and the lock-out guard see', async () => {
     const org = await seedOrganization(s.app, 'proxied')
     const tokens = await fresh(viaProxy, org.users.admin.user.email)
-    const listed = (await (await viaProxy.get('/api/v1/auth/sessions', { authorization: `Bearer ${tokens.access_token}` })).json()) as { sessions: { id: string; ip: string }[] }
+    const listed = (await (await viaProxy.get('/api/v1/auth/sessions', { authorization: `Bearer ${tokens.access_token}` })).json()) as {
+      sessions: { id: string; ip: string }[]
+    }
     expect(listed.sessions.find((x) => x.id === claims(tokens.access_token).sid)!.ip).toBe('203.0.113.9')
     const patchFrom = (xff: string, list: string[]) =>
       fetch(`${direct.base}/api/v1/organization/security`, {

@@ -16,8 +16,21 @@ async function lockedOutDir() {
     const acme = await seedOrganization(app, 'acme')
     const globex = await seedOrganization(app, 'globex')
     const patch = (org: typeof acme, body: unknown) =>
-      app.request('/api/v1/organization/security', { method: 'PATCH', headers: { ...org.users.super_admin.auth, 'content-type': 'application/json' }, body: JSON.stringify(body) })
-    expect((await patch(acme, { allowed_ips: ['10.0.0.0/8', '2001:db8::/32'], max_concurrent_sessions: 5, session_limit_policy: 'deny_new', force: true })).status).toBe(200)
+      app.request('/api/v1/organization/security', {
+        method: 'PATCH',
+        headers: { ...org.users.super_admin.auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    expect(
+      (
+        await patch(acme, {
+          allowed_ips: ['10.0.0.0/8', '2001:db8::/32'],
+          max_concurrent_sessions: 5,
+          session_limit_policy: 'deny_new',
+          force: true,
+        })
+      ).status,
+    ).toBe(200)
     expect((await patch(globex, { allowed_ips: ['192.0.2.0/24'], force: true })).status).toBe(200)
     // Locked out indeed.
     expect((await app.request('/api/v1/me', { headers: acme.users.admin.auth })).status).toBe(403)
@@ -48,17 +61,30 @@ describe('org clear-allowlist', () => {
     try {
       // The tokens issued before the lockout work again, and so does a login.
       expect((await fetch(`${base}/api/v1/me`, { headers: acme.users.admin.auth })).status).toBe(200)
-      const login = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: acme.users.viewer.user.email, password: PASSWORD }) })
+      const login = await fetch(`${base}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: acme.users.viewer.user.email, password: PASSWORD }),
+      })
       expect(login.status).toBe(200)
       const security = await fetch(`${base}/api/v1/organization/security`, { headers: acme.users.super_admin.auth })
-      expect(await security.json()).toEqual({ allowed_ips: [], max_concurrent_sessions: 5, session_limit_policy: 'deny_new', mfa_required: false })
+      expect(await security.json()).toEqual({
+        allowed_ips: [],
+        max_concurrent_sessions: 5,
+        session_limit_policy: 'deny_new',
+        mfa_required: false,
+      })
       // Only that organization: the other one is still behind its list.
       const other = await fetch(`${base}/api/v1/me`, { headers: globex.users.admin.auth })
       expect(other.status).toBe(403)
       expect(((await other.json()) as { code: string }).code).toBe('IP_NOT_ALLOWED')
       // Audited as done by the operator, with what it was before.
       const logs = await fetch(`${base}/api/v1/audit-logs?event=security.updated`, { headers: acme.users.super_admin.auth })
-      const records = ((await logs.json()) as { audit_logs: { seq: number; actor: unknown; credential_id: unknown; ip: unknown; details: unknown; target: unknown }[] }).audit_logs
+      const records = (
+        (await logs.json()) as {
+          audit_logs: { seq: number; actor: unknown; credential_id: unknown; ip: unknown; details: unknown; target: unknown }[]
+        }
+      ).audit_logs
       expect(records).toHaveLength(2)
       // The CLI wrote with the real clock, the app with a fake one: the chain position tells which is last.
       const latest = records.reduce((a, b) => (b.seq > a.seq ? b : a))
@@ -104,7 +130,10 @@ describe('org clear-allowlist', () => {
     expect(result.stderr).toContain('org_01KAX3M6W9P8T2V5G7H4J3C1QZ')
     const app = await makeTestApp({}, { dataDir: dir, keepData: true })
     try {
-      expect((await app.context.db.raw.get<{ allowed_ips: string }>('SELECT allowed_ips FROM organizations WHERE id = ?', [acme.org.id]))!.allowed_ips).toBe('["10.0.0.0/8","2001:db8::/32"]')
+      expect(
+        (await app.context.db.raw.get<{ allowed_ips: string }>('SELECT allowed_ips FROM organizations WHERE id = ?', [acme.org.id]))!
+          .allowed_ips,
+      ).toBe('["10.0.0.0/8","2001:db8::/32"]')
     } finally {
       await app.close()
     }

@@ -12,12 +12,19 @@ afterAll(() => app.close())
 
 type Auth = Record<string, string>
 const send = (method: string, path: string, auth: Auth, body?: unknown) =>
-  app.request(path, { method, headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) })
+  app.request(path, {
+    method,
+    headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 const refresh = (refresh_token: string) => send('POST', '/api/v1/auth/refresh', {}, { refresh_token })
 
 async function createPat(auth: Auth): Promise<string> {
-  const response = await send('POST', '/api/v1/api-keys', auth, { name: 'integration', expires_at: new Date(app.clock.now() + 30 * 86_400_000).toISOString() })
+  const response = await send('POST', '/api/v1/api-keys', auth, {
+    name: 'integration',
+    expires_at: new Date(app.clock.now() + 30 * 86_400_000).toISOString(),
+  })
   expect(response.status).toBe(201)
   return (await json<{ token: string }>(response)).token
 }
@@ -69,7 +76,9 @@ describe('turning mfa_required on', () => {
     expect((await send('GET', '/api/v1/me', { 'x-api-key': pats.supervisor })).status).toBe(200)
 
     // The agent signs in again: tokens for the enrollment routes only; enrolls TOTP with them.
-    const signIn = await json<{ access_token: string; mfa_enrollment_required?: true }>(await send('POST', '/api/v1/auth/login', {}, { email: users.agent.user.email, password: PASSWORD }))
+    const signIn = await json<{ access_token: string; mfa_enrollment_required?: true }>(
+      await send('POST', '/api/v1/auth/login', {}, { email: users.agent.user.email, password: PASSWORD }),
+    )
     expect(signIn.mfa_enrollment_required).toBe(true)
     await enrollTotp(app, bearer(signIn.access_token))
     // The same PAT, never re-issued, works again.
@@ -82,7 +91,8 @@ describe('turning mfa_required on', () => {
     expect((await turnOn(users.admin.auth)).status).toBe(200)
     const response = await send('GET', '/api/v1/audit-logs?event=session.ended&page_size=100', users.admin.auth)
     expect(response.status).toBe(200)
-    const records = (await json<{ audit_logs: { reason: string; actor: { id: string }; details: { user_id: string } }[] }>(response)).audit_logs
+    const records = (await json<{ audit_logs: { reason: string; actor: { id: string }; details: { user_id: string } }[] }>(response))
+      .audit_logs
     const ended = records.filter((r) => r.reason === 'mfa_required' && r.actor.id === users.admin.user.id)
     const withoutMfa = [users.super_admin, users.agent, users.viewer].map((u) => u.user.id)
     expect(ended.map((r) => r.details.user_id).sort()).toEqual(withoutMfa.sort())
@@ -93,7 +103,9 @@ describe('turning mfa_required on', () => {
     await enrollTotp(app, users.admin.auth)
     expect((await turnOn(users.admin.auth)).status).toBe(200)
     // The agent signs in again (enrollment-only tokens); another PATCH with mfa_required true leaves them working.
-    const signIn = await json<{ access_token: string }>(await send('POST', '/api/v1/auth/login', {}, { email: users.agent.user.email, password: PASSWORD }))
+    const signIn = await json<{ access_token: string }>(
+      await send('POST', '/api/v1/auth/login', {}, { email: users.agent.user.email, password: PASSWORD }),
+    )
     expect((await turnOn(users.admin.auth)).status).toBe(200)
     expect((await send('GET', '/api/v1/auth/mfa', bearer(signIn.access_token))).status).toBe(200)
   })

@@ -38,11 +38,19 @@ const DEFAULTS: Security = { allowed_ips: [], max_concurrent_sessions: null, ses
 
 /** In-process request: no client address, so any non-empty allowlist excludes the caller. */
 function patch(org: SeededOrg, body: unknown, role: keyof SeededOrg['users'] = 'super_admin') {
-  return app.request('/api/v1/organization/security', { method: 'PATCH', headers: { ...org.users[role].auth, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  return app.request('/api/v1/organization/security', {
+    method: 'PATCH',
+    headers: { ...org.users[role].auth, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
 }
 /** Over loopback: the caller is 127.0.0.1. */
 function patchOverHttp(org: SeededOrg, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(`${base}/api/v1/organization/security`, { method: 'PATCH', headers: { ...org.users.super_admin.auth, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+  return fetch(`${base}/api/v1/organization/security`, {
+    method: 'PATCH',
+    headers: { ...org.users.super_admin.auth, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  })
 }
 async function getSecurity(org: SeededOrg): Promise<Security> {
   const response = await app.request('/api/v1/organization/security', { headers: org.users.admin.auth })
@@ -56,7 +64,10 @@ async function securityRecords(org: SeededOrg): Promise<AuditRecord[]> {
 }
 /** Back to the defaults without an allowlist, straight in the table (a clean slate between tests, not under test). */
 async function reset(org: SeededOrg) {
-  await app.context.db.raw.run("UPDATE organizations SET allowed_ips = '[]', max_concurrent_sessions = NULL, session_limit_policy = 'evict_oldest', mfa_required = ? WHERE id = ?", [false, org.org.id])
+  await app.context.db.raw.run(
+    "UPDATE organizations SET allowed_ips = '[]', max_concurrent_sessions = NULL, session_limit_policy = 'evict_oldest', mfa_required = ? WHERE id = ?",
+    [false, org.org.id],
+  )
 }
 const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid: string }
 
@@ -78,7 +89,15 @@ describe('permissions', () => {
 
   test('without a credential -> 401', async () => {
     expect((await app.request('/api/v1/organization/security')).status).toBe(401)
-    expect((await app.request('/api/v1/organization/security', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"mfa_required":false}' })).status).toBe(401)
+    expect(
+      (
+        await app.request('/api/v1/organization/security', {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json' },
+          body: '{"mfa_required":false}',
+        })
+      ).status,
+    ).toBe(401)
   })
 })
 
@@ -103,12 +122,15 @@ describe('GET and PATCH', () => {
     }
   })
 
-  test.each([[{}], [{ unknown_field: 1 }], [{ allowed_ips: '10.0.0.1' }], [{ allowed_ips: [7] }], [{ mfa_required: 'yes' }]])('body %p -> 400', async (body) => {
-    const response = await patch(acme, body)
-    expect(response.status).toBe(400)
-    expect((await json(response)).code).toBe('VALIDATION_FAILED')
-    expect(await getSecurity(acme)).toEqual(DEFAULTS)
-  })
+  test.each([[{}], [{ unknown_field: 1 }], [{ allowed_ips: '10.0.0.1' }], [{ allowed_ips: [7] }], [{ mfa_required: 'yes' }]])(
+    'body %p -> 400',
+    async (body) => {
+      const response = await patch(acme, body)
+      expect(response.status).toBe(400)
+      expect((await json(response)).code).toBe('VALIDATION_FAILED')
+      expect(await getSecurity(acme)).toEqual(DEFAULTS)
+    },
+  )
 })
 
 describe('allowlist validation', () => {
@@ -158,7 +180,19 @@ describe('allowlist validation', () => {
   })
 
   test('IPv4, IPv4 CIDR, IPv6, IPv6 CIDR and IPv4-mapped entries are accepted and kept as written', async () => {
-    const entries = ['203.0.113.7', '10.0.0.0/8', '192.168.1.0/24', '0.0.0.0/0', '2001:db8::1', '2001:db8::/32', 'fd00::/8', '::/0', '::1', '::ffff:198.51.100.1', '127.0.0.1/32']
+    const entries = [
+      '203.0.113.7',
+      '10.0.0.0/8',
+      '192.168.1.0/24',
+      '0.0.0.0/0',
+      '2001:db8::1',
+      '2001:db8::/32',
+      'fd00::/8',
+      '::/0',
+      '::1',
+      '::ffff:198.51.100.1',
+      '127.0.0.1/32',
+    ]
     try {
       const response = await patch(acme, { allowed_ips: entries, force: true })
       expect(response.status).toBe(200)
@@ -180,7 +214,18 @@ describe('allowlist validation', () => {
 
   test('one entry per range, however it is spelled: the first spelling is kept', async () => {
     try {
-      const entries = ['::1', '0:0:0:0:0:0:0:1', '10.0.0.1', '10.0.0.1/32', '::ffff:10.0.0.1', '10.1.2.3/8', '10.0.0.0/8', '2001:DB8::/32', '2001:db8::/32', '10.0.0.0/16']
+      const entries = [
+        '::1',
+        '0:0:0:0:0:0:0:1',
+        '10.0.0.1',
+        '10.0.0.1/32',
+        '::ffff:10.0.0.1',
+        '10.1.2.3/8',
+        '10.0.0.0/8',
+        '2001:DB8::/32',
+        '2001:db8::/32',
+        '10.0.0.0/16',
+      ]
       const response = await patch(acme, { allowed_ips: entries, force: true })
       expect(response.status).toBe(200)
       expect((await json<Security>(response)).allowed_ips).toEqual(['::1', '10.0.0.1', '10.1.2.3/8', '2001:DB8::/32', '10.0.0.0/16'])
@@ -226,14 +271,17 @@ describe('the lock-out guard', () => {
     expect((await patchOverHttp(org, { allowed_ips: ['10.0.0.0/8'], force: false })).status).toBe(409)
   })
 
-  test.each([[['127.0.0.1']], [['127.0.0.0/8']], [['10.0.0.0/8', '127.0.0.1/32']], [['::ffff:127.0.0.1']], [['0.0.0.0/0']]])('over loopback: %p includes the caller -> 200 without force', async (list) => {
-    const org = await seedOrganization(app, `guard-ok-${list.join('-').replaceAll(/[^a-z0-9]/gi, '')}`)
-    const response = await patchOverHttp(org, { allowed_ips: list })
-    expect(response.status).toBe(200)
-    expect((await json<Security>(response)).allowed_ips).toEqual(list)
-    // And the caller indeed still gets in.
-    expect((await fetch(`${base}/api/v1/organization/security`, { headers: org.users.admin.auth })).status).toBe(200)
-  })
+  test.each([[['127.0.0.1']], [['127.0.0.0/8']], [['10.0.0.0/8', '127.0.0.1/32']], [['::ffff:127.0.0.1']], [['0.0.0.0/0']]])(
+    'over loopback: %p includes the caller -> 200 without force',
+    async (list) => {
+      const org = await seedOrganization(app, `guard-ok-${list.join('-').replaceAll(/[^a-z0-9]/gi, '')}`)
+      const response = await patchOverHttp(org, { allowed_ips: list })
+      expect(response.status).toBe(200)
+      expect((await json<Security>(response)).allowed_ips).toEqual(list)
+      // And the caller indeed still gets in.
+      expect((await fetch(`${base}/api/v1/organization/security`, { headers: org.users.admin.auth })).status).toBe(200)
+    },
+  )
 
   test('with force: applied, audited as forced, and the caller is then locked out', async () => {
     const org = await seedOrganization(app, 'guard2')
@@ -270,7 +318,12 @@ describe('security.updated', () => {
     const org = await seedOrganization(app, 'audited')
     const response = await fetch(`${base}/api/v1/organization/security`, {
       method: 'PATCH',
-      headers: { ...org.users.admin.auth, 'content-type': 'application/json', 'user-agent': 'SecurityTest/1', 'x-request-id': 'security-change-1' },
+      headers: {
+        ...org.users.admin.auth,
+        'content-type': 'application/json',
+        'user-agent': 'SecurityTest/1',
+        'x-request-id': 'security-change-1',
+      },
       body: JSON.stringify({ allowed_ips: ['127.0.0.0/8', '10.1.0.0/16'], max_concurrent_sessions: 2, session_limit_policy: 'deny_new' }),
     })
     expect(response.status).toBe(200)

@@ -44,7 +44,8 @@ function from(s: Served, ip: string, path: string, init: { method?: string; head
   })
 }
 
-const login = (s: Served, ip: string, email: string, password = 'wrong password') => from(s, ip, '/api/v1/auth/login', { body: { email, password } })
+const login = (s: Served, ip: string, email: string, password = 'wrong password') =>
+  from(s, ip, '/api/v1/auth/login', { body: { email, password } })
 
 function headersOf(response: Response) {
   return [response.status, response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]
@@ -63,7 +64,12 @@ describe('unauthenticated requests, per address (UNAUTH_PER_MINUTE)', () => {
     for (const path of ['/openapi.json', '/nowhere', '/api/v1/me']) {
       const refused = await from(s, ip, path)
       expect(headersOf(refused)).toEqual([429, '5', '0'])
-      expect(await refused.json()).toEqual({ code: 429, message: expect.stringContaining('5 unauthenticated requests per minute from this address'), retry_after: Number(refused.headers.get('retry-after')), error: 'RATE_LIMITED' })
+      expect(await refused.json()).toEqual({
+        code: 429,
+        message: expect.stringContaining('5 unauthenticated requests per minute from this address'),
+        retry_after: Number(refused.headers.get('retry-after')),
+        error: 'RATE_LIMITED',
+      })
     }
     // A bad body is refused before it is parsed or validated.
     expect((await from(s, ip, '/api/v1/auth/login', { body: { email: 'x' } })).status).toBe(429)
@@ -72,7 +78,8 @@ describe('unauthenticated requests, per address (UNAUTH_PER_MINUTE)', () => {
     // A signed-in user from the same address counts against their own budget (Professional: 1,000 a minute).
     expect(headersOf(await from(s, ip, '/api/v1/me', { headers: s.org.users.agent.auth }))).toEqual([200, '1000', '999'])
     // Probes and discovery documents never count and carry no headers.
-    for (const path of ['/health', '/ready', '/.well-known/jwks.json']) expect(headersOf(await from(s, ip, path))).toEqual([200, null, null])
+    for (const path of ['/health', '/ready', '/.well-known/jwks.json'])
+      expect(headersOf(await from(s, ip, path))).toEqual([200, null, null])
 
     s.app.clock.advance(120_000)
     expect(headersOf(await from(s, ip, '/nowhere'))).toEqual([404, '5', '4'])
@@ -133,7 +140,12 @@ describe('X-RateLimit-* on every response', () => {
     const auth = s.org.users.agent.auth
     const cases: Array<[string, Promise<Response>, number, string]> = [
       ['200 authenticated', from(s, ip, '/api/v1/me', { headers: auth }), 200, '1000'],
-      ['201 authenticated', from(s, ip, '/api/v1/tickets', { headers: auth, body: { subject: 'Printer on fire', description: 'It is on fire.' } }), 201, '1000'],
+      [
+        '201 authenticated',
+        from(s, ip, '/api/v1/tickets', { headers: auth, body: { subject: 'Printer on fire', description: 'It is on fire.' } }),
+        201,
+        '1000',
+      ],
       ['400 authenticated', from(s, ip, '/api/v1/tickets?page_size=0', { headers: auth }), 400, '60'],
       ['403 authenticated', from(s, ip, '/api/v1/audit-logs', { headers: auth }), 403, '1000'],
       ['404 authenticated', from(s, ip, '/api/v1/tickets/tkt_00000000000000000000000000', { headers: auth }), 404, '1000'],

@@ -26,18 +26,24 @@ describe('GET /api/v1/reports/*: 10 a minute per user', () => {
     const auth = org.users.agent.auth
     for (let i = 1; i <= 10; i++) {
       const response = await app.request(`/api/v1/reports/${i % 2 ? 'tickets' : 'calls'}`, { headers: auth })
-      expect([response.status, response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]).toEqual([200, '10', String(10 - i)])
+      expect([response.status, response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]).toEqual([
+        200,
+        '10',
+        String(10 - i),
+      ])
     }
     const refused = await app.request('/api/v1/reports/tickets', { headers: auth })
     expect(refused.status).toBe(429)
-    expect(((await refused.json()) as { message: string }).message).toContain('10 requests per minute to GET /api/v1/reports/* for this user')
+    expect(((await refused.json()) as { message: string }).message).toContain(
+      '10 requests per minute to GET /api/v1/reports/* for this user',
+    )
     expect((await app.request('/api/v1/me', { headers: auth })).status).toBe(200)
     expect((await app.request('/api/v1/reports/tickets', { headers: org.users.admin.auth })).status).toBe(200)
   })
 })
 
 describe('POST /api/v1/uploads: 100 an hour per user', () => {
-  test('the 101st upload in an hour is refused, and the wait it names is the hour\'s', async () => {
+  test("the 101st upload in an hour is refused, and the wait it names is the hour's", async () => {
     const { app, org } = await appWithStandIns()
     const auth = org.users.agent.auth
     for (let i = 1; i <= 100; i++) {

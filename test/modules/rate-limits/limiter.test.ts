@@ -37,8 +37,22 @@ function no(outcome: RateOutcome) {
 describe('endpointLimitFor', () => {
   test('the declared limits', () => {
     expect(ENDPOINT_LIMITS).toEqual([
-      { name: 'uploads', method: 'POST', path: '/api/v1/uploads', limit: 100, windowMs: HOUR_MS, scope: 'requests per hour to POST /api/v1/uploads for this user' },
-      { name: 'reports', method: 'GET', path: '/api/v1/reports/*', limit: 10, windowMs: MINUTE_MS, scope: 'requests per minute to GET /api/v1/reports/* for this user' },
+      {
+        name: 'uploads',
+        method: 'POST',
+        path: '/api/v1/uploads',
+        limit: 100,
+        windowMs: HOUR_MS,
+        scope: 'requests per hour to POST /api/v1/uploads for this user',
+      },
+      {
+        name: 'reports',
+        method: 'GET',
+        path: '/api/v1/reports/*',
+        limit: 10,
+        windowMs: MINUTE_MS,
+        scope: 'requests per minute to GET /api/v1/reports/* for this user',
+      },
     ])
     expect(LOGIN_LIMIT).toEqual({ perIpPerMinute: 10, perEmailPerMinute: 10, windowMs: MINUTE_MS })
   })
@@ -67,9 +81,19 @@ describe('endpointLimitFor', () => {
 describe('RateLimiter.user', () => {
   test('the 61st request of a Free user in a minute is refused, naming the per-minute user limit', () => {
     const rl = limiter()
-    for (let i = 1; i <= 60; i++) expect(ok(rl.user('u1', 'o1', FREE, undefined, D0 + 7))).toEqual({ limit: 60, remaining: 60 - i, resetAt: i < 60 ? D0 + 2 * MINUTE_MS : D0 + MINUTE_MS + 1 })
+    for (let i = 1; i <= 60; i++)
+      expect(ok(rl.user('u1', 'o1', FREE, undefined, D0 + 7))).toEqual({
+        limit: 60,
+        remaining: 60 - i,
+        resetAt: i < 60 ? D0 + 2 * MINUTE_MS : D0 + MINUTE_MS + 1,
+      })
     const refused = no(rl.user('u1', 'o1', FREE, undefined, D0 + 7))
-    expect(refused).toEqual({ ok: false, message: 'Rate limit reached: 60 requests per minute for this user', retryAfterMs: MINUTE_MS + 1 - 7, report: { limit: 60, remaining: 0, resetAt: D0 + MINUTE_MS + 1 } })
+    expect(refused).toEqual({
+      ok: false,
+      message: 'Rate limit reached: 60 requests per minute for this user',
+      retryAfterMs: MINUTE_MS + 1 - 7,
+      report: { limit: 60, remaining: 0, resetAt: D0 + MINUTE_MS + 1 },
+    })
     // Another user of the same organization is not affected.
     expect(ok(rl.user('u2', 'o1', FREE, undefined, D0 + 7)).remaining).toBe(59)
   })
@@ -87,7 +111,12 @@ describe('RateLimiter.user', () => {
 
   test('reports: 10 a minute per user; the 11th is refused with a message naming it; the refused one is not counted elsewhere', () => {
     const rl = limiter()
-    for (let i = 1; i <= 10; i++) expect(ok(rl.user('u1', 'o1', FREE, REPORTS, D0))).toEqual({ limit: 10, remaining: 10 - i, resetAt: i < 10 ? D0 + 2 * MINUTE_MS : D0 + MINUTE_MS + 1 })
+    for (let i = 1; i <= 10; i++)
+      expect(ok(rl.user('u1', 'o1', FREE, REPORTS, D0))).toEqual({
+        limit: 10,
+        remaining: 10 - i,
+        resetAt: i < 10 ? D0 + 2 * MINUTE_MS : D0 + MINUTE_MS + 1,
+      })
     const refused = no(rl.user('u1', 'o1', FREE, REPORTS, D0 + 1_000))
     expect(refused.message).toBe('Rate limit reached: 10 requests per minute to GET /api/v1/reports/* for this user')
     expect(refused.retryAfterMs).toBe(MINUTE_MS - 1_000 + 1)
@@ -125,7 +154,9 @@ describe('RateLimiter.user', () => {
     for (let i = 0; i < 3; i++) ok(rl.user('a', 'o1', rates, undefined, D0))
     expect(ok(rl.user('b', 'o1', rates, undefined, D0))).toEqual({ limit: 5, remaining: 1, resetAt: D0 + 2 * DAY_MS })
     expect(ok(rl.user('b', 'o1', rates, undefined, D0))).toEqual({ limit: 5, remaining: 0, resetAt: D0 + DAY_MS + 1 })
-    expect(no(rl.user('b', 'o1', rates, undefined, D0 + MINUTE_MS)).message).toBe('Rate limit reached: 5 requests per day for this organization')
+    expect(no(rl.user('b', 'o1', rates, undefined, D0 + MINUTE_MS)).message).toBe(
+      'Rate limit reached: 5 requests per day for this organization',
+    )
   })
 
   test('a refusal by the organization does not count against the user', () => {
@@ -189,7 +220,9 @@ describe('RateLimiter.login', () => {
     expect(refused.report.limit).toBe(10)
     // Another address in the same IPv6 /64 shares the budget; a different IPv4 address does not.
     for (let i = 0; i < 10; i++) ok(rl.login('2001:db8:1:2::1', `v6-${i}@example.com`, D0))
-    expect(no(rl.login('2001:db8:1:2::bad', 'v6@example.com', D0)).message).toBe('Rate limit reached: 10 login attempts per minute from this address')
+    expect(no(rl.login('2001:db8:1:2::bad', 'v6@example.com', D0)).message).toBe(
+      'Rate limit reached: 10 login attempts per minute from this address',
+    )
     ok(rl.login('192.0.2.2', 'other@example.com', D0))
   })
 
@@ -266,7 +299,10 @@ describe('plan rates', () => {
     const db = openSqlite(':memory:')
     try {
       const row = async (plan: string, perMinute: number | null, perDay: number | null) =>
-        (await db.raw.get<{ r: string }>(`SELECT ${RATES_COLUMN} AS r FROM (SELECT ? AS plan, ? AS rate_limit_per_minute, ? AS rate_limit_per_day)`, [plan, perMinute, perDay]))!.r
+        (await db.raw.get<{ r: string }>(
+          `SELECT ${RATES_COLUMN} AS r FROM (SELECT ? AS plan, ? AS rate_limit_per_minute, ? AS rate_limit_per_day)`,
+          [plan, perMinute, perDay],
+        ))!.r
       expect(await row('free', null, null)).toBe('free//')
       expect(await row('enterprise', 5_000, null)).toBe('enterprise/5000/')
       expect(await row('starter', 10, 100_000_000)).toBe('starter/10/100000000')
@@ -299,7 +335,8 @@ describe('store: saving and restoring the long windows', () => {
     previous: number
     updated_at: number
   }
-  const rows = (db: Database) => db.raw.all<SavedRow>('SELECT key, window_ms, window_start, current, previous, updated_at FROM rate_limit_counters ORDER BY key')
+  const rows = (db: Database) =>
+    db.raw.all<SavedRow>('SELECT key, window_ms, window_start, current, previous, updated_at FROM rate_limit_counters ORDER BY key')
 
   const T = D0 + 3 * HOUR_MS + 5 * MINUTE_MS
   const rates = { perMinute: 60, perDay: 5 }
@@ -451,7 +488,7 @@ describe('store: saving and restoring the long windows', () => {
     await db.close()
   })
 
-  test('many anonymous addresses over a few minutes do not evict a user\'s spent daily quota', async () => {
+  test("many anonymous addresses over a few minutes do not evict a user's spent daily quota", async () => {
     const { db } = await database()
     const rl = limiter()
     const r = { perMinute: 60, perDay: 5 }

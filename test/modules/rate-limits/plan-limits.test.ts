@@ -17,7 +17,12 @@ async function freeOrg(settings: Record<string, string> = {}) {
 }
 
 async function setPlan(app: TestApp, org: SeededOrg, plan: string, perMinute: number | null = null, perDay: number | null = null) {
-  await app.context.db.raw.run('UPDATE organizations SET plan = ?, rate_limit_per_minute = ?, rate_limit_per_day = ? WHERE id = ?', [plan, perMinute, perDay, org.org.id])
+  await app.context.db.raw.run('UPDATE organizations SET plan = ?, rate_limit_per_minute = ?, rate_limit_per_day = ? WHERE id = ?', [
+    plan,
+    perMinute,
+    perDay,
+    org.org.id,
+  ])
 }
 
 const me = (app: TestApp, headers: Record<string, string>) => app.request('/api/v1/me', { headers })
@@ -37,17 +42,31 @@ describe('per user, Free plan: 60 a minute', () => {
     const auth = org.users.agent.auth
     for (let i = 1; i <= 60; i++) {
       const response = await me(app, auth)
-      expect([response.status, response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]).toEqual([200, '60', String(60 - i)])
+      expect([response.status, response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]).toEqual([
+        200,
+        '60',
+        String(60 - i),
+      ])
     }
     const refused = await me(app, auth)
     expect(refused.status).toBe(429)
     const body = (await refused.json()) as Record<string, unknown>
     const retryAfter = Number(refused.headers.get('retry-after'))
-    expect(body).toEqual({ code: 429, message: expect.stringContaining('60 requests per minute for this user'), retry_after: retryAfter, error: 'RATE_LIMITED' })
+    expect(body).toEqual({
+      code: 429,
+      message: expect.stringContaining('60 requests per minute for this user'),
+      retry_after: retryAfter,
+      error: 'RATE_LIMITED',
+    })
     expect(Object.keys(body)).toEqual(['code', 'message', 'retry_after', 'error'])
     expect(retryAfter).toBeGreaterThanOrEqual(1)
     expect(retryAfter).toBeLessThanOrEqual(120)
-    expect(limits(refused)).toEqual({ status: 429, limit: '60', remaining: '0', reset: String(Math.ceil(app.clock.now() / 1000) + retryAfter) })
+    expect(limits(refused)).toEqual({
+      status: 429,
+      limit: '60',
+      remaining: '0',
+      reset: String(Math.ceil(app.clock.now() / 1000) + retryAfter),
+    })
     expect(refused.headers.get('content-type')).toStartWith('application/json')
 
     app.clock.advance(retryAfter * 1000 - 1000)
@@ -65,7 +84,7 @@ describe('per user, Free plan: 60 a minute', () => {
 })
 
 describe('per user, per day', () => {
-  test('the 1,001st request of a Free user in a day is refused, naming the daily limit, and the minute headers give way to the day\'s', async () => {
+  test("the 1,001st request of a Free user in a day is refused, naming the daily limit, and the minute headers give way to the day's", async () => {
     const { app, org } = await freeOrg()
     const auth = org.users.agent.auth
     // 1,000 requests at 40 a minute: never near the minute limit.
@@ -85,9 +104,10 @@ describe('per user, per day', () => {
 })
 
 describe('per organization: the plan rates times ORG_LIMIT_FACTOR', () => {
-  test('with a factor of 2, two users spend the organization\'s minute and a third is refused although their own budget is whole', async () => {
+  test("with a factor of 2, two users spend the organization's minute and a third is refused although their own budget is whole", async () => {
     const { app, org } = await freeOrg({ ORG_LIMIT_FACTOR: '2' })
-    for (const role of ['agent', 'supervisor'] as const) for (let i = 0; i < 60; i++) expect((await me(app, org.users[role].auth)).status).toBe(200)
+    for (const role of ['agent', 'supervisor'] as const)
+      for (let i = 0; i < 60; i++) expect((await me(app, org.users[role].auth)).status).toBe(200)
     const refused = await me(app, org.users.admin.auth)
     expect(refused.status).toBe(429)
     expect(((await refused.json()) as { message: string }).message).toContain('120 requests per minute for this organization')
@@ -105,7 +125,7 @@ describe('per organization: the plan rates times ORG_LIMIT_FACTOR', () => {
 })
 
 describe('personal access tokens', () => {
-  test('share their owner\'s budget with the owner\'s sessions', async () => {
+  test("share their owner's budget with the owner's sessions", async () => {
     const { app, org } = await freeOrg()
     const auth = org.users.agent.auth
     const created = await app.request('/api/v1/api-keys', {

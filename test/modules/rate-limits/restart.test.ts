@@ -19,7 +19,12 @@ async function firstStart(perDay: number, plan = 'enterprise', perMinute: number
   const clock = new FakeClock()
   const app = await makeTestApp(ON, { dataDir, keepData: true, clock })
   const org = await seedOrganization(app, 'acme')
-  await app.context.db.raw.run('UPDATE organizations SET plan = ?, rate_limit_per_minute = ?, rate_limit_per_day = ? WHERE id = ?', [plan, perMinute, perDay, org.org.id])
+  await app.context.db.raw.run('UPDATE organizations SET plan = ?, rate_limit_per_minute = ?, rate_limit_per_day = ? WHERE id = ?', [
+    plan,
+    perMinute,
+    perDay,
+    org.org.id,
+  ])
   return { dataDir, clock, app, org }
 }
 
@@ -51,14 +56,22 @@ describe('a restart does not hand out a fresh daily quota', () => {
     const { dataDir, clock, app, org } = await firstStart(10)
     const agent = org.users.agent
     for (let i = 0; i < 6; i++) await me(app, agent.auth)
-    const report = await rateLimitSaveTask(app.context).run({ now: clock.now(), log: createLogger({ level: 'error', sink: memorySink() }), signal: new AbortController().signal })
+    const report = await rateLimitSaveTask(app.context).run({
+      now: clock.now(),
+      log: createLogger({ level: 'error', sink: memorySink() }),
+      signal: new AbortController().signal,
+    })
     // user and organization, per day: the minute windows are not saved.
     expect(report).toMatchObject({ counters_saved: 2 })
     await me(app, agent.auth)
     // The first process is never closed: as if it had been killed.
     const second = await restart(dataDir, clock, agent.user)
     const response = await me(second.app, second.auth)
-    expect([response.status, response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]).toEqual([200, '10', '3'])
+    expect([response.status, response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]).toEqual([
+      200,
+      '10',
+      '3',
+    ])
     await second.app.close()
     await app.context.db.close()
   })
@@ -70,7 +83,11 @@ describe('a restart does not hand out a fresh daily quota', () => {
     await app.close()
     const second = await restart(dataDir, clock, org.users.agent.user)
     const response = await me(second.app, second.auth)
-    expect([response.status, response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]).toEqual([200, '60', '59'])
+    expect([response.status, response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]).toEqual([
+      200,
+      '60',
+      '59',
+    ])
     await second.app.close()
   })
 })

@@ -51,7 +51,11 @@ interface TicketEvent {
 
 type Auth = Record<string, string>
 const send = (method: string, path: string, auth: Auth, body?: unknown) =>
-  app.request(path, { method, headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) })
+  app.request(path, {
+    method,
+    headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
 const iso = () => new Date(app.clock.now()).toISOString()
 
 const create = async (body: Record<string, unknown> = {}, auth: Auth = users.admin.auth): Promise<Ticket> => {
@@ -60,12 +64,21 @@ const create = async (body: Record<string, unknown> = {}, auth: Auth = users.adm
   return json<Ticket>(response)
 }
 const patch = (id: string, body: unknown, auth: Auth = users.admin.auth) => send('PATCH', `/api/v1/tickets/${id}`, auth, body)
-const assign = (id: string, assigneeId: string | null, auth: Auth = users.admin.auth) => send('POST', `/api/v1/tickets/${id}/assign`, auth, { assignee_id: assigneeId })
-const comment = (id: string, body: Record<string, unknown>, auth: Auth = users.admin.auth) => send('POST', `/api/v1/tickets/${id}/comments`, auth, body)
+const assign = (id: string, assigneeId: string | null, auth: Auth = users.admin.auth) =>
+  send('POST', `/api/v1/tickets/${id}/assign`, auth, { assignee_id: assigneeId })
+const comment = (id: string, body: Record<string, unknown>, auth: Auth = users.admin.auth) =>
+  send('POST', `/api/v1/tickets/${id}/comments`, auth, body)
 const getTicket = async (id: string, auth: Auth = users.admin.auth) => json<Ticket>(await send('GET', `/api/v1/tickets/${id}`, auth))
 
 /** A ticket brought to `status` through allowed PATCHes only. */
-const PATHS: Record<string, string[]> = { new: [], open: ['open'], pending: ['pending'], on_hold: ['on_hold'], solved: ['solved'], closed: ['solved', 'closed'] }
+const PATHS: Record<string, string[]> = {
+  new: [],
+  open: ['open'],
+  pending: ['pending'],
+  on_hold: ['on_hold'],
+  solved: ['solved'],
+  closed: ['solved', 'closed'],
+}
 const ticketIn = async (status: string, body: Record<string, unknown> = {}): Promise<Ticket> => {
   let ticket = await create(body)
   for (const step of PATHS[status]!) {
@@ -92,7 +105,12 @@ const expectError = async (response: Response, status: number, code: string, fie
 
 let userCounter = 0
 const newUser = async (role = 'agent') => {
-  const response = await send('POST', '/api/v1/users', users.admin.auth, { email: `member${++userCounter}@acme.test`, name: `Member ${userCounter}`, password: 'password-123', role })
+  const response = await send('POST', '/api/v1/users', users.admin.auth, {
+    email: `member${++userCounter}@acme.test`,
+    name: `Member ${userCounter}`,
+    password: 'password-123',
+    role,
+  })
   expect(response.status).toBe(201)
   return json<{ id: string }>(response)
 }
@@ -105,7 +123,22 @@ describe('POST /api/v1/tickets', () => {
     expect(response.status).toBe(201)
     const ticket = await json<Ticket>(response)
     expect(Object.keys(ticket)).toEqual([
-      'id', 'number', 'subject', 'description', 'status', 'priority', 'type', 'channel', 'requester', 'assignee_id', 'tags', 'custom_fields', 'created_at', 'updated_at', 'solved_at', 'closed_at',
+      'id',
+      'number',
+      'subject',
+      'description',
+      'status',
+      'priority',
+      'type',
+      'channel',
+      'requester',
+      'assignee_id',
+      'tags',
+      'custom_fields',
+      'created_at',
+      'updated_at',
+      'solved_at',
+      'closed_at',
     ])
     expect(ticket.id).toMatch(/^tkt_[0-9A-Z]{26}$/)
     expect(ticket).toEqual({
@@ -227,7 +260,10 @@ describe('POST /api/v1/tickets', () => {
   })
 
   test('a requester name of only white space: 400 naming requester.name', async () => {
-    const response = await send('POST', '/api/v1/tickets', users.admin.auth, { subject: 'Valid subject', requester: { name: '   ', email: 'a@b.co' } })
+    const response = await send('POST', '/api/v1/tickets', users.admin.auth, {
+      subject: 'Valid subject',
+      requester: { name: '   ', email: 'a@b.co' },
+    })
     await expectError(response, 400, 'VALIDATION_FAILED', 'requester.name')
   })
 
@@ -242,7 +278,9 @@ describe('POST /api/v1/tickets', () => {
     } finally {
       ROLE_GRANTS.agent = grants
     }
-    expect((await send('POST', '/api/v1/tickets', users.agent.auth, { subject: 'Mine', assignee_id: users.agent.user.id })).status).toBe(201)
+    expect((await send('POST', '/api/v1/tickets', users.agent.auth, { subject: 'Mine', assignee_id: users.agent.user.id })).status).toBe(
+      201,
+    )
   })
 })
 
@@ -354,7 +392,8 @@ describe('PATCH /api/v1/tickets/{id}', () => {
     const after = await json<Ticket>(await patch(before.id, { tags: ['Fresh', 'fresh', 'other'], custom_fields: { color: 'red' } }))
     expect(after.tags).toEqual(['fresh', 'other'])
     expect(after.custom_fields).toEqual({ color: 'red' })
-    const listed = async (tag: string) => (await json<{ tickets: Ticket[] }>(await send('GET', `/api/v1/tickets?tag=${tag}`, users.admin.auth))).tickets.map((t) => t.id)
+    const listed = async (tag: string) =>
+      (await json<{ tickets: Ticket[] }>(await send('GET', `/api/v1/tickets?tag=${tag}`, users.admin.auth))).tickets.map((t) => t.id)
     expect(await listed('keepme-not')).toEqual([])
     expect(await listed('fresh')).toEqual([before.id])
     const emptied = await json<Ticket>(await patch(before.id, { tags: [], custom_fields: {} }))
@@ -366,7 +405,13 @@ describe('PATCH /api/v1/tickets/{id}', () => {
     const before = await create(full)
     const eventCount = (await eventsOf(before.id)).length
     app.clock.advance(5_000)
-    const response = await patch(before.id, { subject: 'Original', priority: 'low', tags: ['alpha', 'beta'], status: 'new', requester: { name: 'Ada', email: 'ADA@example.com' } })
+    const response = await patch(before.id, {
+      subject: 'Original',
+      priority: 'low',
+      tags: ['alpha', 'beta'],
+      status: 'new',
+      requester: { name: 'Ada', email: 'ADA@example.com' },
+    })
     expect(response.status).toBe(200)
     expect(await json<Ticket>(response)).toEqual(before)
     expect((await eventsOf(before.id)).length).toBe(eventCount)
@@ -382,7 +427,12 @@ describe('PATCH /api/v1/tickets/{id}', () => {
     await expectError(await patch(ticket.id, { subject: ' ' }), 400, 'VALIDATION_FAILED', 'subject')
     await expectError(await patch(ticket.id, { priority: 'extreme' }), 400, 'VALIDATION_FAILED', 'priority')
     await expectError(await patch(ticket.id, { status: 'archived' }), 400, 'VALIDATION_FAILED', 'status')
-    await expectError(await patch(ticket.id, { custom_fields: Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`f${i}`, 'y'.repeat(1000)])) }), 400, 'VALIDATION_FAILED', 'custom_fields')
+    await expectError(
+      await patch(ticket.id, { custom_fields: Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`f${i}`, 'y'.repeat(1000)])) }),
+      400,
+      'VALIDATION_FAILED',
+      'custom_fields',
+    )
   })
 
   test('a ticket that does not exist: 404', async () => {
@@ -393,7 +443,7 @@ describe('PATCH /api/v1/tickets/{id}', () => {
 describe('events', () => {
   test('ticket.created carries the envelope in order and the ticket', async () => {
     const ticket = await create({ subject: 'Event me', priority: 'high' })
-    const [event, ...rest] = (await eventsOf(ticket.id))
+    const [event, ...rest] = await eventsOf(ticket.id)
     expect(rest).toEqual([])
     expect(Object.keys(event!)).toEqual(['id', 'type', 'created_at', 'organization_id', 'data'])
     expect(event!.id).toMatch(/^evt_[0-9A-Z]{26}$/)
@@ -404,7 +454,7 @@ describe('events', () => {
 
   test('created with an assignee: ticket.created then ticket.assigned with previous_assignee_id null', async () => {
     const ticket = await create({ assignee_id: users.agent.user.id })
-    const events = (await eventsOf(ticket.id))
+    const events = await eventsOf(ticket.id)
     expect(events.map((e) => e.type)).toEqual(['ticket.created', 'ticket.assigned'])
     expect(events[1]!.data).toEqual({ ticket, previous_assignee_id: null })
   })
@@ -415,7 +465,7 @@ describe('events', () => {
     await patch(ticket.id, { requester: { name: 'Ada', email: 'ada@example.com' }, custom_fields: { a: 1 }, channel: 'web', type: 'task' })
     const solved = await json<Ticket>(await patch(ticket.id, { status: 'solved', priority: 'urgent' }))
     await patch(ticket.id, { status: 'open' })
-    const events = (await eventsOf(ticket.id))
+    const events = await eventsOf(ticket.id)
     expect(events.map((e) => [e.type, e.data.changed === undefined ? undefined : [...e.data.changed].sort()])).toEqual([
       ['ticket.created', undefined],
       ['ticket.updated', ['subject', 'tags']],
@@ -436,7 +486,7 @@ describe('events', () => {
     await assign(ticket.id, users.supervisor.user.id)
     await assign(ticket.id, null)
     await assign(ticket.id, null)
-    const events = (await eventsOf(ticket.id))
+    const events = await eventsOf(ticket.id)
     expect(events.map((e) => [e.type, e.data.ticket.assignee_id, e.data.previous_assignee_id])).toEqual([
       ['ticket.created', null, undefined],
       ['ticket.assigned', users.agent.user.id, null],
@@ -481,12 +531,17 @@ describe('POST /api/v1/tickets/{id}/assign', () => {
 
   test('a body without assignee_id: 400', async () => {
     const ticket = await create()
-    await expectError(await send('POST', `/api/v1/tickets/${ticket.id}/assign`, users.admin.auth, {}), 400, 'VALIDATION_FAILED', 'assignee_id')
+    await expectError(
+      await send('POST', `/api/v1/tickets/${ticket.id}/assign`, users.admin.auth, {}),
+      400,
+      'VALIDATION_FAILED',
+      'assignee_id',
+    )
   })
 })
 
 describe('comments', () => {
-  test('201 with the comment; public defaults to true; the ticket\'s updated_at moves', async () => {
+  test("201 with the comment; public defaults to true; the ticket's updated_at moves", async () => {
     const ticket = await create()
     app.clock.advance(2_000)
     const response = await comment(ticket.id, { body: 'On it' }, users.agent.auth)
@@ -494,7 +549,14 @@ describe('comments', () => {
     const added = await json<Comment>(response)
     expect(Object.keys(added)).toEqual(['id', 'ticket_id', 'author_id', 'body', 'public', 'created_at'])
     expect(added.id).toMatch(/^tcm_[0-9A-Z]{26}$/)
-    expect(added).toEqual({ id: added.id, ticket_id: ticket.id, author_id: users.agent.user.id, body: 'On it', public: true, created_at: iso() })
+    expect(added).toEqual({
+      id: added.id,
+      ticket_id: ticket.id,
+      author_id: users.agent.user.id,
+      body: 'On it',
+      public: true,
+      created_at: iso(),
+    })
     expect(await getTicket(ticket.id)).toEqual({ ...ticket, updated_at: iso() })
     const internal = await json<Comment>(await comment(ticket.id, { body: 'Internal note', public: false }))
     expect(internal.public).toBe(false)
@@ -516,7 +578,11 @@ describe('comments', () => {
       const seen: string[][] = []
       let token = ''
       do {
-        const response = await send('GET', `/api/v1/tickets/${ticket.id}/comments?page_size=2${query}${token ? `&page_token=${token}` : ''}`, users.admin.auth)
+        const response = await send(
+          'GET',
+          `/api/v1/tickets/${ticket.id}/comments?page_size=2${query}${token ? `&page_token=${token}` : ''}`,
+          users.admin.auth,
+        )
         expect(response.status).toBe(200)
         const page = await json<{ comments: Comment[]; next_page_token: string }>(response)
         seen.push(page.comments.map((c) => c.body))
@@ -532,14 +598,22 @@ describe('comments', () => {
     expect([last.comments.length, last.next_page_token, last.total_count]).toEqual([5, '', 5])
   })
 
-  test('a page token of one ticket\'s comments on another ticket\'s: 400 INVALID_PAGE_TOKEN', async () => {
+  test("a page token of one ticket's comments on another ticket's: 400 INVALID_PAGE_TOKEN", async () => {
     const first = await create()
     const second = await create()
     for (const ticket of [first, second]) for (const body of ['a', 'b', 'c']) await comment(ticket.id, { body })
-    const page = await json<{ next_page_token: string }>(await send('GET', `/api/v1/tickets/${first.id}/comments?page_size=1`, users.admin.auth))
+    const page = await json<{ next_page_token: string }>(
+      await send('GET', `/api/v1/tickets/${first.id}/comments?page_size=1`, users.admin.auth),
+    )
     expect(page.next_page_token).not.toBe('')
-    expect((await send('GET', `/api/v1/tickets/${first.id}/comments?page_size=1&page_token=${page.next_page_token}`, users.admin.auth)).status).toBe(200)
-    await expectError(await send('GET', `/api/v1/tickets/${second.id}/comments?page_size=1&page_token=${page.next_page_token}`, users.admin.auth), 400, 'INVALID_PAGE_TOKEN')
+    expect(
+      (await send('GET', `/api/v1/tickets/${first.id}/comments?page_size=1&page_token=${page.next_page_token}`, users.admin.auth)).status,
+    ).toBe(200)
+    await expectError(
+      await send('GET', `/api/v1/tickets/${second.id}/comments?page_size=1&page_token=${page.next_page_token}`, users.admin.auth),
+      400,
+      'INVALID_PAGE_TOKEN',
+    )
   })
 
   test('on a ticket that does not exist: 404', async () => {
@@ -606,7 +680,12 @@ describe('GET /api/v1/tickets filters and sorts', () => {
     await expectError(await send('GET', '/api/v1/tickets?created_after=yesterday', admin), 400, 'VALIDATION_FAILED', 'created_after')
     await expectError(await send('GET', '/api/v1/tickets?created_before=2026-13-45', admin), 400, 'VALIDATION_FAILED', 'created_before')
     // Impossible or zone-less times are refused rather than rolled over or read in the server's zone.
-    await expectError(await send('GET', '/api/v1/tickets?created_after=2026-02-30T00:00:00Z', admin), 400, 'VALIDATION_FAILED', 'created_after')
+    await expectError(
+      await send('GET', '/api/v1/tickets?created_after=2026-02-30T00:00:00Z', admin),
+      400,
+      'VALIDATION_FAILED',
+      'created_after',
+    )
     await expectError(await send('GET', '/api/v1/tickets?created_before=2026-06-01', admin), 400, 'VALIDATION_FAILED', 'created_before')
     await expectError(await send('GET', '/api/v1/tickets?status=archived', admin), 400, 'VALIDATION_FAILED', 'status')
   })
@@ -637,10 +716,18 @@ describe('GET /api/v1/tickets filters and sorts', () => {
   })
 
   test('filtered pages keep the filter, and a token is refused under another filter', async () => {
-    const first = await json<{ tickets: Ticket[]; next_page_token: string; total_count: number }>(await send('GET', '/api/v1/tickets?tag=vip&page_size=1&include_total=true', admin))
+    const first = await json<{ tickets: Ticket[]; next_page_token: string; total_count: number }>(
+      await send('GET', '/api/v1/tickets?tag=vip&page_size=1&include_total=true', admin),
+    )
     expect([first.tickets.map((t) => t.subject), first.total_count]).toEqual([['t3'], 2])
-    const second = await json<{ tickets: Ticket[]; next_page_token: string }>(await send('GET', `/api/v1/tickets?tag=vip&page_size=1&page_token=${first.next_page_token}`, admin))
+    const second = await json<{ tickets: Ticket[]; next_page_token: string }>(
+      await send('GET', `/api/v1/tickets?tag=vip&page_size=1&page_token=${first.next_page_token}`, admin),
+    )
     expect([second.tickets.map((t) => t.subject), second.next_page_token]).toEqual([['t2'], ''])
-    await expectError(await send('GET', `/api/v1/tickets?tag=billing&page_size=1&page_token=${first.next_page_token}`, admin), 400, 'INVALID_PAGE_TOKEN')
+    await expectError(
+      await send('GET', `/api/v1/tickets?tag=billing&page_size=1&page_token=${first.next_page_token}`, admin),
+      400,
+      'INVALID_PAGE_TOKEN',
+    )
   })
 })

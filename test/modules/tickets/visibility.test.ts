@@ -27,7 +27,11 @@ interface TicketList {
 
 type Auth = Record<string, string>
 const send = (method: string, path: string, auth: Auth, body?: unknown) =>
-  app.request(path, { method, headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) })
+  app.request(path, {
+    method,
+    headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
 const create = async (body: Record<string, unknown>, auth: Auth = users.admin.auth): Promise<Ticket> => {
   const response = await send('POST', '/api/v1/tickets', auth, body)
   expect(response.status).toBe(201)
@@ -43,18 +47,27 @@ const listIds = async (auth: Auth, query = '') => {
 const withoutRequestId = async (response: Response) => ({ ...(await json<ErrorBody>(response)), request_id: undefined })
 
 // A second agent, made by the admin and signed in through the login endpoint.
-const created = await send('POST', '/api/v1/users', users.admin.auth, { email: 'second.agent@acme.test', name: 'Second Agent', password: 'second-agent-pass', role: 'agent' })
+const created = await send('POST', '/api/v1/users', users.admin.auth, {
+  email: 'second.agent@acme.test',
+  name: 'Second Agent',
+  password: 'second-agent-pass',
+  role: 'agent',
+})
 expect(created.status).toBe(201)
 const otherAgentId = (await json<{ id: string }>(created)).id
-const login = await app.request('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'second.agent@acme.test', password: 'second-agent-pass' }) })
+const login = await app.request('/api/v1/auth/login', {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ email: 'second.agent@acme.test', password: 'second-agent-pass' }),
+})
 expect(login.status).toBe(200)
 const otherAgent = { authorization: `Bearer ${(await json<{ access_token: string }>(login)).access_token}` }
 
 const agent = users.agent
 const mine = await create({ subject: 'Mine', assignee_id: agent.user.id })
 const theirs = await create({ subject: 'Theirs', assignee_id: otherAgentId })
-const unassigned = await create({ subject: 'Nobody\'s' })
-const supervisors = await create({ subject: 'The supervisor\'s', assignee_id: users.supervisor.user.id })
+const unassigned = await create({ subject: "Nobody's" })
+const supervisors = await create({ subject: "The supervisor's", assignee_id: users.supervisor.user.id })
 const foreign = await create({ subject: 'Globex only' }, globex.users.admin.auth)
 const missingId = 'tkt_00000000000000000000000000'
 
@@ -64,7 +77,7 @@ describe('an agent', () => {
     expect(await listIds(otherAgent)).toEqual({ ids: [theirs.id, unassigned.id].sort(), total: 2 })
   })
 
-  test('a filter on another agent\'s tickets finds nothing', async () => {
+  test("a filter on another agent's tickets finds nothing", async () => {
     expect(await listIds(agent.auth, `&assignee_id=${otherAgentId}`)).toEqual({ ids: [], total: 0 })
     expect(await listIds(agent.auth, `&assignee_id=${agent.user.id}`)).toEqual({ ids: [mine.id], total: 1 })
     expect(await listIds(agent.auth, '&assignee_id=none')).toEqual({ ids: [unassigned.id], total: 1 })
@@ -98,7 +111,7 @@ describe('an agent', () => {
     ['POST', '/assign', { assignee_id: users.agent.user.id }],
     ['POST', '/comments', { body: 'Sneaky' }],
     ['GET', '/comments', undefined],
-  ] as const)('%s {id}%s on another agent\'s ticket: 404 like a ticket that does not exist', async (method, suffix, body) => {
+  ] as const)("%s {id}%s on another agent's ticket: 404 like a ticket that does not exist", async (method, suffix, body) => {
     const hidden = await send(method, `/api/v1/tickets/${theirs.id}${suffix}`, agent.auth, body)
     const missing = await send(method, `/api/v1/tickets/${missingId}${suffix}`, agent.auth, body)
     expect([hidden.status, missing.status]).toEqual([404, 404])
@@ -160,7 +173,7 @@ describe('supervisor, admin, super_admin and viewer', () => {
   })
 })
 
-describe('another organization\'s tickets', () => {
+describe("another organization's tickets", () => {
   const roles = ['super_admin', 'admin', 'supervisor', 'agent', 'viewer'] as const
   const requests = [
     ['GET', '', undefined],
@@ -200,7 +213,9 @@ describe('another organization\'s tickets', () => {
     expect(seen.status).toBe(200)
     expect(await json(seen)).toMatchObject({ id: foreign.id, subject: 'Globex only', priority: 'normal', assignee_id: null })
     expect(await listIds(globex.users.super_admin.auth)).toEqual({ ids: [foreign.id], total: 1 })
-    const comments = await json<{ comments: unknown[] }>(await send('GET', `/api/v1/tickets/${foreign.id}/comments`, globex.users.admin.auth))
+    const comments = await json<{ comments: unknown[] }>(
+      await send('GET', `/api/v1/tickets/${foreign.id}/comments`, globex.users.admin.auth),
+    )
     expect(comments.comments).toEqual([])
   })
 })
@@ -217,7 +232,8 @@ describe('DELETE /api/v1/tickets/{id}', () => {
 
   test('a supervisor deletes: 204, then the ticket and its comments are gone', async () => {
     const doomed = await create({ subject: 'Doomed', assignee_id: agent.user.id, tags: ['doomed'] }, agent.auth)
-    for (const body of ['one', 'two']) expect((await send('POST', `/api/v1/tickets/${doomed.id}/comments`, agent.auth, { body })).status).toBe(201)
+    for (const body of ['one', 'two'])
+      expect((await send('POST', `/api/v1/tickets/${doomed.id}/comments`, agent.auth, { body })).status).toBe(201)
     const response = await send('DELETE', `/api/v1/tickets/${doomed.id}`, users.supervisor.auth)
     expect(response.status).toBe(204)
     expect(await response.text()).toBe('')
@@ -226,7 +242,8 @@ describe('DELETE /api/v1/tickets/{id}', () => {
     await expectNotFound(await send('GET', `/api/v1/tickets/${doomed.id}`, agent.auth))
     await expectNotFound(await send('DELETE', `/api/v1/tickets/${doomed.id}`, users.supervisor.auth))
     expect((await listIds(users.supervisor.auth, '&tag=doomed')).ids).toEqual([])
-    const left = async (table: string) => (await app.context.db.raw.get<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE ticket_id = ?`, [doomed.id]))!.n
+    const left = async (table: string) =>
+      (await app.context.db.raw.get<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE ticket_id = ?`, [doomed.id]))!.n
     expect([await left('ticket_comments'), await left('ticket_tags')]).toEqual([0, 0])
   })
 })

@@ -43,7 +43,10 @@ async function ok(auth: Record<string, string>, params: Record<string, string | 
 }
 
 /** The names of every user, following next_page_token from the first page to the last. */
-async function walk(auth: Record<string, string>, params: Record<string, string | number | boolean>): Promise<{ items: ListItem[]; pages: number }> {
+async function walk(
+  auth: Record<string, string>,
+  params: Record<string, string | number | boolean>,
+): Promise<{ items: ListItem[]; pages: number }> {
   const items: ListItem[] = []
   let token = ''
   let pages = 0
@@ -72,19 +75,38 @@ describe('the items', () => {
   test('have exactly id, name, email, role, status, created_at and updated_at', async () => {
     const body = await ok(acme.users.admin.auth, { page_size: 100 })
     expect(body.users.length).toBe(5)
-    for (const user of body.users) expect(Object.keys(user).sort()).toEqual(['created_at', 'email', 'id', 'name', 'role', 'status', 'updated_at'])
+    for (const user of body.users)
+      expect(Object.keys(user).sort()).toEqual(['created_at', 'email', 'id', 'name', 'role', 'status', 'updated_at'])
     const admin = body.users.find((u) => u.id === acme.users.admin.user.id)
     const seededAt = new Date(acme.users.admin.user.created_at).toISOString()
-    expect(admin).toEqual({ id: acme.users.admin.user.id, name: 'admin of acme', email: 'admin@acme.test', role: 'admin', status: 'active', created_at: seededAt, updated_at: seededAt })
+    expect(admin).toEqual({
+      id: acme.users.admin.user.id,
+      name: 'admin of acme',
+      email: 'admin@acme.test',
+      role: 'admin',
+      status: 'active',
+      created_at: seededAt,
+      updated_at: seededAt,
+    })
     expect(Object.keys(body).sort()).toEqual(['next_page_token', 'users'])
     expect(body.next_page_token).toBe('')
   })
 
-  test('are only those of the caller\'s organization', async () => {
+  test("are only those of the caller's organization", async () => {
     const ofAcme = await ok(acme.users.viewer.auth, { page_size: 100 })
-    expect(ofAcme.users.map((u) => u.id).sort()).toEqual(Object.values(acme.users).map((u) => u.user.id).sort())
+    expect(ofAcme.users.map((u) => u.id).sort()).toEqual(
+      Object.values(acme.users)
+        .map((u) => u.user.id)
+        .sort(),
+    )
     const ofGlobex = await ok(globex.users.viewer.auth, { page_size: 100 })
-    expect(ofGlobex.users.map((u) => u.email).sort()).toEqual(['admin@globex.test', 'agent@globex.test', 'super_admin@globex.test', 'supervisor@globex.test', 'viewer@globex.test'])
+    expect(ofGlobex.users.map((u) => u.email).sort()).toEqual([
+      'admin@globex.test',
+      'agent@globex.test',
+      'super_admin@globex.test',
+      'supervisor@globex.test',
+      'viewer@globex.test',
+    ])
     expect((await ok(acme.users.admin.auth, { q: 'admin' })).users.map((u) => u.email)).toEqual(['admin@acme.test'])
     expect((await ok(acme.users.admin.auth, { q: 'admin@globex' })).users).toEqual([])
   })
@@ -93,7 +115,12 @@ describe('the items', () => {
     const body = await ok(acme.users.admin.auth)
     expect(body.users.length).toBe(5)
     // All five were seeded at the same instant: the tie is broken by id, descending.
-    expect(body.users.map((u) => u.id)).toEqual(Object.values(acme.users).map((u) => u.user.id).sort().reverse())
+    expect(body.users.map((u) => u.id)).toEqual(
+      Object.values(acme.users)
+        .map((u) => u.user.id)
+        .sort()
+        .reverse(),
+    )
   })
 })
 
@@ -132,7 +159,18 @@ describe('filters', async () => {
 
   test('status=active leaves out only the disabled user', async () => {
     const active = names((await ok(admin, { ...byName, status: 'active' })).users)
-    expect(active).toEqual(['100% Sure', '1000 Sure', 'admin of filters', 'agent of filters', 'Alphonse', 'super_admin of filters', 'supervisor of filters', 'under_score', 'viewer of filters', 'Zoe Quinn'])
+    expect(active).toEqual([
+      '100% Sure',
+      '1000 Sure',
+      'admin of filters',
+      'agent of filters',
+      'Alphonse',
+      'super_admin of filters',
+      'supervisor of filters',
+      'under_score',
+      'viewer of filters',
+      'Zoe Quinn',
+    ])
   })
 
   test.each([
@@ -189,7 +227,19 @@ describe('filters', async () => {
     expect(pages).toBe(6)
     expect(items.length).toBe(11)
     expect(new Set(items.map((u) => u.id)).size).toBe(11)
-    expect(names(items).sort()).toEqual(['100% Sure', '1000 Sure', 'Alphonse', 'Zoe Quinn', 'admin of filters', 'agent of filters', 'super_admin of filters', 'supervisor of filters', 'underXscore', 'under_score', 'viewer of filters'])
+    expect(names(items).sort()).toEqual([
+      '100% Sure',
+      '1000 Sure',
+      'Alphonse',
+      'Zoe Quinn',
+      'admin of filters',
+      'agent of filters',
+      'super_admin of filters',
+      'supervisor of filters',
+      'underXscore',
+      'under_score',
+      'viewer of filters',
+    ])
   })
 
   test('paging a filtered list stays within the filter', async () => {
@@ -235,7 +285,9 @@ describe('filters', async () => {
 
 describe('sorts', async () => {
   const org = await seedOrganization(app, 'sorts')
-  const seededIds = Object.values(org.users).map((u) => u.user.id).sort()
+  const seededIds = Object.values(org.users)
+    .map((u) => u.user.id)
+    .sort()
   const seededNamesById = new Map(Object.values(org.users).map((u) => [u.user.id, u.user.name]))
   const seededByIdAsc = seededIds.map((id) => seededNamesById.get(id)!)
   // Created in an order that is neither the name order nor the e-mail order.
@@ -255,11 +307,63 @@ describe('sorts', async () => {
     ['created_at:asc', [...seededByIdAsc, 'carol', 'alice', 'Bob', 'ALICE']],
     ['created_at:desc', ['ALICE', 'Bob', 'alice', 'carol', ...[...seededByIdAsc].reverse()]],
     // Without regard to case; alice and ALICE tie, and alice was created first (smaller id).
-    ['name:asc', ['admin of sorts', 'agent of sorts', 'alice', 'ALICE', 'Bob', 'carol', 'super_admin of sorts', 'supervisor of sorts', 'viewer of sorts']],
-    ['name:desc', ['viewer of sorts', 'supervisor of sorts', 'super_admin of sorts', 'carol', 'Bob', 'ALICE', 'alice', 'agent of sorts', 'admin of sorts']],
+    [
+      'name:asc',
+      [
+        'admin of sorts',
+        'agent of sorts',
+        'alice',
+        'ALICE',
+        'Bob',
+        'carol',
+        'super_admin of sorts',
+        'supervisor of sorts',
+        'viewer of sorts',
+      ],
+    ],
+    [
+      'name:desc',
+      [
+        'viewer of sorts',
+        'supervisor of sorts',
+        'super_admin of sorts',
+        'carol',
+        'Bob',
+        'ALICE',
+        'alice',
+        'agent of sorts',
+        'admin of sorts',
+      ],
+    ],
     // aa.bob, admin, agent, mm.carol, nn.alice, super_admin, supervisor, viewer, zz.alice
-    ['email:asc', ['Bob', 'admin of sorts', 'agent of sorts', 'carol', 'ALICE', 'super_admin of sorts', 'supervisor of sorts', 'viewer of sorts', 'alice']],
-    ['email:desc', ['alice', 'viewer of sorts', 'supervisor of sorts', 'super_admin of sorts', 'ALICE', 'carol', 'agent of sorts', 'admin of sorts', 'Bob']],
+    [
+      'email:asc',
+      [
+        'Bob',
+        'admin of sorts',
+        'agent of sorts',
+        'carol',
+        'ALICE',
+        'super_admin of sorts',
+        'supervisor of sorts',
+        'viewer of sorts',
+        'alice',
+      ],
+    ],
+    [
+      'email:desc',
+      [
+        'alice',
+        'viewer of sorts',
+        'supervisor of sorts',
+        'super_admin of sorts',
+        'ALICE',
+        'carol',
+        'agent of sorts',
+        'admin of sorts',
+        'Bob',
+      ],
+    ],
   ]
 
   test.each(expected)('sort=%s on one page', async (sort, order) => {
@@ -332,7 +436,13 @@ describe('validation and access', () => {
 
 describe('names in any script: without regard to case or accents', async () => {
   const intl = await seedOrganization(app, 'intl')
-  for (const [name, email] of [['Émile', 'emile@intl.test'], ['émilie', 'emilie@intl.test'], ['ábel', 'abel@intl.test'], ['Zed', 'zed@intl.test'], ['Ørjan', 'orjan@intl.test']] as const) {
+  for (const [name, email] of [
+    ['Émile', 'emile@intl.test'],
+    ['émilie', 'emilie@intl.test'],
+    ['ábel', 'abel@intl.test'],
+    ['Zed', 'zed@intl.test'],
+    ['Ørjan', 'orjan@intl.test'],
+  ] as const) {
     await createUser(intl, name, email, 'viewer')
   }
   const ofCreated = (items: ListItem[]) => names(items).filter((n) => ['Émile', 'émilie', 'ábel', 'Zed', 'Ørjan'].includes(n))
@@ -343,13 +453,23 @@ describe('names in any script: without regard to case or accents', async () => {
 
   test('name:asc is alphabetical: ábel, Émile, émilie, Zed', async () => {
     // Ø is a letter of its own (no combining mark to drop), so it sorts after z, as in Danish and Norwegian.
-    expect(ofCreated((await ok(intl.users.admin.auth, { sort: 'name:asc', page_size: 100 })).users)).toEqual(['ábel', 'Émile', 'émilie', 'Zed', 'Ørjan'])
+    expect(ofCreated((await ok(intl.users.admin.auth, { sort: 'name:asc', page_size: 100 })).users)).toEqual([
+      'ábel',
+      'Émile',
+      'émilie',
+      'Zed',
+      'Ørjan',
+    ])
   })
 
   test('a rename refolds the name', async () => {
     const id = await createUser(intl, 'Björn', 'renamed@intl.test', 'viewer')
     expect(names((await ok(intl.users.admin.auth, { q: 'bjo' })).users)).toEqual(['Björn'])
-    await app.request(`/api/v1/users/${id}`, { method: 'PATCH', headers: { ...intl.users.admin.auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Åsa' }) })
+    await app.request(`/api/v1/users/${id}`, {
+      method: 'PATCH',
+      headers: { ...intl.users.admin.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Åsa' }),
+    })
     expect(names((await ok(intl.users.admin.auth, { q: 'bjo' })).users)).toEqual([])
     expect(names((await ok(intl.users.admin.auth, { q: 'asa' })).users)).toEqual(['Åsa'])
   })

@@ -12,25 +12,54 @@ const globex = await seedOrganization(app, 'globex')
 const { users } = acme
 
 const send = (method: string, path: string, auth: Record<string, string>, body?: unknown) =>
-  app.request(path, { method, headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) })
+  app.request(path, {
+    method,
+    headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
 const eventsFor = async (userId: string) =>
   (await app.context.db.raw.all<{ body: string }>('SELECT body FROM events WHERE organization_id = ? ORDER BY id', [acme.org.id]))
-    .map((e) => JSON.parse(e.body) as { id: string; type: string; created_at: string; organization_id: string; data: { user: { id: string }; changed?: string[] } })
+    .map(
+      (e) =>
+        JSON.parse(e.body) as {
+          id: string
+          type: string
+          created_at: string
+          organization_id: string
+          data: { user: { id: string }; changed?: string[] }
+        },
+    )
     .filter((e) => e.data.user.id === userId)
 let counter = 0
 const newUser = async (role = 'agent', auth = users.admin.auth) => {
-  const response = await send('POST', '/api/v1/users', auth, { email: `new${++counter}@acme.test`, name: `New ${counter}`, password: 'password-123', role })
+  const response = await send('POST', '/api/v1/users', auth, {
+    email: `new${++counter}@acme.test`,
+    name: `New ${counter}`,
+    password: 'password-123',
+    role,
+  })
   expect(response.status).toBe(201)
   return json<{ id: string; email: string }>(response)
 }
 
 describe('POST /api/v1/users', () => {
   test('201 with the user; the e-mail is stored lowercased; user.created is written with the envelope', async () => {
-    const response = await send('POST', '/api/v1/users', users.admin.auth, { email: 'Grace.Hopper@ACME.test', name: '  Grace Hopper ', password: 'password-123', role: 'supervisor' })
+    const response = await send('POST', '/api/v1/users', users.admin.auth, {
+      email: 'Grace.Hopper@ACME.test',
+      name: '  Grace Hopper ',
+      password: 'password-123',
+      role: 'supervisor',
+    })
     expect(response.status).toBe(201)
     const user = await json(response)
     expect(Object.keys(user).sort()).toEqual(['created_at', 'email', 'id', 'name', 'organization_id', 'role', 'status', 'updated_at'])
-    expect(user).toMatchObject({ organization_id: acme.org.id, email: 'grace.hopper@acme.test', name: 'Grace Hopper', role: 'supervisor', status: 'active' })
+    expect(user).toMatchObject({
+      organization_id: acme.org.id,
+      email: 'grace.hopper@acme.test',
+      name: 'Grace Hopper',
+      role: 'supervisor',
+      status: 'active',
+    })
     expect(user.id).toMatch(/^usr_[0-9A-Z]{26}$/)
     expect(user.created_at).toBe(new Date(app.clock.now()).toISOString())
     const [event] = await eventsFor(user.id as string)
@@ -38,13 +67,22 @@ describe('POST /api/v1/users', () => {
     expect(event).toMatchObject({ type: 'user.created', organization_id: acme.org.id, data: { user } })
     expect(event!.id).toMatch(/^evt_/)
     // The new user can sign in.
-    const login = await app.request('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'grace.hopper@acme.test', password: 'password-123' }) })
+    const login = await app.request('/api/v1/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'grace.hopper@acme.test', password: 'password-123' }),
+    })
     expect(login.status).toBe(200)
   })
 
   test('an e-mail already used in any organization, in any case: 409', async () => {
     for (const email of ['ADMIN@acme.test', 'viewer@globex.test']) {
-      const response = await send('POST', '/api/v1/users', users.admin.auth, { email, name: 'Dup', password: 'password-123', role: 'agent' })
+      const response = await send('POST', '/api/v1/users', users.admin.auth, {
+        email,
+        name: 'Dup',
+        password: 'password-123',
+        role: 'agent',
+      })
       expect(response.status).toBe(409)
       expect(await json(response)).toMatchObject({ code: 'CONFLICT', message: 'A user with this e-mail already exists' })
     }
@@ -53,14 +91,33 @@ describe('POST /api/v1/users', () => {
   test('invalid fields: 400 naming each', async () => {
     const response = await send('POST', '/api/v1/users', users.admin.auth, { email: 'nope', name: '   ', password: 'short', role: 'owner' })
     expect(response.status).toBe(400)
-    expect((await json<{ errors: { field: string }[] }>(response)).errors.map((e) => e.field).sort()).toEqual(['email', 'name', 'password', 'role'])
+    expect((await json<{ errors: { field: string }[] }>(response)).errors.map((e) => e.field).sort()).toEqual([
+      'email',
+      'name',
+      'password',
+      'role',
+    ])
   })
 
   test('nobody hands out a role holding more than theirs', async () => {
-    const response = await send('POST', '/api/v1/users', users.admin.auth, { email: 'boss@acme.test', name: 'Boss', password: 'password-123', role: 'super_admin' })
+    const response = await send('POST', '/api/v1/users', users.admin.auth, {
+      email: 'boss@acme.test',
+      name: 'Boss',
+      password: 'password-123',
+      role: 'super_admin',
+    })
     expect(response.status).toBe(403)
     expect(await json(response)).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS' })
-    expect((await send('POST', '/api/v1/users', users.super_admin.auth, { email: 'boss@acme.test', name: 'Boss', password: 'password-123', role: 'super_admin' })).status).toBe(201)
+    expect(
+      (
+        await send('POST', '/api/v1/users', users.super_admin.auth, {
+          email: 'boss@acme.test',
+          name: 'Boss',
+          password: 'password-123',
+          role: 'super_admin',
+        })
+      ).status,
+    ).toBe(201)
   })
 })
 
@@ -99,7 +156,10 @@ describe('PATCH /api/v1/users/{id}', () => {
     expect(response.status).toBe(200)
     const body = await json(response)
     expect(body).toMatchObject({ name: 'Renamed', updated_at: new Date(app.clock.now()).toISOString() })
-    expect((await eventsFor(user.id)).map((e) => [e.type, e.data.changed])).toEqual([['user.created', undefined], ['user.updated', ['name']]])
+    expect((await eventsFor(user.id)).map((e) => [e.type, e.data.changed])).toEqual([
+      ['user.created', undefined],
+      ['user.updated', ['name']],
+    ])
   })
 
   test('fields left out stay as they are (no schema default sneaks in), even for a Super Admin caller', async () => {
@@ -130,9 +190,15 @@ describe('PATCH /api/v1/users/{id}', () => {
   test('role changes take effect at once, even for tokens issued before', async () => {
     const { users: team } = await seedOrganization(app, 'promo')
     expect((await send('GET', '/api/v1/users/' + team.viewer.user.id, team.agent.auth)).status).toBe(200)
-    expect((await send('POST', '/api/v1/users', team.agent.auth, { email: 'x@promo.test', name: 'X', password: 'password-123', role: 'viewer' })).status).toBe(403)
+    expect(
+      (await send('POST', '/api/v1/users', team.agent.auth, { email: 'x@promo.test', name: 'X', password: 'password-123', role: 'viewer' }))
+        .status,
+    ).toBe(403)
     expect((await send('PATCH', `/api/v1/users/${team.agent.user.id}`, team.super_admin.auth, { role: 'admin' })).status).toBe(200)
-    expect((await send('POST', '/api/v1/users', team.agent.auth, { email: 'x@promo.test', name: 'X', password: 'password-123', role: 'viewer' })).status).toBe(201)
+    expect(
+      (await send('POST', '/api/v1/users', team.agent.auth, { email: 'x@promo.test', name: 'X', password: 'password-123', role: 'viewer' }))
+        .status,
+    ).toBe(201)
   })
 })
 
@@ -147,9 +213,18 @@ describe('the last Super Admin', () => {
     const disableSelf = await send('DELETE', `/api/v1/users/${owner.user.id}`, owner.auth)
     expect(disableSelf.status).toBe(409)
 
-    const created = await send('POST', '/api/v1/users', owner.auth, { email: 'second@solo.test', name: 'Second', password: 'password-123', role: 'super_admin' })
+    const created = await send('POST', '/api/v1/users', owner.auth, {
+      email: 'second@solo.test',
+      name: 'Second',
+      password: 'password-123',
+      role: 'super_admin',
+    })
     expect(created.status).toBe(201)
-    const login = await app.request('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'second@solo.test', password: 'password-123' }) })
+    const login = await app.request('/api/v1/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'second@solo.test', password: 'password-123' }),
+    })
     const second = { authorization: `Bearer ${(await json<{ access_token: string }>(login)).access_token}` }
     const secondId = (await json(created)).id as string
 
@@ -171,7 +246,11 @@ describe('DELETE /api/v1/users/{id}', () => {
     expect(await json(await send('GET', `/api/v1/users/${user.id}`, users.admin.auth))).toMatchObject({ id: user.id, status: 'disabled' })
     expect((await send('DELETE', `/api/v1/users/${user.id}`, users.admin.auth)).status).toBe(204)
     expect((await eventsFor(user.id)).map((e) => e.type)).toEqual(['user.created', 'user.deleted'])
-    const login = await app.request('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: 'password-123' }) })
+    const login = await app.request('/api/v1/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: user.email, password: 'password-123' }),
+    })
     expect(login.status).toBe(401)
   })
 
@@ -179,7 +258,11 @@ describe('DELETE /api/v1/users/{id}', () => {
     const user = await newUser()
     await send('DELETE', `/api/v1/users/${user.id}`, users.admin.auth)
     expect((await send('PATCH', `/api/v1/users/${user.id}`, users.admin.auth, { status: 'active' })).status).toBe(200)
-    const login = await app.request('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: 'password-123' }) })
+    const login = await app.request('/api/v1/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: user.email, password: 'password-123' }),
+    })
     expect(login.status).toBe(200)
   })
 
@@ -196,6 +279,10 @@ describe('DELETE /api/v1/users/{id}', () => {
 })
 
 test('the seeded password is the one users sign in with (the fixtures are sound)', async () => {
-  const response = await app.request('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'viewer@globex.test', password: PASSWORD }) })
+  const response = await app.request('/api/v1/auth/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'viewer@globex.test', password: PASSWORD }),
+  })
   expect(response.status).toBe(200)
 })

@@ -28,9 +28,16 @@ async function setUp(answer?: (r: { path: string }, i: number) => Answer, settin
   const app = await makeTestApp({ ACCESS_TOKEN_TTL: '86400', ...settings }, { clock: new FakeClock(Date.now()), webhookCa: receiver.ca })
   const org = await seedOrganization(app, 'acme')
   await allowWebhookCidrs(app, org.org.id)
-  cleanups.push(() => receiver.stop(), () => app.close())
+  cleanups.push(
+    () => receiver.stop(),
+    () => app.close(),
+  )
   const send = (method: string, path: string, body?: unknown, auth = org.users.admin.auth) =>
-    app.request(path, { method, headers: { ...auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+    app.request(path, {
+      method,
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
   return {
     app,
     org,
@@ -74,15 +81,32 @@ describe('GET /api/v1/webhooks/{id}/deliveries', () => {
     }
     const all = await json<List>(await s.send('GET', `/api/v1/webhooks/${id}/deliveries`))
     // 4 first attempts (2 failed) and the 2 retries they queued.
-    expect(all.deliveries.map((d) => [d.attempt, d.status])).toEqual([[2, 'pending'], [1, 'failed'], [1, 'success'], [2, 'pending'], [1, 'failed'], [1, 'success']])
-    expect(all.deliveries[1]).toMatchObject({ event_type: 'ticket.created', trigger: 'event', response_code: 500, error: { class: 'http_status', message: 'answered 500' } })
+    expect(all.deliveries.map((d) => [d.attempt, d.status])).toEqual([
+      [2, 'pending'],
+      [1, 'failed'],
+      [1, 'success'],
+      [2, 'pending'],
+      [1, 'failed'],
+      [1, 'success'],
+    ])
+    expect(all.deliveries[1]).toMatchObject({
+      event_type: 'ticket.created',
+      trigger: 'event',
+      response_code: 500,
+      error: { class: 'http_status', message: 'answered 500' },
+    })
     const failed = await json<List>(await s.send('GET', `/api/v1/webhooks/${id}/deliveries?status=failed`))
     expect(failed.deliveries.map((d) => d.status)).toEqual(['failed', 'failed'])
     const eventId = failed.deliveries[0]!.event_id
     const ofEvent = await json<List>(await s.send('GET', `/api/v1/webhooks/${id}/deliveries?event_id=${eventId}`))
-    expect(ofEvent.deliveries.map((d) => [d.event_id, d.attempt])).toEqual([[eventId, 2], [eventId, 1]])
+    expect(ofEvent.deliveries.map((d) => [d.event_id, d.attempt])).toEqual([
+      [eventId, 2],
+      [eventId, 1],
+    ])
     const page1 = await json<List>(await s.send('GET', `/api/v1/webhooks/${id}/deliveries?page_size=4`))
-    const page2 = await json<List>(await s.send('GET', `/api/v1/webhooks/${id}/deliveries?page_size=4&page_token=${encodeURIComponent(page1.next_page_token)}`))
+    const page2 = await json<List>(
+      await s.send('GET', `/api/v1/webhooks/${id}/deliveries?page_size=4&page_token=${encodeURIComponent(page1.next_page_token)}`),
+    )
     expect([...page1.deliveries, ...page2.deliveries].map((d) => d.id)).toEqual(all.deliveries.map((d) => d.id))
     expect((await s.send('GET', `/api/v1/webhooks/${id}/deliveries?status=lost`)).status).toBe(400)
     const other = await seedOrganization(s.app, 'globex')
@@ -115,7 +139,10 @@ describe('POST /api/v1/webhooks/{id}/test', () => {
     const bad = await s.send('POST', `/api/v1/webhooks/${id}/test`, { event_type: 'ticket.exploded' })
     expect(bad.status).toBe(400)
     expect((await json<{ errors: { field: string }[] }>(bad)).errors.map((e) => e.field)).toEqual(['event_type'])
-    for (let i = 0; i < 8; i++) expect((await json<Record_>(await s.send('POST', `/api/v1/webhooks/${id}/test`, { event_type: 'ticket.created' }))).status).toBe('failed')
+    for (let i = 0; i < 8; i++)
+      expect((await json<Record_>(await s.send('POST', `/api/v1/webhooks/${id}/test`, { event_type: 'ticket.created' }))).status).toBe(
+        'failed',
+      )
     const webhook = await json<{ enabled: boolean; consecutive_failures: number }>(await s.send('GET', `/api/v1/webhooks/${id}`))
     expect([webhook.enabled, webhook.consecutive_failures]).toEqual([true, 0])
     expect((await json<List>(await s.send('GET', `/api/v1/webhooks/${id}/deliveries?status=pending`))).deliveries).toHaveLength(0)
@@ -150,7 +177,9 @@ describe('POST /api/v1/webhooks/{id}/recover', () => {
     up = false
     await s.ticket('failed, which disables it')
     await s.run()
-    expect((await json<{ enabled: boolean; disabled_reason: string }>(await s.send('GET', `/api/v1/webhooks/${id}`))).disabled_reason).toBe('exhausted')
+    expect((await json<{ enabled: boolean; disabled_reason: string }>(await s.send('GET', `/api/v1/webhooks/${id}`))).disabled_reason).toBe(
+      'exhausted',
+    )
     await s.ticket('skipped 1')
     await s.ticket('skipped 2')
     await s.run()
@@ -162,7 +191,9 @@ describe('POST /api/v1/webhooks/{id}/recover', () => {
     const recovered = await json<{ queued: number }>(await s.send('POST', `/api/v1/webhooks/${id}/recover`, { since }))
     expect(recovered.queued).toBe(3)
     await s.run()
-    const subjects = s.receiver.received.slice(2).map((r) => (JSON.parse(r.body) as { data: { ticket: { subject: string } } }).data.ticket.subject)
+    const subjects = s.receiver.received
+      .slice(2)
+      .map((r) => (JSON.parse(r.body) as { data: { ticket: { subject: string } } }).data.ticket.subject)
     expect(subjects).toEqual(['failed, which disables it', 'skipped 1', 'skipped 2'])
     // Nothing left to recover.
     expect((await json<{ queued: number }>(await s.send('POST', `/api/v1/webhooks/${id}/recover`, { since }))).queued).toBe(0)
@@ -207,7 +238,7 @@ describe('concurrency', () => {
     expect(s.receiver.load.max).toBe(2)
   })
 
-  test('one webhook\'s backlog does not hold up another webhook: its first attempt goes in the first wave', async () => {
+  test("one webhook's backlog does not hold up another webhook: its first attempt goes in the first wave", async () => {
     const s = await setUp(() => ({ status: 200, delayMs: 20 }))
     const busy = await s.hook(['ticket.*'], '/busy')
     for (let i = 0; i < 150; i++) await s.ticket(`Backlog ${i}`)
@@ -238,6 +269,11 @@ describe('concurrency', () => {
     await s.ticket('new')
     await s.run()
     // The retry of the dead receiver was due first, but the new event's first attempts went before it.
-    expect(s.receiver.received.map((r) => `${r.path} ${r.headers['x-service-attempt']}`)).toEqual(['/dead 1', '/dead 1', '/alive 1', '/dead 2'])
+    expect(s.receiver.received.map((r) => `${r.path} ${r.headers['x-service-attempt']}`)).toEqual([
+      '/dead 1',
+      '/dead 1',
+      '/alive 1',
+      '/dead 2',
+    ])
   })
 })

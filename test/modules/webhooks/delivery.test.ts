@@ -31,7 +31,12 @@ interface Setup {
 }
 
 /** `allowed`: the organization's allowed ranges (loopback, where the receiver is), or null for none. */
-async function setUp(answer?: (r: { path: string }, i: number) => Answer, settings: Record<string, string> = {}, resolve?: (host: string) => Promise<string[]>, allowed: string | null = '127.0.0.0/8'): Promise<Setup> {
+async function setUp(
+  answer?: (r: { path: string }, i: number) => Answer,
+  settings: Record<string, string> = {},
+  resolve?: (host: string) => Promise<string[]>,
+  allowed: string | null = '127.0.0.0/8',
+): Promise<Setup> {
   const receiver = await startReceiver(answer)
   // A fake clock starting now: receivers (the standardwebhooks library) check the signed timestamp
   // against their own clock. Day-long tokens: the schedule spans hours of fake time.
@@ -39,9 +44,17 @@ async function setUp(answer?: (r: { path: string }, i: number) => Answer, settin
   const org = await seedOrganization(app, 'acme')
   if (allowed !== null) await allowWebhookCidrs(app, org.org.id, allowed)
   const dispatcher = new WebhookDispatcher(app.context, { extraCa: receiver.ca, ...(resolve ? { resolve } : {}) })
-  cleanups.push(() => receiver.stop(), () => app.close(), () => dispatcher.stop(0))
+  cleanups.push(
+    () => receiver.stop(),
+    () => app.close(),
+    () => dispatcher.stop(0),
+  )
   const send = (method: string, path: string, body?: unknown) =>
-    app.request(path, { method, headers: { ...org.users.admin.auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+    app.request(path, {
+      method,
+      headers: { ...org.users.admin.auth, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
   return {
     app,
     org,
@@ -82,9 +95,13 @@ interface DeliveryRow {
   next_attempt_at: number | null
 }
 
-const rows = (s: Setup, webhookId: string) => s.app.context.db.raw.all<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY created_at, attempt', [webhookId])
+const rows = (s: Setup, webhookId: string) =>
+  s.app.context.db.raw.all<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY created_at, attempt', [webhookId])
 const webhookState = async (s: Setup, id: string) =>
-  (await s.app.context.db.raw.get<{ enabled: number; disabled_reason: string | null; consecutive_failures: number }>('SELECT enabled, disabled_reason, consecutive_failures FROM webhooks WHERE id = ?', [id]))!
+  (await s.app.context.db.raw.get<{ enabled: number; disabled_reason: string | null; consecutive_failures: number }>(
+    'SELECT enabled, disabled_reason, consecutive_failures FROM webhooks WHERE id = ?',
+    [id],
+  ))!
 
 describe('a delivery', () => {
   test('is the stored envelope byte for byte, with both signatures and the delivery headers, and leaves a success record', async () => {
@@ -94,9 +111,16 @@ describe('a delivery', () => {
     await s.run()
     expect(s.receiver.received).toHaveLength(1)
     const [request] = s.receiver.received
-    const event = (await s.app.context.db.raw.get<{ id: string; body: string }>("SELECT id, body FROM events WHERE type = 'ticket.created'"))!
+    const event = (await s.app.context.db.raw.get<{ id: string; body: string }>(
+      "SELECT id, body FROM events WHERE type = 'ticket.created'",
+    ))!
     expect(request!.body).toBe(event.body)
-    expect(JSON.parse(request!.body)).toMatchObject({ id: event.id, type: 'ticket.created', organization_id: s.org.org.id, data: { ticket: { id: ticketId } } })
+    expect(JSON.parse(request!.body)).toMatchObject({
+      id: event.id,
+      type: 'ticket.created',
+      organization_id: s.org.org.id,
+      data: { ticket: { id: ticketId } },
+    })
 
     const h = request!.headers
     expect(h['content-type']).toBe('application/json')
@@ -107,7 +131,16 @@ describe('a delivery', () => {
     expect(new Webhook(standardWebhooksSecret(SECRET)).verify(request!.body, h)).toMatchObject({ id: event.id })
 
     const [record] = await rows(s, webhookId)
-    expect(record).toMatchObject({ event_id: event.id, attempt: 1, status: 'success', response_code: 200, response_body: 'ok', error_class: null, next_attempt_at: null, delivered_at: s.app.clock.now() })
+    expect(record).toMatchObject({
+      event_id: event.id,
+      attempt: 1,
+      status: 'success',
+      response_code: 200,
+      response_body: 'ok',
+      error_class: null,
+      next_attempt_at: null,
+      delivered_at: s.app.clock.now(),
+    })
     expect(h['x-service-delivery-id']).toBe(record!.id)
     expect(h['x-service-attempt']).toBe('1')
     expect(record!.response_time_ms).toBeGreaterThanOrEqual(0)
@@ -137,11 +170,16 @@ describe('failures', () => {
       expect(s.receiver.received).toHaveLength(attempt)
     }
     const attempts = await rows(s, webhookId)
-    expect(attempts.map((r) => [r.attempt, r.status, r.response_code, r.error_class])).toEqual([1, 2, 3, 4, 5, 6].map((n) => [n, 'failed', 500, 'http_status']))
+    expect(attempts.map((r) => [r.attempt, r.status, r.response_code, r.error_class])).toEqual(
+      [1, 2, 3, 4, 5, 6].map((n) => [n, 'failed', 500, 'http_status']),
+    )
     expect(new Set(s.receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1)
     expect(s.receiver.received.map((r) => r.headers['x-service-attempt'])).toEqual(['1', '2', '3', '4', '5', '6'])
     expect(await webhookState(s, webhookId)).toEqual({ enabled: 0, disabled_reason: 'exhausted', consecutive_failures: 6 })
-    const disabled = await s.app.context.db.raw.all<{ event: string; reason: string }>("SELECT event, reason FROM audit_logs WHERE target_id = ? AND event = 'webhook.disabled'", [webhookId])
+    const disabled = await s.app.context.db.raw.all<{ event: string; reason: string }>(
+      "SELECT event, reason FROM audit_logs WHERE target_id = ? AND event = 'webhook.disabled'",
+      [webhookId],
+    )
     expect(disabled).toEqual([{ event: 'webhook.disabled', reason: 'exhausted' }])
 
     await newTicket(s, 'Another')
@@ -159,11 +197,15 @@ describe('failures', () => {
       s.app.clock.advance(attempt === 1 ? 250 : 1_200)
       await s.run()
     }
-    expect((await rows(s, webhookId)).map((r) => [r.attempt, r.status])).toEqual([[1, 'failed'], [2, 'failed'], [3, 'failed']])
+    expect((await rows(s, webhookId)).map((r) => [r.attempt, r.status])).toEqual([
+      [1, 'failed'],
+      [2, 'failed'],
+      [3, 'failed'],
+    ])
     expect(await webhookState(s, webhookId)).toEqual({ enabled: 0, disabled_reason: 'exhausted', consecutive_failures: 3 })
   })
 
-  test('a success of another event after an event\'s first attempt keeps the webhook on when that event\'s last attempt fails', async () => {
+  test("a success of another event after an event's first attempt keeps the webhook on when that event's last attempt fails", async () => {
     // The first event always fails; the second one's attempt, sent between, succeeds.
     const s = await setUp((_, i) => ({ status: i === 1 ? 200 : 500 }), { WEBHOOK_RETRY_SCHEDULE: '0,1,1' })
     const webhookId = await register(s)
@@ -198,7 +240,12 @@ describe('failures', () => {
       s.app.clock.advance(1_200)
       await s.run()
     }
-    expect((await rows(s, webhookId)).map((r) => [r.trigger, r.attempt, r.status])).toEqual([['event', 1, 'failed'], ['event', 2, 'failed'], ['recover', 1, 'failed'], ['recover', 2, 'failed']])
+    expect((await rows(s, webhookId)).map((r) => [r.trigger, r.attempt, r.status])).toEqual([
+      ['event', 1, 'failed'],
+      ['event', 2, 'failed'],
+      ['recover', 1, 'failed'],
+      ['recover', 2, 'failed'],
+    ])
     expect(await webhookState(s, webhookId)).toMatchObject({ enabled: 0, disabled_reason: 'exhausted' })
     up = true
   })
@@ -222,7 +269,10 @@ describe('failures', () => {
   })
 
   test('Retry-After on a 503 is honoured, up to twice the scheduled delay', async () => {
-    const answers = [{ status: 503, headers: { 'retry-after': '100' } }, { status: 503, headers: { 'retry-after': '100000' } }]
+    const answers = [
+      { status: 503, headers: { 'retry-after': '100' } },
+      { status: 503, headers: { 'retry-after': '100000' } },
+    ]
     const s = await setUp((_, i) => answers[i] ?? { status: 200 })
     const webhookId = await register(s)
     await newTicket(s)
@@ -281,21 +331,31 @@ describe('SSRF at send time', () => {
     })
     const otherHook = (await json<{ id: string }>(otherResponse)).id
     await newTicket(s)
-    const otherTicket = await s.app.request('/api/v1/tickets', { method: 'POST', headers: { ...other.users.admin.auth, 'content-type': 'application/json' }, body: JSON.stringify({ subject: 'Other' }) })
+    const otherTicket = await s.app.request('/api/v1/tickets', {
+      method: 'POST',
+      headers: { ...other.users.admin.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ subject: 'Other' }),
+    })
     expect(otherTicket.status).toBe(201)
     await s.run()
     expect(s.receiver.received).toHaveLength(1)
     expect(JSON.parse(s.receiver.received[0]!.body)).toMatchObject({ organization_id: s.org.org.id })
     expect((await rows(s, allowedHook))[0]).toMatchObject({ status: 'success' })
     expect((await rows(s, otherHook))[0]).toMatchObject({ status: 'failed', error_class: 'ssrf_blocked' })
-    expect((await rows(s, otherHook))[0]!.error_message).toBe('hooks.test resolves to 127.0.0.1, a loopback address: refused (the operator can allow it for this organization)')
+    expect((await rows(s, otherHook))[0]!.error_message).toBe(
+      'hooks.test resolves to 127.0.0.1, a loopback address: refused (the operator can allow it for this organization)',
+    )
     // The operator clears the list: the next claim reads it, no restart needed.
     await allowWebhookCidrs(s.app, s.org.org.id, '')
     s.app.clock.advance(1000)
     await newTicket(s, 'after clearing')
     await s.run()
     expect(s.receiver.received).toHaveLength(1)
-    expect((await rows(s, allowedHook)).map((r) => [r.attempt, r.status, r.error_class])).toEqual([[1, 'success', null], [1, 'failed', 'ssrf_blocked'], [2, 'pending', null]])
+    expect((await rows(s, allowedHook)).map((r) => [r.attempt, r.status, r.error_class])).toEqual([
+      [1, 'success', null],
+      [1, 'failed', 'ssrf_blocked'],
+      [2, 'pending', null],
+    ])
   })
 
   test('any non-public address of a name refuses it, IPv4-mapped IPv6 included', async () => {
@@ -309,7 +369,7 @@ describe('SSRF at send time', () => {
     }
   })
 
-  test('a receiver\'s name is looked up once for many sends (the answer is kept 30 s)', async () => {
+  test("a receiver's name is looked up once for many sends (the answer is kept 30 s)", async () => {
     const lookups: string[] = []
     const s = await setUp(undefined, {}, async (host) => {
       lookups.push(host)

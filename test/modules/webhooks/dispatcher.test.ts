@@ -31,9 +31,16 @@ async function setUp(answer: (r: { path: string }, i: number) => Answer, setting
   const app = await makeTestApp({ ACCESS_TOKEN_TTL: '86400', ...settings }, { clock: new FakeClock(Date.now()), webhookCa: receiver.ca })
   const org = await seedOrganization(app, 'acme')
   await allowWebhookCidrs(app, org.org.id)
-  cleanups.push(() => receiver.stop(), () => app.close())
+  cleanups.push(
+    () => receiver.stop(),
+    () => app.close(),
+  )
   const send = (method: string, path: string, body?: unknown) =>
-    app.request(path, { method, headers: { ...org.users.admin.auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+    app.request(path, {
+      method,
+      headers: { ...org.users.admin.auth, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
   return {
     app,
     receiver,
@@ -50,10 +57,13 @@ async function setUp(answer: (r: { path: string }, i: number) => Answer, setting
 }
 
 const leases = (app: TestApp) =>
-  app.context.db.raw.all<{ status: string; lease_until: number | null }>("SELECT status, lease_until FROM webhook_deliveries WHERE status = 'pending' ORDER BY created_at, id")
+  app.context.db.raw.all<{ status: string; lease_until: number | null }>(
+    "SELECT status, lease_until FROM webhook_deliveries WHERE status = 'pending' ORDER BY created_at, id",
+  )
 
 async function until(condition: () => boolean, what: string): Promise<void> {
-  for (const deadline = Date.now() + 5000; !condition(); await Bun.sleep(5)) if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+  for (const deadline = Date.now() + 5000; !condition(); await Bun.sleep(5))
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
 }
 
 describe('claims ahead of the sends', () => {
@@ -80,7 +90,9 @@ describe('claims ahead of the sends', () => {
     await s.app.webhooks.stop(5000)
     expect(s.receiver.received).toHaveLength(PER_WEBHOOK_CONCURRENCY)
     // Due again at once for the next start: no lease left on any of them.
-    expect(await leases(s.app)).toEqual(Array.from({ length: 10 - PER_WEBHOOK_CONCURRENCY }, () => ({ status: 'pending', lease_until: null })))
+    expect(await leases(s.app)).toEqual(
+      Array.from({ length: 10 - PER_WEBHOOK_CONCURRENCY }, () => ({ status: 'pending', lease_until: null })),
+    )
     const done = (await s.app.context.db.raw.get<{ n: number }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'success'"))!.n
     expect(done).toBe(PER_WEBHOOK_CONCURRENCY)
   })
@@ -92,7 +104,10 @@ describe('claims ahead of the sends', () => {
     await s.tickets(PER_WEBHOOK_CONCURRENCY + 1)
     const claimedAt = s.app.clock.now()
     await s.app.webhooks.pump()
-    const lastLease = async () => (await s.app.context.db.raw.get<{ lease_until: number | null }>('SELECT lease_until FROM webhook_deliveries ORDER BY created_at DESC, id DESC LIMIT 1'))!.lease_until
+    const lastLease = async () =>
+      (await s.app.context.db.raw.get<{ lease_until: number | null }>(
+        'SELECT lease_until FROM webhook_deliveries ORDER BY created_at DESC, id DESC LIMIT 1',
+      ))!.lease_until
     expect(await lastLease()).toBe(claimedAt + 7000)
     // The last one waits behind the cap while 2 s pass: only 5 s of its claim would be left.
     s.app.clock.advance(2000)
@@ -112,7 +127,9 @@ describe('disabled while deliveries wait', () => {
     await s.app.webhooks.settled()
     // Only the sends already under way when the first 410 came back.
     expect(s.receiver.received).toHaveLength(PER_WEBHOOK_CONCURRENCY)
-    const byStatus = await s.app.context.db.raw.all<{ status: string; n: number }>('SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status ORDER BY status')
+    const byStatus = await s.app.context.db.raw.all<{ status: string; n: number }>(
+      'SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status ORDER BY status',
+    )
     expect(byStatus).toEqual([
       { status: 'failed', n: PER_WEBHOOK_CONCURRENCY },
       { status: 'skipped', n: 10 - PER_WEBHOOK_CONCURRENCY },
@@ -133,6 +150,9 @@ describe('secrets', () => {
     await s.app.webhooks.settled()
     const signatures = s.receiver.received.map((r) => r.headers['x-service-signature'])
     const sign = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`
-    expect(signatures).toEqual([sign('the-first-secret-0001', s.receiver.received[0]!.body), sign('the-second-secret-002', s.receiver.received[1]!.body)])
+    expect(signatures).toEqual([
+      sign('the-first-secret-0001', s.receiver.received[0]!.body),
+      sign('the-second-secret-002', s.receiver.received[1]!.body),
+    ])
   })
 })

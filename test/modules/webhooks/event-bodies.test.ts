@@ -15,7 +15,12 @@ describe('EventBodies', () => {
   test('fills each row with its event body, once per event, and drops rows whose event is gone', async () => {
     const db = await eventsDb({ evt_a: '{"id":"evt_a"}', evt_b: '{"id":"evt_b"}' })
     const bodies = new EventBodies()
-    const rows = [{ id: 'dlv_1', event_id: 'evt_a' }, { id: 'dlv_2', event_id: 'evt_b' }, { id: 'dlv_3', event_id: 'evt_a' }, { id: 'dlv_4', event_id: 'evt_gone' }]
+    const rows = [
+      { id: 'dlv_1', event_id: 'evt_a' },
+      { id: 'dlv_2', event_id: 'evt_b' },
+      { id: 'dlv_3', event_id: 'evt_a' },
+      { id: 'dlv_4', event_id: 'evt_gone' },
+    ]
     expect(await bodies.fill(db, rows)).toEqual([
       { id: 'dlv_1', event_id: 'evt_a', body: '{"id":"evt_a"}' },
       { id: 'dlv_2', event_id: 'evt_b', body: '{"id":"evt_b"}' },

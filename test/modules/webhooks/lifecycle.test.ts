@@ -20,14 +20,26 @@ async function setUp(answer: () => Answer, settings: Record<string, string> = {}
   const app: TestApp = await makeTestApp(settings, { clock: new FakeClock(Date.now()), webhookCa: receiver.ca })
   const org = await seedOrganization(app, 'acme')
   await allowWebhookCidrs(app, org.org.id)
-  cleanups.push(() => receiver.stop(), () => app.close())
+  cleanups.push(
+    () => receiver.stop(),
+    () => app.close(),
+  )
   const send = (method: string, path: string, body?: unknown) =>
-    app.request(path, { method, headers: { ...org.users.admin.auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
-  const hook = await json<{ id: string }>(await send('POST', '/api/v1/webhooks', { url: receiver.url(), events: ['ticket.*'], secret: 'sixteen-chars-ok!' }))
+    app.request(path, {
+      method,
+      headers: { ...org.users.admin.auth, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  const hook = await json<{ id: string }>(
+    await send('POST', '/api/v1/webhooks', { url: receiver.url(), events: ['ticket.*'], secret: 'sixteen-chars-ok!' }),
+  )
   return { app, receiver, send, webhookId: hook.id }
 }
 
-const statuses = (app: TestApp) => app.context.db.raw.all<{ status: string; lease_until: number | null }>('SELECT status, lease_until FROM webhook_deliveries ORDER BY created_at')
+const statuses = (app: TestApp) =>
+  app.context.db.raw.all<{ status: string; lease_until: number | null }>(
+    'SELECT status, lease_until FROM webhook_deliveries ORDER BY created_at',
+  )
 
 describe('dispatcher lifecycle', () => {
   test('started, it sends attempt 1 as soon as the transaction commits (no cron tick needed)', async () => {

@@ -13,11 +13,20 @@ const org = await seedOrganization(app, 'acme')
 const other = await seedOrganization(app, 'globex')
 
 async function send(method: string, path: string, body?: unknown, auth = org.users.admin.auth) {
-  return app.request(path, { method, headers: { ...auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+  return app.request(path, {
+    method,
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
 }
 
 async function hook(events: string[], auth = org.users.admin.auth): Promise<string> {
-  const response = await send('POST', '/api/v1/webhooks', { url: 'https://hooks.example.com/in', events, secret: 'sixteen-chars-ok!' }, auth)
+  const response = await send(
+    'POST',
+    '/api/v1/webhooks',
+    { url: 'https://hooks.example.com/in', events, secret: 'sixteen-chars-ok!' },
+    auth,
+  )
   expect(response.status).toBe(201)
   return (await json<{ id: string }>(response)).id
 }
@@ -34,7 +43,10 @@ interface DeliveryRow {
 
 const db = app.context.db
 const deliveriesOf = (eventId: string) =>
-  db.raw.all<DeliveryRow>('SELECT webhook_id, event_id, event_type, attempt, trigger, status, next_attempt_at FROM webhook_deliveries WHERE event_id = ? ORDER BY webhook_id', [eventId])
+  db.raw.all<DeliveryRow>(
+    'SELECT webhook_id, event_id, event_type, attempt, trigger, status, next_attempt_at FROM webhook_deliveries WHERE event_id = ? ORDER BY webhook_id',
+    [eventId],
+  )
 
 describe('fan-out', () => {
   test('a new ticket: pending for ticket.*, ticket.created and *, skipped for a disabled subscriber, nothing for user.* or another organization', async () => {
@@ -53,14 +65,30 @@ describe('fan-out', () => {
     expect(created.status).toBe(201)
     expect(woken).toBe(1)
     const ticketId = (await json<{ id: string }>(created)).id
-    const event = (await db.raw.get<{ id: string; body: string }>("SELECT id, body FROM events WHERE type = 'ticket.created' AND body LIKE '%' || ? || '%'", [ticketId]))!
-    expect(JSON.parse(event.body)).toMatchObject({ id: event.id, type: 'ticket.created', organization_id: org.org.id, data: { ticket: { id: ticketId, subject: 'Printer on fire' } } })
+    const event = (await db.raw.get<{ id: string; body: string }>(
+      "SELECT id, body FROM events WHERE type = 'ticket.created' AND body LIKE '%' || ? || '%'",
+      [ticketId],
+    ))!
+    expect(JSON.parse(event.body)).toMatchObject({
+      id: event.id,
+      type: 'ticket.created',
+      organization_id: org.org.id,
+      data: { ticket: { id: ticketId, subject: 'Printer on fire' } },
+    })
 
     const rows = await deliveriesOf(event.id)
     const byWebhook = Object.fromEntries(rows.map((r) => [r.webhook_id, r]))
     expect(Object.keys(byWebhook).sort()).toEqual([tickets, exact, everything, disabled].sort())
     for (const id of [tickets, exact, everything]) {
-      expect(byWebhook[id]).toEqual({ webhook_id: id, event_id: event.id, event_type: 'ticket.created', attempt: 1, trigger: 'event', status: 'pending', next_attempt_at: app.clock.now() })
+      expect(byWebhook[id]).toEqual({
+        webhook_id: id,
+        event_id: event.id,
+        event_type: 'ticket.created',
+        attempt: 1,
+        trigger: 'event',
+        status: 'pending',
+        next_attempt_at: app.clock.now(),
+      })
     }
     expect(byWebhook[disabled]).toMatchObject({ status: 'skipped', next_attempt_at: null })
     expect(byWebhook[users]).toBeUndefined()
@@ -68,13 +96,19 @@ describe('fan-out', () => {
   })
 
   test('a rolled-back change leaves neither its event nor its deliveries', async () => {
-    const count = () => db.raw.get<{ e: number; d: number }>('SELECT (SELECT count(*) FROM events) AS e, (SELECT count(*) FROM webhook_deliveries) AS d')
+    const count = () =>
+      db.raw.get<{ e: number; d: number }>('SELECT (SELECT count(*) FROM events) AS e, (SELECT count(*) FROM webhook_deliveries) AS d')
     const before = await count()
     let queuedInside = 0
     const ctx = contextFor(app.context, { kind: 'system', id: 'cli' })
     await expect(
       db.write('test.rollback', async (tx) => {
-        await recordChange(tx, ctx, { type: 'ticket.updated', organizationId: org.org.id, target: { type: 'ticket', id: 'tkt_x' }, data: { ticket: { id: 'tkt_x' } } })
+        await recordChange(tx, ctx, {
+          type: 'ticket.updated',
+          organizationId: org.org.id,
+          target: { type: 'ticket', id: 'tkt_x' },
+          data: { ticket: { id: 'tkt_x' } },
+        })
         queuedInside = (await tx.raw.get<{ n: number }>('SELECT count(*) AS n FROM webhook_deliveries'))!.n - before!.d
         throw new Error('the change failed after its event')
       }),

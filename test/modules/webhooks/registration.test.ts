@@ -52,7 +52,9 @@ describe('POST /api/v1/webhooks', () => {
       updated_at: expect.stringMatching(ISO),
     })
     expect(JSON.stringify(body)).not.toContain(HOOK.secret)
-    const stored = (await app.context.db.raw.get<{ secret_sealed: string }>('SELECT secret_sealed FROM webhooks WHERE id = ?', [body.id as string]))!
+    const stored = (await app.context.db.raw.get<{ secret_sealed: string }>('SELECT secret_sealed FROM webhooks WHERE id = ?', [
+      body.id as string,
+    ]))!
     expect(stored.secret_sealed).not.toContain(HOOK.secret)
     expect(Buffer.from(stored.secret_sealed, 'base64').toString('latin1')).not.toContain(HOOK.secret)
   })
@@ -100,7 +102,9 @@ describe('POST /api/v1/webhooks', () => {
       expect(response.status).toBe(201)
       expect((await json<{ events: string[] }>(response)).events).toEqual([...new Set(events)])
     }
-    const errors = await fieldErrors(await send('POST', '/api/v1/webhooks', { ...HOOK, events: ['ticket.created', 'ticket.exploded', 'foo.*', '.*', 'ticket'] }))
+    const errors = await fieldErrors(
+      await send('POST', '/api/v1/webhooks', { ...HOOK, events: ['ticket.created', 'ticket.exploded', 'foo.*', '.*', 'ticket'] }),
+    )
     expect(errors.events).toContain('ticket.exploded, foo.*, .*, ticket')
     expect(errors.events).not.toContain('ticket.created')
     expect(Object.keys(await fieldErrors(await send('POST', '/api/v1/webhooks', { ...HOOK, events: [] })))).toEqual(['events'])
@@ -111,7 +115,9 @@ describe('POST /api/v1/webhooks', () => {
     expect(Object.keys(await fieldErrors(await send('POST', '/api/v1/webhooks', { ...HOOK, secret: 'x'.repeat(15) })))).toEqual(['secret'])
     expect(Object.keys(await fieldErrors(await send('POST', '/api/v1/webhooks', { ...HOOK, secret: 'x'.repeat(257) })))).toEqual(['secret'])
     expect((await send('POST', '/api/v1/webhooks', { ...HOOK, secret: 'x'.repeat(256) })).status).toBe(201)
-    expect(Object.keys(await fieldErrors(await send('POST', '/api/v1/webhooks', { ...HOOK, url: 'http://a.example', events: ['nope'] }))).sort()).toEqual(['events', 'url'])
+    expect(
+      Object.keys(await fieldErrors(await send('POST', '/api/v1/webhooks', { ...HOOK, url: 'http://a.example', events: ['nope'] }))).sort(),
+    ).toEqual(['events', 'url'])
     const { secret: _, ...withoutSecret } = HOOK
     expect(Object.keys(await fieldErrors(await send('POST', '/api/v1/webhooks', withoutSecret)))).toEqual(['secret'])
   })
@@ -123,7 +129,11 @@ describe('POST /api/v1/webhooks', () => {
     expect(refused.status).toBe(409)
     expect((await json(refused)).code).toBe('LIMIT_REACHED')
     const other = await seedOrganization(app, 'globex')
-    const response = await app.request('/api/v1/webhooks', { method: 'POST', headers: { ...other.users.admin.auth, 'content-type': 'application/json' }, body: JSON.stringify(HOOK) })
+    const response = await app.request('/api/v1/webhooks', {
+      method: 'POST',
+      headers: { ...other.users.admin.auth, 'content-type': 'application/json' },
+      body: JSON.stringify(HOOK),
+    })
     expect(response.status).toBe(201)
   })
 })
@@ -138,7 +148,9 @@ describe('list, read, change, delete', () => {
     }
     const first = await json<{ webhooks: { id: string }[]; next_page_token: string }>(await send('GET', '/api/v1/webhooks?page_size=2'))
     expect(first.webhooks.map((w) => w.id)).toEqual([ids[2]!, ids[1]!])
-    const second = await json<{ webhooks: { id: string }[]; next_page_token: string }>(await send('GET', `/api/v1/webhooks?page_size=2&page_token=${encodeURIComponent(first.next_page_token)}`))
+    const second = await json<{ webhooks: { id: string }[]; next_page_token: string }>(
+      await send('GET', `/api/v1/webhooks?page_size=2&page_token=${encodeURIComponent(first.next_page_token)}`),
+    )
     expect([second.webhooks.map((w) => w.id), second.next_page_token]).toEqual([[ids[0]!], ''])
     const one = await json(await send('GET', `/api/v1/webhooks/${ids[1]}`))
     expect([one.id, one.description, one.enabled]).toEqual([ids[1], 'hook 1', true])
@@ -148,10 +160,18 @@ describe('list, read, change, delete', () => {
   test('PATCH changes each field; off is manual; back on clears the failure state; the secret stays hidden and is re-sealed', async () => {
     const { app, send } = await setUp()
     const { id } = await json<{ id: string }>(await send('POST', '/api/v1/webhooks', HOOK))
-    const sealed = async () => (await app.context.db.raw.get<{ secret_sealed: string }>('SELECT secret_sealed FROM webhooks WHERE id = ?', [id]))!.secret_sealed
+    const sealed = async () =>
+      (await app.context.db.raw.get<{ secret_sealed: string }>('SELECT secret_sealed FROM webhooks WHERE id = ?', [id]))!.secret_sealed
     const before = await sealed()
     app.clock.advance(5000)
-    const changed = await json(await send('PATCH', `/api/v1/webhooks/${id}`, { url: 'https://other.example.com/x', events: ['user.created'], description: 'new', secret: 'another-secret-of-16' }))
+    const changed = await json(
+      await send('PATCH', `/api/v1/webhooks/${id}`, {
+        url: 'https://other.example.com/x',
+        events: ['user.created'],
+        description: 'new',
+        secret: 'another-secret-of-16',
+      }),
+    )
     expect(changed).toMatchObject({ url: 'https://other.example.com/x', events: ['user.created'], description: 'new', enabled: true })
     expect(changed.updated_at).not.toBe(changed.created_at)
     expect(await sealed()).not.toBe(before)
@@ -160,7 +180,10 @@ describe('list, read, change, delete', () => {
 
     const off = await json(await send('PATCH', `/api/v1/webhooks/${id}`, { enabled: false }))
     expect([off.enabled, off.disabled_reason, off.disabled_at]).toEqual([false, 'manual', expect.stringMatching(ISO)])
-    await app.context.db.raw.run("UPDATE webhooks SET disabled_reason = 'exhausted', consecutive_failures = 6, failing_since = 1 WHERE id = ?", [id])
+    await app.context.db.raw.run(
+      "UPDATE webhooks SET disabled_reason = 'exhausted', consecutive_failures = 6, failing_since = 1 WHERE id = ?",
+      [id],
+    )
     const on = await json(await send('PATCH', `/api/v1/webhooks/${id}`, { enabled: true }))
     expect([on.enabled, on.disabled_reason, on.disabled_at, on.consecutive_failures]).toEqual([true, null, null, 0])
 
@@ -172,14 +195,18 @@ describe('list, read, change, delete', () => {
     const { app, org, send } = await setUp()
     const { id } = await json<{ id: string }>(await send('POST', '/api/v1/webhooks', HOOK))
     expect((await send('POST', '/api/v1/tickets', { subject: 'Printer on fire' })).status).toBe(201)
-    const deliveries = async () => (await app.context.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = ?', [id]))!.n
+    const deliveries = async () =>
+      (await app.context.db.raw.get<{ n: number }>('SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = ?', [id]))!.n
     expect(await deliveries()).toBe(1)
     await send('PATCH', `/api/v1/webhooks/${id}`, { secret: 'rotated-secret-value' })
     expect((await send('DELETE', `/api/v1/webhooks/${id}`)).status).toBe(204)
     expect((await send('GET', `/api/v1/webhooks/${id}`)).status).toBe(404)
     expect((await send('DELETE', `/api/v1/webhooks/${id}`)).status).toBe(404)
     expect(await deliveries()).toBe(0)
-    const records = await app.context.db.raw.all<{ event: string; details: string }>('SELECT event, details FROM audit_logs WHERE organization_id = ? AND target_id = ? ORDER BY seq', [org.org.id, id])
+    const records = await app.context.db.raw.all<{ event: string; details: string }>(
+      'SELECT event, details FROM audit_logs WHERE organization_id = ? AND target_id = ? ORDER BY seq',
+      [org.org.id, id],
+    )
     expect(records.map((r) => r.event)).toEqual(['webhook.created', 'webhook.updated', 'webhook.deleted'])
     for (const r of records) {
       expect(r.details).not.toContain(HOOK.secret)

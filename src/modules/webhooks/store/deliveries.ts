@@ -20,7 +20,17 @@ export function deliveryConditions(webhookId: string, filters: Partial<Pick<Deli
 /** A delivery row as it is written: an attempt to come, not yet sent. */
 export type NewDeliveryRow = Pick<
   DeliveryRow,
-  'id' | 'organization_id' | 'webhook_id' | 'event_id' | 'event_type' | 'attempt' | 'trigger' | 'status' | 'next_attempt_at' | 'lease_until' | 'created_at'
+  | 'id'
+  | 'organization_id'
+  | 'webhook_id'
+  | 'event_id'
+  | 'event_type'
+  | 'attempt'
+  | 'trigger'
+  | 'status'
+  | 'next_attempt_at'
+  | 'lease_until'
+  | 'created_at'
 >
 
 // One row a statement: SQLite runs a multi-row VALUES about half as fast as the same rows inserted
@@ -38,20 +48,44 @@ export async function insertDeliveries(tx: Tx, rows: readonly NewDeliveryRow[]):
 
 /** One row; the fan-out's and the retries' insert. */
 export function insertDelivery(tx: Tx, d: NewDeliveryRow): Promise<number> {
-  return tx.raw.run(INSERT, [d.id, d.organization_id, d.webhook_id, d.event_id, d.event_type, d.attempt, d.trigger, d.status, d.next_attempt_at, d.lease_until, d.created_at])
+  return tx.raw.run(INSERT, [
+    d.id,
+    d.organization_id,
+    d.webhook_id,
+    d.event_id,
+    d.event_type,
+    d.attempt,
+    d.trigger,
+    d.status,
+    d.next_attempt_at,
+    d.lease_until,
+    d.created_at,
+  ])
 }
 
 export async function findDelivery(db: Queries, id: string): Promise<DeliveryRow | undefined> {
   return db.raw.get<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = ?', [id])
 }
 
-export async function findDeliveryOfWebhook(tx: Tx, organizationId: string, webhookId: string, id: string): Promise<DeliveryRow | undefined> {
-  return tx.raw.get<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = ? AND webhook_id = ? AND organization_id = ?', [id, webhookId, organizationId])
+export async function findDeliveryOfWebhook(
+  tx: Tx,
+  organizationId: string,
+  webhookId: string,
+  id: string,
+): Promise<DeliveryRow | undefined> {
+  return tx.raw.get<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = ? AND webhook_id = ? AND organization_id = ?', [
+    id,
+    webhookId,
+    organizationId,
+  ])
 }
 
 /** The highest attempt number an event has had at a webhook. */
 export async function lastAttemptOf(tx: Tx, webhookId: string, eventId: string): Promise<number> {
-  const row = await tx.raw.get<{ attempt: number | null }>('SELECT max(attempt) AS attempt FROM webhook_deliveries WHERE event_id = ? AND webhook_id = ?', [eventId, webhookId])
+  const row = await tx.raw.get<{ attempt: number | null }>(
+    'SELECT max(attempt) AS attempt FROM webhook_deliveries WHERE event_id = ? AND webhook_id = ?',
+    [eventId, webhookId],
+  )
   return Number(row?.attempt ?? 0)
 }
 
@@ -61,7 +95,10 @@ export async function lastAttemptOf(tx: Tx, webhookId: string, eventId: string):
 const FIRST_ATTEMPT = `SELECT delivered_at AS at FROM webhook_deliveries
   WHERE event_id = ? AND webhook_id = ? AND trigger = ? AND attempt = 1 AND delivered_at IS NOT NULL ORDER BY delivered_at DESC LIMIT 1`
 
-export async function firstAttemptAt(tx: Tx, delivery: Pick<DeliveryRow, 'event_id' | 'webhook_id' | 'trigger'>): Promise<number | undefined> {
+export async function firstAttemptAt(
+  tx: Tx,
+  delivery: Pick<DeliveryRow, 'event_id' | 'webhook_id' | 'trigger'>,
+): Promise<number | undefined> {
   const row = await tx.raw.get<{ at: number }>(FIRST_ATTEMPT, [delivery.event_id, delivery.webhook_id, delivery.trigger])
   return row === undefined ? undefined : Number(row.at)
 }
@@ -80,7 +117,16 @@ export interface AttemptRecord {
 
 /** Closes an attempt with its outcome. */
 export function closeDelivery(tx: Tx, id: string, record: AttemptRecord, now: number): Promise<number> {
-  return tx.raw.run(CLOSE, [record.status, record.responseCode, record.responseTimeMs, record.responseBody, record.errorClass, record.errorMessage, now, id])
+  return tx.raw.run(CLOSE, [
+    record.status,
+    record.responseCode,
+    record.responseTimeMs,
+    record.responseBody,
+    record.errorClass,
+    record.errorMessage,
+    now,
+    id,
+  ])
 }
 
 // Every event since `since` that went to this webhook and has neither been delivered nor is on its way.
@@ -89,7 +135,12 @@ const UNDELIVERED = `SELECT event_id, event_type FROM webhook_deliveries d
     AND NOT EXISTS (SELECT 1 FROM webhook_deliveries s WHERE s.webhook_id = d.webhook_id AND s.event_id = d.event_id AND s.status IN ('success', 'pending'))
   GROUP BY event_id, event_type ORDER BY min(created_at)`
 
-export async function undeliveredEvents(tx: Tx, organizationId: string, webhookId: string, since: number): Promise<Array<{ event_id: string; event_type: string }>> {
+export async function undeliveredEvents(
+  tx: Tx,
+  organizationId: string,
+  webhookId: string,
+  since: number,
+): Promise<Array<{ event_id: string; event_type: string }>> {
   return tx.raw.all(UNDELIVERED, [webhookId, organizationId, since])
 }
 

@@ -6,7 +6,10 @@ import type { Queries, Tx } from '../../../db/database.ts'
 import type { WebhookDeliveriesTable, WebhooksTable } from '../table.ts'
 
 /** A delivery as a claim (or a manual send) hands it to a sender. */
-export type ClaimedDelivery = Pick<WebhookDeliveriesTable, 'id' | 'organization_id' | 'webhook_id' | 'event_id' | 'event_type' | 'attempt' | 'trigger' | 'created_at'>
+export type ClaimedDelivery = Pick<
+  WebhookDeliveriesTable,
+  'id' | 'organization_id' | 'webhook_id' | 'event_id' | 'event_type' | 'attempt' | 'trigger' | 'created_at'
+>
 
 /** What a delivery is sent to and with; the body is the stored envelope, the exact bytes of every attempt. */
 export interface DeliveryTarget {
@@ -48,7 +51,8 @@ async function forIdChunks(ids: readonly string[], run: (marks: string, chunk: s
  */
 export const BY_ID = {
   lease: (list: string) => `UPDATE webhook_deliveries SET lease_until = ? WHERE id IN (${list})`,
-  skip: (list: string) => `UPDATE webhook_deliveries SET status = 'skipped', lease_until = NULL, next_attempt_at = NULL WHERE id IN (${list}) AND status = 'pending'`,
+  skip: (list: string) =>
+    `UPDATE webhook_deliveries SET status = 'skipped', lease_until = NULL, next_attempt_at = NULL WHERE id IN (${list}) AND status = 'pending'`,
   release: (list: string) => `UPDATE webhook_deliveries SET lease_until = NULL WHERE id IN (${list})`,
 }
 
@@ -70,12 +74,16 @@ const webhooksWithPending = (kind: ClaimKind) => `WITH RECURSIVE w(id) AS (
   FROM w JOIN webhooks h ON h.id = w.id LEFT JOIN webhook_allowed_cidrs a ON a.organization_id = h.organization_id`
 
 // One webhook's own due rows, oldest first, passing over those leased already.
-const ownDue = (kind: ClaimKind) => `SELECT d.id, d.organization_id, d.webhook_id, d.event_id, d.event_type, d.attempt, d.trigger, d.created_at
+const ownDue = (
+  kind: ClaimKind,
+) => `SELECT d.id, d.organization_id, d.webhook_id, d.event_id, d.event_type, d.attempt, d.trigger, d.created_at
   FROM webhook_deliveries d
   WHERE d.status = 'pending' AND d.${kind} AND d.webhook_id = ? AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?)
   ORDER BY d.next_attempt_at LIMIT ?`
 
-const STATEMENTS = Object.fromEntries(CLAIM_KINDS.map((kind) => [kind, { webhooks: webhooksWithPending(kind), due: ownDue(kind) }])) as Record<ClaimKind, { webhooks: string; due: string }>
+const STATEMENTS = Object.fromEntries(
+  CLAIM_KINDS.map((kind) => [kind, { webhooks: webhooksWithPending(kind), due: ownDue(kind) }]),
+) as Record<ClaimKind, { webhooks: string; due: string }>
 
 export type WaitingWebhook = Omit<DeliveryTarget, 'body'> & { id: string; due_at: number }
 
@@ -125,4 +133,3 @@ export async function skipDeliveries(db: Queries, ids: readonly string[]): Promi
 export async function releaseClaims(db: Queries, ids: readonly string[]): Promise<void> {
   await forIdChunks(ids, (list, chunk) => db.raw.run(BY_ID.release(list), chunk))
 }
-

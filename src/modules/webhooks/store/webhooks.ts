@@ -42,7 +42,9 @@ export function subscribersOf(tx: Tx, organizationId: string): Promise<Array<Pic
 export type FailureState = Pick<WebhookRow, 'id' | 'organization_id' | 'enabled' | 'consecutive_failures' | 'failing_since'>
 
 export function failureStateOf(tx: Tx, id: string): Promise<FailureState | undefined> {
-  return tx.raw.get<FailureState>('SELECT id, organization_id, enabled, consecutive_failures, failing_since FROM webhooks WHERE id = ?', [id])
+  return tx.raw.get<FailureState>('SELECT id, organization_id, enabled, consecutive_failures, failing_since FROM webhooks WHERE id = ?', [
+    id,
+  ])
 }
 
 export function markSucceeded(tx: Tx, id: string, now: number): Promise<number> {
@@ -50,11 +52,20 @@ export function markSucceeded(tx: Tx, id: string, now: number): Promise<number> 
 }
 
 export function markFailed(tx: Tx, id: string, failingSince: number): Promise<number> {
-  return tx.raw.run('UPDATE webhooks SET consecutive_failures = consecutive_failures + 1, failing_since = ? WHERE id = ?', [failingSince, id])
+  return tx.raw.run('UPDATE webhooks SET consecutive_failures = consecutive_failures + 1, failing_since = ? WHERE id = ?', [
+    failingSince,
+    id,
+  ])
 }
 
 export async function disableWebhookRow(tx: Tx, id: string, reason: DisabledReason, now: number): Promise<void> {
-  await tx.raw.run('UPDATE webhooks SET enabled = ?, disabled_reason = ?, disabled_at = ?, updated_at = ? WHERE id = ?', [false, reason, now, now, id])
+  await tx.raw.run('UPDATE webhooks SET enabled = ?, disabled_reason = ?, disabled_at = ?, updated_at = ? WHERE id = ?', [
+    false,
+    reason,
+    now,
+    now,
+    id,
+  ])
 }
 
 /** webhook_allowed_cidrs.cidrs of the organization (JSON), or null: no row. */
