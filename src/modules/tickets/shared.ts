@@ -4,14 +4,15 @@ import type { Ctx } from '../../context.ts'
 import type { Queries, Tx } from '../../db/database.ts'
 import { validationError } from '../../errors.ts'
 import { type EventType, recordChange } from '../events/index.ts'
-import { isActiveUser, type TicketRow } from './store.ts'
+import { findUserInOrg } from '../users/index.ts'
+import type { TicketRow } from './store.ts'
 import { ticketJson } from './ticket-json.ts'
 
 export const MAX_CUSTOM_FIELDS_BYTES = 8 * 1024
 
 /** The assignee must be an active user of the same organization. */
 export async function assertAssignable(db: Queries, organizationId: string, userId: string): Promise<void> {
-  if (!(await isActiveUser(db, organizationId, userId)))
+  if ((await findUserInOrg(db, organizationId, userId))?.status !== 'active')
     throw validationError([{ field: 'assignee_id', message: 'is not an active user of this organization' }])
 }
 

@@ -1,6 +1,7 @@
 // The tickets module's SQL: tickets, their per-organization number counter, the tag index and the
 // comments. Lookups and lists are raw statements (hot paths); the rest is Kysely.
 import type { Queries, Tx } from '../../db/database.ts'
+import { findInOrg } from '../../db/get-in-org.ts'
 import { type Condition, defineList } from '../../db/list.ts'
 import type { TicketCommentsTable, TicketsTable } from './table.ts'
 
@@ -10,10 +11,8 @@ export type CommentRow = TicketCommentsTable
 export const TICKET_LIST = defineList('tickets', { sorts: ['created_at', 'updated_at', 'priority', 'number'] })
 export const COMMENT_LIST = defineList('ticket_comments', { sorts: ['created_at'] })
 
-const TICKET_IN_ORG = 'SELECT * FROM tickets WHERE id = ? AND organization_id = ?'
-
 export async function findTicket(db: Queries, organizationId: string, id: string): Promise<TicketRow | undefined> {
-  return db.raw.get<TicketRow>(TICKET_IN_ORG, [id, organizationId])
+  return findInOrg(db, 'tickets', organizationId, id)
 }
 
 /** The organization's next ticket number: numbers are never reused, even after a delete. */
@@ -75,13 +74,4 @@ export function taggedCondition(tag: string): Condition {
     sql: 'tickets.id IN (SELECT ticket_id FROM ticket_tags WHERE organization_id = tickets.organization_id AND tag = ?)',
     params: [tag],
   }
-}
-
-/** Whether `userId` is an active user of the organization (an assignee must be). */
-export async function isActiveUser(db: Queries, organizationId: string, userId: string): Promise<boolean> {
-  const user = await db.raw.get<{ status: string }>('SELECT status FROM users WHERE id = ? AND organization_id = ?', [
-    userId,
-    organizationId,
-  ])
-  return user?.status === 'active'
 }

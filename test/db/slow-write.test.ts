@@ -1,0 +1,21 @@
+// The app's database reports a write transaction that holds the one writer too long, by name, in the
+// server log; a quick one, and the checkpoint at close, say nothing.
+import { afterAll, expect, test } from 'bun:test'
+import { makeTestApp } from '../helpers/app.ts'
+
+const app = await makeTestApp()
+afterAll(() => app.close())
+
+test('a transaction holding the writer past 50 ms is a warning naming it and the time held', async () => {
+  await app.context.db.write('test.quick', async (tx) => {
+    await tx.raw.run("UPDATE system_kv SET value = value WHERE key = 'page_token_key'")
+  })
+  await app.context.db.write('ticket.import', async (tx) => {
+    await tx.raw.run("UPDATE system_kv SET value = value WHERE key = 'page_token_key'")
+    await Bun.sleep(80)
+  })
+  const warnings = app.logs.records().filter((r) => r.msg === 'write transaction held the database writer too long')
+  expect(warnings).toHaveLength(1)
+  expect(warnings[0]).toMatchObject({ level: 'warn', transaction: 'ticket.import' })
+  expect(warnings[0]!.held_ms as number).toBeGreaterThanOrEqual(70)
+})
