@@ -25,18 +25,7 @@ export async function checkIp(
 ): Promise<AppError | undefined> {
   const { ranges, who, request, now } = check
   if (ipAllowed(ranges, request.ip)) return undefined
-  if (app.allowlists.denialDue(who.organizationId, request.ip, now)) {
-    await appendAudit(tx, {
-      organizationId: who.organizationId,
-      actor: who.actor,
-      event: 'ip.denied',
-      outcome: 'failure',
-      reason: 'ip_not_allowed',
-      details: { ip: request.ip },
-      request,
-      now,
-    })
-  }
+  if (app.allowlists.denialDue(who.organizationId, request.ip, now)) await recordDenial(tx, who, request, now)
   return denied(request)
 }
 
@@ -51,17 +40,20 @@ export async function assertIpAllowed(
   const now = app.clock.now()
   // Only a due denial writes: the others answer without waiting for the writer.
   if (!app.allowlists.denialDue(who.organizationId, request.ip, now)) throw denied(request)
-  await app.db.write('ip.denied', async (tx) => {
-    await appendAudit(tx, {
-      organizationId: who.organizationId,
-      actor: who.actor,
-      event: 'ip.denied',
-      outcome: 'failure',
-      reason: 'ip_not_allowed',
-      details: { ip: request.ip },
-      request,
-      now,
-    })
-  })
+  await app.db.write('ip.denied', (tx) => recordDenial(tx, who, request, now))
   throw denied(request)
+}
+
+/** The audit record of a refused address (throttled by the caller: one per organization and address a while). */
+function recordDenial(tx: Tx, who: Who, request: RequestMeta, now: number): Promise<void> {
+  return appendAudit(tx, {
+    organizationId: who.organizationId,
+    actor: who.actor,
+    event: 'ip.denied',
+    outcome: 'failure',
+    reason: 'ip_not_allowed',
+    details: { ip: request.ip },
+    request,
+    now,
+  })
 }
