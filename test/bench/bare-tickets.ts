@@ -8,7 +8,9 @@ import { ticketJson, type TicketRow } from '../../src/modules/tickets/ticket-jso
 
 const db = openSqlite(process.env.DB_PATH!)
 const organizationId = process.env.ORG_ID!
-const key = new Uint8Array(Buffer.from((await db.raw.get<{ value: string }>("SELECT value FROM system_kv WHERE key = 'page_token_key'"))!.value, 'base64'))
+const key = new Uint8Array(
+  Buffer.from((await db.raw.get<{ value: string }>("SELECT value FROM system_kv WHERE key = 'page_token_key'"))!.value, 'base64'),
+)
 const binding = { organizationId, query: queryDigest('tickets', {}, 'created_at:desc') }
 const query = TICKET_LIST.statement('created_at:desc', organizationId, [], undefined, 21)
 
@@ -21,7 +23,9 @@ const server = Bun.serve({
     if (more) rows.pop()
     const last = rows.at(-1)!
     const next = more ? encodePageToken(key, binding, { after: [last.created_at, last.id] }, Math.floor(Date.now() / 1000) + 3600) : ''
-    return new Response(JSON.stringify({ tickets: rows.map(ticketJson), next_page_token: next }), { headers: { 'content-type': 'application/json;charset=utf-8' } })
+    return new Response(JSON.stringify({ tickets: rows.map(ticketJson), next_page_token: next }), {
+      headers: { 'content-type': 'application/json;charset=utf-8' },
+    })
   },
 })
 process.on('SIGTERM', () => {

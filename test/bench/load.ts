@@ -63,7 +63,10 @@ async function runWrk(target: Target, durationS: number): Promise<Omit<LoadResul
   const script = join(tmpdir(), `switchboard-wrk-${process.pid}-${Math.random().toString(36).slice(2)}.lua`)
   writeFileSync(script, wrkScript(target))
   try {
-    const child = Bun.spawn([WRK!, '-t1', `-c${CONNECTIONS}`, `-d${durationS}s`, '--latency', '-s', script, target.url], { stdout: 'pipe', stderr: 'pipe' })
+    const child = Bun.spawn([WRK!, '-t1', `-c${CONNECTIONS}`, `-d${durationS}s`, '--latency', '-s', script, target.url], {
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
     const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
     // A script error does not always make wrk fail: anything on stderr is one.
     if (code !== 0 || err.trim()) throw new Error(`wrk exited with ${code}: ${err}${out}`)
@@ -107,7 +110,12 @@ async function runAutocannon(target: Target, durationS: number): Promise<Omit<Lo
   }
 }
 
-export async function measure(label: string, url: string, headers: Record<string, string> = {}, options: Pick<Target, 'method' | 'body'> = {}): Promise<LoadResult> {
+export async function measure(
+  label: string,
+  url: string,
+  headers: Record<string, string> = {},
+  options: Pick<Target, 'method' | 'body'> = {},
+): Promise<LoadResult> {
   const target: Target = { label, url, headers, ...options }
   const run = WRK ? runWrk : runAutocannon
   // A short warm-up so JIT and connection set-up do not count.
@@ -120,7 +128,11 @@ export async function measure(label: string, url: string, headers: Record<string
  * go in reverse order, so a drift of the machine over the run does not favour the targets measured first.
  * `between` runs after each measurement (to let a server finish work the load left behind).
  */
-export async function compare(targets: Target[], rounds_ = ROUNDS, between?: (result: LoadResult, index: number) => Promise<void>): Promise<LoadResult[]> {
+export async function compare(
+  targets: Target[],
+  rounds_ = ROUNDS,
+  between?: (result: LoadResult, index: number) => Promise<void>,
+): Promise<LoadResult[]> {
   const rounds: LoadResult[][] = targets.map(() => [])
   for (let round = 0; round < rounds_; round++) {
     const order = [...targets.keys()]
@@ -136,7 +148,10 @@ export async function compare(targets: Target[], rounds_ = ROUNDS, between?: (re
 }
 
 export function printTable(rows: LoadResult[]): void {
-  const lines = rows.map((r) => `  ${r.label.padEnd(44)}${String(r.rps).padStart(9)} req/s   p50 ${String(r.p50).padStart(5)} ms   p99 ${String(r.p99).padStart(5)} ms${r.errors || r.non2xx ? `   errors ${r.errors} non-2xx ${r.non2xx}` : ''}`)
+  const lines = rows.map(
+    (r) =>
+      `  ${r.label.padEnd(44)}${String(r.rps).padStart(9)} req/s   p50 ${String(r.p50).padStart(5)} ms   p99 ${String(r.p99).padStart(5)} ms${r.errors || r.non2xx ? `   errors ${r.errors} non-2xx ${r.non2xx}` : ''}`,
+  )
   process.stdout.write(lines.join('\n') + '\n')
 }
 

@@ -15,7 +15,11 @@ export async function benchLogin(rounds = Number(process.env.BENCH_LOGIN_ROUNDS 
     await seedOrganization(app)
     const attempt = async (email: string, password: string, status: number) => {
       const started = performance.now()
-      const response = await app.request('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
+      const response = await app.request('/api/v1/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      })
       if (response.status !== status) throw new Error(`login ${email}: expected ${status}, got ${response.status}`)
       return performance.now() - started
     }
@@ -27,7 +31,11 @@ export async function benchLogin(rounds = Number(process.env.BENCH_LOGIN_ROUNDS 
       samples.successMs.push(await attempt('admin@acme.test', PASSWORD, 200))
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-    return { wrongPasswordMs: median(samples.wrongPasswordMs), unknownEmailMs: median(samples.unknownEmailMs), successMs: median(samples.successMs) }
+    return {
+      wrongPasswordMs: median(samples.wrongPasswordMs),
+      unknownEmailMs: median(samples.unknownEmailMs),
+      successMs: median(samples.successMs),
+    }
   } finally {
     await app.close()
   }

@@ -13,11 +13,18 @@ export async function benchRateLimitOverhead(requests = 10_000, rounds = 12) {
       await app.context.db.raw.run('UPDATE organizations SET rate_limit_per_minute = 100000000, rate_limit_per_day = 100000000')
       const auth = org.users.admin.auth
       for (let i = 0; i < 50; i++) {
-        await app.request('/api/v1/tickets', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ subject: `Ticket ${i}` }) })
+        await app.request('/api/v1/tickets', {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ subject: `Ticket ${i}` }),
+        })
       }
       apps.push({ on, app, auth })
     }
-    const samples = new Map<boolean, number[]>([[true, []], [false, []]])
+    const samples = new Map<boolean, number[]>([
+      [true, []],
+      [false, []],
+    ])
     for (let round = 0; round < rounds; round++) {
       for (const { on, app, auth } of round % 2 ? [...apps].reverse() : apps) {
         const started = performance.now()

@@ -8,7 +8,9 @@ import { benchWebhooks, printWebhookBench } from './webhooks.ts'
 import { benchTickets, TICKETS } from './tickets.ts'
 import { benchVersusMain, printVersusMain, VERSUS_HEADER } from './versus-main.ts'
 
-process.stdout.write(`Switchboard benchmarks: ${GENERATOR}, ${CONNECTIONS} connections, ${DURATION_S} s per measurement, median of ${ROUNDS} alternating rounds, bun ${Bun.version}\n\n`)
+process.stdout.write(
+  `Switchboard benchmarks: ${GENERATOR}, ${CONNECTIONS} connections, ${DURATION_S} s per measurement, median of ${ROUNDS} alternating rounds, bun ${Bun.version}\n\n`,
+)
 
 process.stdout.write('Platform: GET /health\n')
 const platform = await benchPlatform()
@@ -17,8 +19,12 @@ process.stdout.write(`  ratio A/D (full stack vs runtime ceiling) = ${platform.r
 
 process.stdout.write('\nLogin timing (medians of interleaved sequential logins, in-process)\n')
 const login = await benchLogin()
-process.stdout.write(`  wrong password ${login.wrongPasswordMs.toFixed(1)} ms   unknown e-mail ${login.unknownEmailMs.toFixed(1)} ms   success ${login.successMs.toFixed(1)} ms\n`)
-process.stdout.write(`  ratio unknown e-mail / wrong password = ${(login.unknownEmailMs / login.wrongPasswordMs).toFixed(2)} (1.00 = indistinguishable)\n`)
+process.stdout.write(
+  `  wrong password ${login.wrongPasswordMs.toFixed(1)} ms   unknown e-mail ${login.unknownEmailMs.toFixed(1)} ms   success ${login.successMs.toFixed(1)} ms\n`,
+)
+process.stdout.write(
+  `  ratio unknown e-mail / wrong password = ${(login.unknownEmailMs / login.wrongPasswordMs).toFixed(2)} (1.00 = indistinguishable)\n`,
+)
 
 process.stdout.write(`\nTickets list: ${TICKETS.toLocaleString('en')} tickets in one organization, on disk\n`)
 const tickets = await benchTickets()
@@ -27,15 +33,21 @@ const [a, b, c, , e] = tickets.rows
 process.stdout.write(`  seeded in ${tickets.seedSeconds.toFixed(1)} s\n`)
 process.stdout.write(`  A/C = ${(a!.rps / c!.rps).toFixed(2)} (target >= 0.8)   B/A = ${(b!.rps / a!.rps).toFixed(2)} (target >= 0.9)\n`)
 const { limited, unlimited } = tickets.overhead
-process.stdout.write(`  rate limits on vs off, measured again alone (${limited.rps} vs ${unlimited.rps} req/s): overhead 1 - A'/E' = ${((1 - limited.rps / unlimited.rps) * 100).toFixed(1)}% (target < 5%; in the table above 1 - A/E = ${((1 - a!.rps / e!.rps) * 100).toFixed(1)}%)\n`)
+process.stdout.write(
+  `  rate limits on vs off, measured again alone (${limited.rps} vs ${unlimited.rps} req/s): overhead 1 - A'/E' = ${((1 - limited.rps / unlimited.rps) * 100).toFixed(1)}% (target < 5%; in the table above 1 - A/E = ${((1 - a!.rps / e!.rps) * 100).toFixed(1)}%)\n`,
+)
 
 process.stdout.write('\nRate limiter, in-process (one authenticated request: user, organization, minute and day windows)\n')
 const limiter = benchRateLimiter()
-process.stdout.write(`  ${limiter.nsPerRequest.toFixed(0)} ns a request over ${limiter.users.toLocaleString('en')} users; ${limiter.nsPerRefusal.toFixed(0)} ns a refusal\n`)
+process.stdout.write(
+  `  ${limiter.nsPerRequest.toFixed(0)} ns a request over ${limiter.users.toLocaleString('en')} users; ${limiter.nsPerRefusal.toFixed(0)} ns a refusal\n`,
+)
 
 process.stdout.write('\nRate limits on vs off, tickets list in-process (no sockets; medians of alternating rounds)\n')
 const inProcess = await benchRateLimitOverhead()
-process.stdout.write(`  on ${inProcess.onUs.toFixed(1)} µs   off ${inProcess.offUs.toFixed(1)} µs a request: overhead ${(((inProcess.onUs - inProcess.offUs) / inProcess.offUs) * 100).toFixed(1)}% (target < 5%)\n`)
+process.stdout.write(
+  `  on ${inProcess.onUs.toFixed(1)} µs   off ${inProcess.offUs.toFixed(1)} µs a request: overhead ${(((inProcess.onUs - inProcess.offUs) / inProcess.offUs) * 100).toFixed(1)}% (target < 5%)\n`,
+)
 
 process.stdout.write('\nWebhook delivery: tickets created through the API, each event to 4 webhooks on a local HTTPS receiver\n')
 const webhooks = await benchWebhooks()

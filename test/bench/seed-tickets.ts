@@ -16,11 +16,25 @@ export function seedTickets(dbPath: string, organizationId: string, count: numbe
     for (let i = from; i < to; i++) {
       // Two tickets per second, so created_at has ties that the id breaks.
       const at = startMs + Math.floor(i / 2) * 1000
-      insert.run(prefixedId('tkt'), organizationId, i + 1, `Seeded ticket ${i + 1}`, 'Customer reports a problem with their order.', STATUSES[i % 4]!, i % 4, `Customer ${i}`, `customer${i}@example.com`, at, at)
+      insert.run(
+        prefixedId('tkt'),
+        organizationId,
+        i + 1,
+        `Seeded ticket ${i + 1}`,
+        'Customer reports a problem with their order.',
+        STATUSES[i % 4]!,
+        i % 4,
+        `Customer ${i}`,
+        `customer${i}@example.com`,
+        at,
+        at,
+      )
     }
   })
   for (let from = 0; from < count; from += 10_000) batch.immediate(from, Math.min(count, from + 10_000))
-  db.query('INSERT INTO ticket_counters (organization_id, last_number) VALUES (?, ?) ON CONFLICT (organization_id) DO UPDATE SET last_number = excluded.last_number').run(organizationId, count)
+  db.query(
+    'INSERT INTO ticket_counters (organization_id, last_number) VALUES (?, ?) ON CONFLICT (organization_id) DO UPDATE SET last_number = excluded.last_number',
+  ).run(organizationId, count)
   db.run('PRAGMA optimize')
   db.close()
 }

@@ -34,11 +34,21 @@ export async function benchTickets(): Promise<TicketsBench> {
     await buildBinary(binary)
     const dataDir = join(dir, 'data')
     const admin = { email: 'bench@bench.example', password: 'bench-password-123' }
-    const env: Record<string, string> = { DATA_DIR: dataDir, HOST: '127.0.0.1', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' }
+    const env: Record<string, string> = {
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    }
 
     // First start creates the organization and its admin; stop it, then seed straight into the file.
     const bootstrapPort = freePort()
-    const bootstrapping = Bun.spawn([binary, 'serve'], { env: { ...env, PORT: String(bootstrapPort) }, stdout: 'ignore', stderr: 'inherit' })
+    const bootstrapping = Bun.spawn([binary, 'serve'], {
+      env: { ...env, PORT: String(bootstrapPort) },
+      stdout: 'ignore',
+      stderr: 'inherit',
+    })
     await waitFor(`http://127.0.0.1:${bootstrapPort}/health`)
     bootstrapping.kill('SIGTERM')
     await bootstrapping.exited
@@ -49,7 +59,11 @@ export async function benchTickets(): Promise<TicketsBench> {
     const seedStarted = performance.now()
     seedTickets(dbPath, orgId, TICKETS, Date.now() - TICKETS * 500)
     const seedSeconds = (performance.now() - seedStarted) / 1000
-    const raised = Bun.spawnSync([binary, 'org', 'set-limits', orgId, '--per-minute', '1000000', '--per-day', '100000000'], { env, stdout: 'ignore', stderr: 'inherit' })
+    const raised = Bun.spawnSync([binary, 'org', 'set-limits', orgId, '--per-minute', '1000000', '--per-day', '100000000'], {
+      env,
+      stdout: 'ignore',
+      stderr: 'inherit',
+    })
     if (raised.exitCode !== 0) throw new Error('org set-limits failed')
 
     // E runs on a copy of the seeded DATA_DIR: one server per DATA_DIR (serve holds its lock), and the
@@ -61,55 +75,100 @@ export async function benchTickets(): Promise<TicketsBench> {
     // One issuer and audience for both servers (A and E), so A's token is E's too.
     env.PUBLIC_URL = `http://127.0.0.1:${port}`
     // The access log goes to a file, as under a process manager: draining a pipe here would slow the load generator for A and B only.
-    const app = Bun.spawn([binary, 'serve'], { env: { ...env, PORT: String(port) }, stdout: Bun.file(join(dir, 'server.log')), stderr: 'inherit' })
+    const app = Bun.spawn([binary, 'serve'], {
+      env: { ...env, PORT: String(port) },
+      stdout: Bun.file(join(dir, 'server.log')),
+      stderr: 'inherit',
+    })
     children.push(app)
     const base = `http://127.0.0.1:${port}`
     await waitFor(`${base}/health`)
-    const login = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) })
+    const login = await fetch(`${base}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(admin),
+    })
     const headers = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` }
 
     // A page token pointing DEPTH rows deep, made with the installation's own key (paging there would take 7,500 requests).
     const read = new Database(dbPath, { readonly: true })
-    const key = new Uint8Array(Buffer.from(read.query<{ value: string }, []>("SELECT value FROM system_kv WHERE key = 'page_token_key'").get()!.value, 'base64'))
-    const at = read.query<{ created_at: number; id: string }, [string, number]>('SELECT created_at, id FROM tickets WHERE organization_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?').get(orgId, DEPTH)!
+    const key = new Uint8Array(
+      Buffer.from(read.query<{ value: string }, []>("SELECT value FROM system_kv WHERE key = 'page_token_key'").get()!.value, 'base64'),
+    )
+    const at = read
+      .query<{ created_at: number; id: string }, [string, number]>(
+        'SELECT created_at, id FROM tickets WHERE organization_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?',
+      )
+      .get(orgId, DEPTH)!
     read.close()
-    const deepToken = encodePageToken(key, { organizationId: orgId, query: queryDigest('tickets', {}, 'created_at:desc') }, { after: [at.created_at, at.id] }, Math.floor(Date.now() / 1000) + 3600)
+    const deepToken = encodePageToken(
+      key,
+      { organizationId: orgId, query: queryDigest('tickets', {}, 'created_at:desc') },
+      { after: [at.created_at, at.id] },
+      Math.floor(Date.now() / 1000) + 3600,
+    )
 
     const listUrl = `${base}/api/v1/tickets?page_size=20`
     const first = await fetch(listUrl, { headers })
     if (first.status !== 200) throw new Error(`GET /api/v1/tickets answered ${first.status}`)
     const body = await first.text()
-    const deep = (await (await fetch(`${listUrl}&page_token=${encodeURIComponent(deepToken)}`, { headers })).json()) as { tickets: { number: number }[] }
-    if (deep.tickets.length !== 20 || deep.tickets[0]!.number > TICKETS - DEPTH) throw new Error('the deep page token did not land deep in the list')
+    const deep = (await (await fetch(`${listUrl}&page_token=${encodeURIComponent(deepToken)}`, { headers })).json()) as {
+      tickets: { number: number }[]
+    }
+    if (deep.tickets.length !== 20 || deep.tickets[0]!.number > TICKETS - DEPTH)
+      throw new Error('the deep page token did not land deep in the list')
 
     const unlimitedPort = freePort()
-    children.push(Bun.spawn([binary, 'serve'], { env: { ...env, DATA_DIR: unlimitedDataDir, PORT: String(unlimitedPort), RATE_LIMITS_ENABLED: 'false' }, stdout: Bun.file(join(dir, 'server-unlimited.log')), stderr: 'inherit' }))
+    children.push(
+      Bun.spawn([binary, 'serve'], {
+        env: { ...env, DATA_DIR: unlimitedDataDir, PORT: String(unlimitedPort), RATE_LIMITS_ENABLED: 'false' },
+        stdout: Bun.file(join(dir, 'server-unlimited.log')),
+        stderr: 'inherit',
+      }),
+    )
     await waitFor(`http://127.0.0.1:${unlimitedPort}/health`)
     const unlimitedUrl = `http://127.0.0.1:${unlimitedPort}/api/v1/tickets?page_size=20`
     const check = await fetch(listUrl, { headers })
     if (check.headers.get('x-ratelimit-limit') !== '1000000') throw new Error('A is not rate limited with the raised limits')
     const probe = await fetch(unlimitedUrl, { headers })
-    if (probe.status !== 200 || probe.headers.get('x-ratelimit-limit') !== null) throw new Error(`E answered ${probe.status}, or is rate limited`)
+    if (probe.status !== 200 || probe.headers.get('x-ratelimit-limit') !== null)
+      throw new Error(`E answered ${probe.status}, or is rate limited`)
 
     const bareSqlPort = freePort()
-    children.push(Bun.spawn([process.execPath, join(import.meta.dir, 'bare-tickets.ts')], { env: { PORT: String(bareSqlPort), DB_PATH: dbPath, ORG_ID: orgId }, stdout: 'inherit', stderr: 'inherit' }))
+    children.push(
+      Bun.spawn([process.execPath, join(import.meta.dir, 'bare-tickets.ts')], {
+        env: { PORT: String(bareSqlPort), DB_PATH: dbPath, ORG_ID: orgId },
+        stdout: 'inherit',
+        stderr: 'inherit',
+      }),
+    )
     const barePort = freePort()
-    children.push(Bun.spawn([process.execPath, join(import.meta.dir, 'bare-server.ts')], { env: { PORT: String(barePort), BODY: body }, stdout: 'inherit', stderr: 'inherit' }))
+    children.push(
+      Bun.spawn([process.execPath, join(import.meta.dir, 'bare-server.ts')], {
+        env: { PORT: String(barePort), BODY: body },
+        stdout: 'inherit',
+        stderr: 'inherit',
+      }),
+    )
     await waitFor(`http://127.0.0.1:${bareSqlPort}/`)
     await waitFor(`http://127.0.0.1:${barePort}/`)
 
     const rows = await compare([
       { label: 'A  GET /api/v1/tickets?page_size=20', url: listUrl, headers },
-      { label: `B  same, page_token ${DEPTH.toLocaleString('en')} deep`, url: `${listUrl}&page_token=${encodeURIComponent(deepToken)}`, headers },
+      {
+        label: `B  same, page_token ${DEPTH.toLocaleString('en')} deep`,
+        url: `${listUrl}&page_token=${encodeURIComponent(deepToken)}`,
+        headers,
+      },
       { label: 'C  bare Bun.serve: same query and JSON', url: `http://127.0.0.1:${bareSqlPort}/` },
-      { label: 'D  bare Bun.serve: A\'s bytes', url: `http://127.0.0.1:${barePort}/` },
+      { label: "D  bare Bun.serve: A's bytes", url: `http://127.0.0.1:${barePort}/` },
       { label: 'E  A with RATE_LIMITS_ENABLED=false', url: unlimitedUrl, headers },
     ])
     // The overhead target (5%) is below this machine's run-to-run noise: A and E once more, by themselves, over more rounds.
     const [limited, unlimited] = await compare(
       [
-        { label: 'A\' A again', url: listUrl, headers },
-        { label: 'E\' E again', url: unlimitedUrl, headers },
+        { label: "A' A again", url: listUrl, headers },
+        { label: "E' E again", url: unlimitedUrl, headers },
       ],
       OVERHEAD_ROUNDS,
     )
@@ -126,5 +185,7 @@ if (import.meta.main) {
   const { printTable } = await import('./load.ts')
   printTable([...rows, overhead.limited, overhead.unlimited])
   const [a, , c] = rows
-  process.stdout.write(`  A/C = ${(a!.rps / c!.rps).toFixed(2)}   rate-limit overhead 1 - A'/E' = ${((1 - overhead.limited.rps / overhead.unlimited.rps) * 100).toFixed(1)}%\n`)
+  process.stdout.write(
+    `  A/C = ${(a!.rps / c!.rps).toFixed(2)}   rate-limit overhead 1 - A'/E' = ${((1 - overhead.limited.rps / overhead.unlimited.rps) * 100).toFixed(1)}%\n`,
+  )
 }

@@ -43,7 +43,8 @@ export interface VersusMain {
 
 function run(command: string[], cwd: string, env: Record<string, string | undefined> = process.env): string {
   const result = Bun.spawnSync(command, { cwd, env, stdout: 'pipe', stderr: 'pipe' })
-  if (result.exitCode !== 0) throw new Error(`${command.join(' ')} (in ${cwd}) failed: ${result.stderr.toString()}${result.stdout.toString()}`)
+  if (result.exitCode !== 0)
+    throw new Error(`${command.join(' ')} (in ${cwd}) failed: ${result.stderr.toString()}${result.stdout.toString()}`)
   return result.stdout.toString()
 }
 
@@ -71,7 +72,13 @@ interface Server {
 }
 
 /** A fresh DATA_DIR: the first start creates the organization and its admin; `prepare` runs with the server stopped. */
-async function startServer(binary: string, dir: string, name: string, env: Record<string, string>, prepare: (dbPath: string, orgId: string) => void): Promise<Server> {
+async function startServer(
+  binary: string,
+  dir: string,
+  name: string,
+  env: Record<string, string>,
+  prepare: (dbPath: string, orgId: string) => void,
+): Promise<Server> {
   const dataDir = join(dir, `data-${name}`)
   const base = { ...env, DATA_DIR: dataDir, HOST: '127.0.0.1', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }
   const bootstrapPort = freePort()
@@ -90,7 +97,11 @@ async function startServer(binary: string, dir: string, name: string, env: Recor
 
   const port = freePort()
   // Logs go to a file, as under a process manager (draining a pipe here would slow the load generator).
-  const child = Bun.spawn([binary, 'serve'], { env: { ...base, PORT: String(port) }, stdout: Bun.file(join(dir, `server-${name}.log`)), stderr: 'inherit' })
+  const child = Bun.spawn([binary, 'serve'], {
+    env: { ...base, PORT: String(port) },
+    stdout: Bun.file(join(dir, `server-${name}.log`)),
+    stderr: 'inherit',
+  })
   const url = `http://127.0.0.1:${port}`
   try {
     await waitFor(`${url}/health`, 30_000)
@@ -98,7 +109,11 @@ async function startServer(binary: string, dir: string, name: string, env: Recor
     child.kill('SIGTERM')
     throw error
   }
-  const login = await fetch(`${url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) })
+  const login = await fetch(`${url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  })
   if (login.status !== 200) throw new Error(`${name}: login answered ${login.status}`)
   const headers = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` }
   return { child, base: url, headers, orgId, dataDir }
@@ -134,7 +149,9 @@ export async function benchVersusMain(options: { webhooks?: boolean } = {}): Pro
       const binary = binaries[name]
       const server = await startServer(binary, dir, `list-${name}`, { LOG_LEVEL: 'info' }, (dbPath, orgId) => {
         seedTickets(dbPath, orgId, TICKETS, startMs)
-        run([binary, 'org', 'set-limits', orgId, '--per-minute', '1000000', '--per-day', '100000000'], dir, { DATA_DIR: join(dir, `data-list-${name}`) })
+        run([binary, 'org', 'set-limits', orgId, '--per-minute', '1000000', '--per-day', '100000000'], dir, {
+          DATA_DIR: join(dir, `data-list-${name}`),
+        })
       })
       children.push(server.child)
       listServers.push(server)
@@ -145,7 +162,11 @@ export async function benchVersusMain(options: { webhooks?: boolean } = {}): Pro
     }
     const listRounds = roundsOf()
     const list = await compare(
-      names.map((name, i) => ({ label: `a  ${name}: GET /api/v1/tickets?page_size=20`, url: `${listServers[i]!.base}/api/v1/tickets?page_size=20`, headers: listServers[i]!.headers })),
+      names.map((name, i) => ({
+        label: `a  ${name}: GET /api/v1/tickets?page_size=20`,
+        url: `${listServers[i]!.base}/api/v1/tickets?page_size=20`,
+        headers: listServers[i]!.headers,
+      })),
       ROUNDS,
       async (result, i) => void listRounds.add(result, i),
     )
@@ -156,7 +177,13 @@ export async function benchVersusMain(options: { webhooks?: boolean } = {}): Pro
     for (const _ of names) {
       const port = freePort()
       const statsPort = freePort()
-      children.push(Bun.spawn([process.execPath, join(import.meta.dir, 'webhook-receiver.ts')], { env: { PORT: String(port), STATS_PORT: String(statsPort) }, stdout: 'ignore', stderr: 'inherit' }))
+      children.push(
+        Bun.spawn([process.execPath, join(import.meta.dir, 'webhook-receiver.ts')], {
+          env: { PORT: String(port), STATS_PORT: String(statsPort) },
+          stdout: 'ignore',
+          stderr: 'inherit',
+        }),
+      )
       const statsUrl = `http://127.0.0.1:${statsPort}/`
       await waitFor(statsUrl)
       receivers.push({ port, statsUrl, received: 0 })
@@ -164,17 +191,27 @@ export async function benchVersusMain(options: { webhooks?: boolean } = {}): Pro
     const hookServers: Server[] = []
     for (const [i, name] of names.entries()) {
       const binary = binaries[name]
-      const server = await startServer(binary, dir, `hooks-${name}`, { RATE_LIMITS_ENABLED: 'false', NODE_EXTRA_CA_CERTS: CA_FILE }, (_, orgId) => {
-        // The receiver is on loopback: the operator allows it for this organization.
-        run([binary, 'org', 'webhook-cidrs', orgId, '--set', '127.0.0.0/8'], dir, { DATA_DIR: join(dir, `data-hooks-${name}`) })
-      })
+      const server = await startServer(
+        binary,
+        dir,
+        `hooks-${name}`,
+        { RATE_LIMITS_ENABLED: 'false', NODE_EXTRA_CA_CERTS: CA_FILE },
+        (_, orgId) => {
+          // The receiver is on loopback: the operator allows it for this organization.
+          run([binary, 'org', 'webhook-cidrs', orgId, '--set', '127.0.0.0/8'], dir, { DATA_DIR: join(dir, `data-hooks-${name}`) })
+        },
+      )
       children.push(server.child)
       hookServers.push(server)
       for (let w = 0; w < WEBHOOKS; w++) {
         const created = await fetch(`${server.base}/api/v1/webhooks`, {
           method: 'POST',
           headers: { ...server.headers, 'content-type': 'application/json' },
-          body: JSON.stringify({ url: `https://127.0.0.1:${receivers[i]!.port}/hook-${w}`, events: ['ticket.created'], secret: 'bench-secret-0123456789' }),
+          body: JSON.stringify({
+            url: `https://127.0.0.1:${receivers[i]!.port}/hook-${w}`,
+            events: ['ticket.created'],
+            secret: 'bench-secret-0123456789',
+          }),
         })
         if (created.status !== 201) throw new Error(`${name}: webhook registration answered ${created.status}`)
       }
@@ -246,7 +283,9 @@ export function printVersusMain(r: VersusMain, webhooks = r.webhooks): void {
   for (const [i, name] of (['new', 'old'] as const).entries()) {
     const d = r.deliveries[i]!
     const expected = d.tickets * WEBHOOKS
-    process.stdout.write(`     ${name}: ${d.tickets.toLocaleString('en')} tickets created, ${d.received.toLocaleString('en')} of ${expected.toLocaleString('en')} deliveries received${d.received === expected ? '' : '  (MISMATCH)'}\n`)
+    process.stdout.write(
+      `     ${name}: ${d.tickets.toLocaleString('en')} tickets created, ${d.received.toLocaleString('en')} of ${expected.toLocaleString('en')} deliveries received${d.received === expected ? '' : '  (MISMATCH)'}\n`,
+    )
   }
   if (r.webhooks) {
     process.stdout.write('  webhook backlog, this tree (the same build)\n')
@@ -254,19 +293,28 @@ export function printVersusMain(r: VersusMain, webhooks = r.webhooks): void {
   }
   // Three decimals, so that a ratio printed as the target is not reported as missing it.
   const verdict = (value: number, target: number) => `${value.toFixed(3)} (target >= ${target}${value >= target ? '' : ', NOT MET'})`
-  const rounds = (ratios: number[]) => `each round ${ratios.map((x) => x.toFixed(2)).join(', ')}`
+  // The rounds' own ratios (the two binaries measured one right after the other) and their median: a paired
+  // figure, less moved by the machine's drift than the ratio of the two medians.
+  const rounds = (ratios: number[]) =>
+    `each round ${ratios.map((x) => x.toFixed(2)).join(', ')} (median ${[...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!.toFixed(2)})`
   process.stdout.write('  c. new/old req/s (medians)\n')
   process.stdout.write(`     tickets list ${verdict(r.list[0].rps / r.list[1].rps, TARGET)}; ${rounds(r.listRatios)}\n`)
-  process.stdout.write(`     ticket creation with ${WEBHOOKS} webhooks ${verdict(r.create[0].rps / r.create[1].rps, TARGET)}; ${rounds(r.createRatios)}\n`)
+  process.stdout.write(
+    `     ticket creation with ${WEBHOOKS} webhooks ${verdict(r.create[0].rps / r.create[1].rps, TARGET)}; ${rounds(r.createRatios)}\n`,
+  )
   if (webhooks) {
-    process.stdout.write(`     webhook backlog / signed-fetch ceiling, this tree: ${verdict(webhooks.drainPerSecond / webhooks.ceilingPerSecond, 0.5)}; ${rounds(webhooks.ratios)}\n`)
+    process.stdout.write(
+      `     webhook backlog / signed-fetch ceiling, this tree: ${verdict(webhooks.drainPerSecond / webhooks.ceilingPerSecond, 0.5)}; ${rounds(webhooks.ratios)}\n`,
+    )
   }
 }
 
 export const VERSUS_HEADER = `This tree (new) against ${BASELINE} (old: main before issue 13), both compiled, on this machine, in alternating rounds`
 
 if (import.meta.main) {
-  process.stdout.write(`Switchboard benchmarks: ${GENERATOR}, ${CONNECTIONS} connections, ${DURATION_S} s per measurement, median of ${ROUNDS} alternating rounds, bun ${Bun.version}\n\n`)
+  process.stdout.write(
+    `Switchboard benchmarks: ${GENERATOR}, ${CONNECTIONS} connections, ${DURATION_S} s per measurement, median of ${ROUNDS} alternating rounds, bun ${Bun.version}\n\n`,
+  )
   process.stdout.write(`${VERSUS_HEADER}\n`)
   const started = performance.now()
   printVersusMain(await benchVersusMain())

@@ -63,7 +63,13 @@ export async function benchWebhooks(prebuilt?: string): Promise<WebhookBench> {
     if (!prebuilt) await buildBinary(binary)
     const receiverPort = freePort()
     const statsPort = freePort()
-    children.push(Bun.spawn([process.execPath, join(import.meta.dir, 'webhook-receiver.ts')], { env: { PORT: String(receiverPort), STATS_PORT: String(statsPort) }, stdout: 'ignore', stderr: 'inherit' }))
+    children.push(
+      Bun.spawn([process.execPath, join(import.meta.dir, 'webhook-receiver.ts')], {
+        env: { PORT: String(receiverPort), STATS_PORT: String(statsPort) },
+        stdout: 'ignore',
+        stderr: 'inherit',
+      }),
+    )
     const statsUrl = `http://127.0.0.1:${statsPort}/`
     await waitFor(statsUrl)
     const stats = async () => (await (await fetch(statsUrl)).json()) as Stats
@@ -84,8 +90,15 @@ export async function benchWebhooks(prebuilt?: string): Promise<WebhookBench> {
     children.push(Bun.spawn([binary, 'serve'], { env, stdout: Bun.file(join(dir, 'server.log')), stderr: 'inherit' }))
     const base = `http://127.0.0.1:${port}`
     await waitFor(`${base}/health`)
-    const login = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) })
-    const headers = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' }
+    const login = await fetch(`${base}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(admin),
+    })
+    const headers = {
+      authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`,
+      'content-type': 'application/json',
+    }
     // The receiver is on loopback: the operator allows it for this organization.
     const orgId = ((await (await fetch(`${base}/api/v1/me`, { headers })).json()) as { organization_id: string }).organization_id
     const allowed = Bun.spawnSync([binary, 'org', 'webhook-cidrs', orgId, '--set', '127.0.0.0/8'], { env: { DATA_DIR: env.DATA_DIR } })
@@ -94,13 +107,21 @@ export async function benchWebhooks(prebuilt?: string): Promise<WebhookBench> {
       const created = await fetch(`${base}/api/v1/webhooks`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ url: `https://127.0.0.1:${receiverPort}/hook-${i}`, events: ['ticket.created'], secret: 'bench-secret-0123456789' }),
+        body: JSON.stringify({
+          url: `https://127.0.0.1:${receiverPort}/hook-${i}`,
+          events: ['ticket.created'],
+          secret: 'bench-secret-0123456789',
+        }),
       })
       if (created.status !== 201) throw new Error(`webhook registration answered ${created.status}`)
     }
 
     const post = async (i: number) => {
-      const response = await fetch(`${base}/api/v1/tickets`, { method: 'POST', headers, body: JSON.stringify({ subject: `Bench ticket ${i}` }) })
+      const response = await fetch(`${base}/api/v1/tickets`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ subject: `Bench ticket ${i}` }),
+      })
       if (response.status !== 201) throw new Error(`ticket creation answered ${response.status}`)
       await response.arrayBuffer()
     }
@@ -126,7 +147,12 @@ export async function benchWebhooks(prebuilt?: string): Promise<WebhookBench> {
       await run()
       const s = await waitForCount(events * WEBHOOKS)
       const sorted = [...s.latencies_ms].sort((a, b) => a - b)
-      return { deliveries: s.count, deliveriesPerSecond: s.count / ((s.last_at - started) / 1000), p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99) }
+      return {
+        deliveries: s.count,
+        deliveriesPerSecond: s.count / ((s.last_at - started) / 1000),
+        p50Ms: percentile(sorted, 50),
+        p99Ms: percentile(sorted, 99),
+      }
     }
 
     // Warm-up, then a steady rate: each ticket at its time, whether the ones before were answered or not.
@@ -158,7 +184,12 @@ export async function benchWebhooks(prebuilt?: string): Promise<WebhookBench> {
     }
     const ceilingOnce = (body: string) => {
       const ceiling = Bun.spawnSync([process.execPath, join(import.meta.dir, 'webhook-ceiling.ts')], {
-        env: { URL: `https://127.0.0.1:${receiverPort}/ceiling`, TOTAL: String(BACKLOG_EVENTS * WEBHOOKS), CONCURRENCY: String(CONCURRENCY), BODY: body },
+        env: {
+          URL: `https://127.0.0.1:${receiverPort}/ceiling`,
+          TOTAL: String(BACKLOG_EVENTS * WEBHOOKS),
+          CONCURRENCY: String(CONCURRENCY),
+          BODY: body,
+        },
         stderr: 'inherit',
       })
       return (BACKLOG_EVENTS * WEBHOOKS) / (JSON.parse(ceiling.stdout.toString()) as { seconds: number }).seconds
@@ -191,10 +222,16 @@ export function printWebhookBench(r: WebhookBench): void {
   process.stdout.write(`  ${WEBHOOKS} webhooks, WEBHOOK_CONCURRENCY ${CONCURRENCY} (${PER_WEBHOOK} per webhook)\n`)
   process.stdout.write(line(`steady, ${STEADY_RATE} events/s for ${STEADY_S} s`, r.steady) + '  (target p50 < 50 ms)\n')
   process.stdout.write(line(`as fast as ${CLIENTS} API clients create events`, r.full))
-  process.stdout.write(`  a backlog of ${r.backlog.toLocaleString('en')} due at once: ${Math.round(r.drainPerSecond)} deliveries/s (median of ${r.ratios.length} rounds)\n`)
-  process.stdout.write(`  ceiling (bare signed fetch loop, same concurrency, same receiver, warmed up): ${Math.round(r.ceilingPerSecond)}/s\n`)
+  process.stdout.write(
+    `  a backlog of ${r.backlog.toLocaleString('en')} due at once: ${Math.round(r.drainPerSecond)} deliveries/s (median of ${r.ratios.length} rounds)\n`,
+  )
+  process.stdout.write(
+    `  ceiling (bare signed fetch loop, same concurrency, same receiver, warmed up): ${Math.round(r.ceilingPerSecond)}/s\n`,
+  )
   const ratios = r.ratios.map((x) => x.toFixed(2))
-  process.stdout.write(`  ratio backlog / ceiling ${(r.drainPerSecond / r.ceilingPerSecond).toFixed(2)} (target >= 0.5); each round ${ratios.join(', ')}\n`)
+  process.stdout.write(
+    `  ratio backlog / ceiling ${(r.drainPerSecond / r.ceilingPerSecond).toFixed(2)} (target >= 0.5); each round ${ratios.join(', ')}\n`,
+  )
 }
 
 if (import.meta.main) printWebhookBench(await benchWebhooks())

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { loadConfig, type SettingName } from '../../src/config.ts'
 import { createLogger, memorySink } from '../../src/lib/log.ts'
 import { openRuntime } from '../../src/runtime.ts'
+import { removeAtEnd } from './cleanup.ts'
 import { FakeClock } from './clock.ts'
 
 export function tempDir(prefix = 'switchboard-test-'): string {
@@ -37,7 +38,7 @@ function templateDataDir(): Promise<string> {
     const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'error' })
     const runtime = await openRuntime(config, { log: createLogger({ level: 'error', sink: memorySink() }), clock: new FakeClock(0) })
     await runtime.close()
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    removeAtEnd(dir)
     return dir
   })()
   return template

@@ -1,9 +1,10 @@
 // The compiled executable for tests that run the real binary on the real clock: built once per
-// `bun test` process (every test file shares it), into a temporary folder removed at exit.
-import { mkdtempSync, rmSync } from 'node:fs'
+// `bun test` process (every test file shares it), into a temporary folder removed when the run ends.
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildBinary } from '../../scripts/build.ts'
+import { removeAtEnd } from './cleanup.ts'
 
 let built: Promise<string> | undefined
 
@@ -11,7 +12,7 @@ let built: Promise<string> | undefined
 export function compiledBinary(): Promise<string> {
   if (!built) {
     const folder = mkdtempSync(join(tmpdir(), 'switchboard-bin-'))
-    process.once('exit', () => rmSync(folder, { recursive: true, force: true }))
+    removeAtEnd(folder)
     const path = join(folder, 'switchboard')
     built = buildBinary(path).then(() => path)
   }
