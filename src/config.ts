@@ -366,7 +366,7 @@ export function parseMasterKey(text: string): Uint8Array {
     : /^[A-Za-z0-9+/]{43}=$/.test(text)
       ? Buffer.from(text, 'base64')
       : undefined
-  if (!bytes || bytes.length !== 32) throw new ConfigError('MASTER_KEY must be 32 bytes written as 64 hex digits or 44 base64 characters')
+  if (bytes?.length !== 32) throw new ConfigError('MASTER_KEY must be 32 bytes written as 64 hex digits or 44 base64 characters')
   return new Uint8Array(bytes)
 }
 

@@ -18,6 +18,7 @@ export interface TaskContext {
  * nothing to do: its line is written at debug, so an idle server's log stays quiet (a task that
  * runs every second would otherwise write 86,400 lines a day). Without it, the line is info.
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a task that returns nothing at all reports nothing
 export type TaskReport = ({ worked?: boolean } & Record<string, unknown>) | void
 
 /** A run that found nothing to do but took at least this long is still logged at info: slowness is news. */

@@ -39,6 +39,7 @@ const env = {
   TRUSTED_PROXIES: '127.0.0.1',
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies of many shapes, read field by field
 type Json = Record<string, any>
 interface Reply {
   status: number

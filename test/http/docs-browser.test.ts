@@ -131,6 +131,7 @@ describe.skipIf(!CHROMIUM)('/docs in headless Chromium, offline', () => {
   async function operationText(page: Page, tag: string, method: string, path: string, summary: string): Promise<string> {
     const section = page.locator(`[id$="tag/${tag}/${method}${path}"]`).first()
     await section.getByText(summary).first().waitFor({ timeout: 20_000 })
+    // biome-ignore lint/performance/useDomNodeTextContent: what a person sees rendered, not the DOM's text
     return section.innerText()
   }
 

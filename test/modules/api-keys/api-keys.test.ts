@@ -361,6 +361,7 @@ describe('GET /api/v1/api-keys', () => {
       ['Soon', true],
     ])
     expect(api_keys.find((k) => k.id === live.id)!.expired).toBe(false)
+    expect(api_keys.find((k) => k.id === soon.id)!.expired).toBe(true)
   })
 
   test('paginated: page_size and next_page_token walk every key once, newest first; include_total counts them', async () => {

@@ -237,6 +237,7 @@ describe('refused tokens', async () => {
   test('signed with our private key but another typ or another RSA algorithm', async () => {
     const kid = (await keyring.signer(app.clock.now())).kid
     // The keyring only ever signs RS256/JWT; reach its key to forge the other headers.
+    // biome-ignore lint/complexity/useLiteralKeys: a private method, reached on purpose
     const privateKey = (await keyring['privateKey'](kid)) as CryptoKey
     const atJwt = await new SignJWT(goodClaims()).setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid }).sign(privateKey)
     await expectRefused(await me(bearer(atJwt)), 'TOKEN_INVALID')
