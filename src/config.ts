@@ -28,6 +28,16 @@ export const SETTINGS = {
     default: './data',
     description: 'Directory holding `switchboard.db` and the generated key files; created if missing.',
   }),
+  DATABASE_URL: Type.String({
+    'x-default': 'the embedded SQLite file in DATA_DIR',
+    'x-secret': true,
+    description: 'A `postgres://` URL: PostgreSQL instead of the embedded database (several instances also need REDIS_URL).',
+  }),
+  REDIS_URL: Type.String({
+    'x-default': 'none: shared state stays in this process',
+    'x-secret': true,
+    description: 'A `redis://` URL: the state several instances share (rate counters, revocations, wake-ups, leases).',
+  }),
   PUBLIC_URL: Type.String({
     'x-default': 'http://localhost:PORT',
     description: "Base URL clients use to reach the API (the spec's `base_url`).",
@@ -197,6 +207,10 @@ export interface Config {
   readonly host: string
   readonly dataDir: string
   readonly dbPath: string
+  /** A postgres:// URL, or undefined for the embedded SQLite file at dbPath. */
+  readonly databaseUrl: string | undefined
+  /** A redis:// URL, or undefined: shared state stays in this process. */
+  readonly redisUrl: string | undefined
   readonly publicUrl: string
   readonly authUrl: string
   readonly logLevel: LogLevel
@@ -278,6 +292,11 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
     host: values.HOST as string,
     dataDir,
     dbPath: join(dataDir, 'switchboard.db'),
+    databaseUrl:
+      values.DATABASE_URL === undefined
+        ? undefined
+        : parseServiceUrl('DATABASE_URL', values.DATABASE_URL as string, ['postgres:', 'postgresql:']),
+    redisUrl: values.REDIS_URL === undefined ? undefined : parseServiceUrl('REDIS_URL', values.REDIS_URL as string, ['redis:', 'rediss:']),
     publicUrl,
     authUrl,
     logLevel: values.LOG_LEVEL as LogLevel,
@@ -396,6 +415,20 @@ function parseUrl(name: SettingName, text: string): string {
     throw new ConfigError(`${name} must be an http(s) URL without credentials, query or fragment (got ${JSON.stringify(text)})`)
   }
   return url.href.replace(/\/+$/, '')
+}
+
+/** A service's URL (credentials allowed, they are the point); never echoed back in an error. */
+function parseServiceUrl(name: SettingName, text: string, protocols: string[]): string {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new ConfigError(`${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`)
+  }
+  if (!protocols.includes(url.protocol) || url.hostname === '') {
+    throw new ConfigError(`${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}, with a host`)
+  }
+  return text
 }
 
 /** An http(s) URL to call; unlike a base URL it may carry a query string. */

@@ -7,6 +7,8 @@ import type { Config } from './config.ts'
 import type { AppContext } from './context.ts'
 import { MIGRATIONS } from './db/migrations/index.ts'
 import { migrate } from './db/migrate.ts'
+import type { Database } from './db/database.ts'
+import { openPostgres } from './db/postgres.ts'
 import { openSqlite } from './db/sqlite.ts'
 import { registerTasks } from './jobs/registry.ts'
 import { Scheduler } from './jobs/scheduler.ts'
@@ -32,11 +34,11 @@ export interface Runtime {
   close(): Promise<void>
 }
 
-/** Opens the configured database, reporting write transactions that hold the writer too long. */
-export function openConfiguredDatabase(config: Config, log: Logger) {
-  return openSqlite(config.dbPath, {
-    onSlowWrite: (name, heldMs) => log.warn('write transaction held the database writer too long', { transaction: name, held_ms: heldMs }),
-  })
+/** Opens the configured database (PostgreSQL at DATABASE_URL, else the embedded file), reporting slow writes. */
+export function openConfiguredDatabase(config: Config, log: Logger): Database {
+  const onSlowWrite = (name: string, heldMs: number) =>
+    log.warn('write transaction held the database writer too long', { transaction: name, held_ms: heldMs })
+  return config.databaseUrl === undefined ? openSqlite(config.dbPath, { onSlowWrite }) : openPostgres(config.databaseUrl, { onSlowWrite })
 }
 
 /** Creates DATA_DIR (mode 0700: it holds secrets), opens and migrates the database. */
@@ -44,7 +46,7 @@ export async function openMigratedDatabase(config: Config, log: Logger, now: num
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const database = openConfiguredDatabase(config, log)
   try {
-    restrictDatabaseFiles(config.dbPath)
+    if (database.engine === 'sqlite') restrictDatabaseFiles(config.dbPath)
     const result = await migrate(database, MIGRATIONS, VERSION, now)
     if (result.applied.length > 0) log.info('migrations applied', { applied: result.applied })
     if (result.changed.length > 0) log.warn('migrations changed after they were applied', { changed: result.changed })

@@ -3,6 +3,27 @@ import { describe, expect, test } from 'bun:test'
 import { ConfigError, flagName, loadConfig, SETTINGS } from '../src/config.ts'
 
 describe('loadConfig', () => {
+  test('DATABASE_URL and REDIS_URL: their schemes only, never echoed when refused', () => {
+    const config = loadConfig(
+      { DATABASE_URL: 'postgres://app:s3cret@db.internal:5432/switchboard', REDIS_URL: 'redis://cache:6379' },
+      {},
+      '/srv/app',
+    )
+    expect(config.databaseUrl).toBe('postgres://app:s3cret@db.internal:5432/switchboard')
+    expect(config.redisUrl).toBe('redis://cache:6379')
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://app:s3cret@db/x' }, {}, '/srv/app')).toThrow(
+      'DATABASE_URL must be a URL starting with postgres:// or postgresql://, with a host',
+    )
+    expect(() => loadConfig({ REDIS_URL: 'not a url s3cret' }, {}, '/srv/app')).toThrow(
+      'REDIS_URL must be a URL starting with redis:// or rediss://',
+    )
+    try {
+      loadConfig({ DATABASE_URL: 'mysql://app:s3cret@db/x' }, {}, '/srv/app')
+    } catch (error) {
+      expect((error as Error).message).not.toContain('s3cret')
+    }
+  })
+
   test('defaults when nothing is set', () => {
     const config = loadConfig({}, {}, '/srv/app')
     expect(config).toEqual({
@@ -10,6 +31,8 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       dataDir: '/srv/app/data',
       dbPath: '/srv/app/data/switchboard.db',
+      databaseUrl: undefined,
+      redisUrl: undefined,
       publicUrl: 'http://localhost:8080',
       authUrl: 'http://localhost:8080',
       logLevel: 'info',
@@ -143,6 +166,8 @@ describe('loadConfig', () => {
       'port',
       'host',
       'data-dir',
+      'database-url',
+      'redis-url',
       'public-url',
       'auth-url',
       'log-level',
