@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs'
 import { createApp, type App } from './app.ts'
 import type { Config } from './config.ts'
 import type { AppContext } from './context.ts'
-import { MIGRATIONS } from './db/migrations/index.ts'
+import { migrationsFor } from './db/migrations/index.ts'
 import { migrate } from './db/migrate.ts'
 import type { Database } from './db/database.ts'
 import { openPostgres } from './db/postgres.ts'
@@ -47,7 +47,7 @@ export async function openMigratedDatabase(config: Config, log: Logger, now: num
   const database = openConfiguredDatabase(config, log)
   try {
     if (database.engine === 'sqlite') restrictDatabaseFiles(config.dbPath)
-    const result = await migrate(database, MIGRATIONS, VERSION, now)
+    const result = await migrate(database, migrationsFor(database.engine), VERSION, now)
     if (result.applied.length > 0) log.info('migrations applied', { applied: result.applied })
     if (result.changed.length > 0) log.warn('migrations changed after they were applied', { changed: result.changed })
     return { database, applied: result.applied }
