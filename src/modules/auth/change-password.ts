@@ -3,10 +3,11 @@
 import type { Ctx, SessionActor } from '../../context.ts'
 import { validationError } from '../../errors.ts'
 import { appendAudit, auditActorOf } from '../audit/index.ts'
-import { getUserInOrg } from '../users/index.ts'
+import { getUserInOrg, setPasswordHash } from '../users/index.ts'
 import { chargePasswordAttempt } from './attempt-limit.ts'
 import { hashPassword, verifyPassword } from './password.ts'
-import { endOpenChallenges, revokeUserSessions, setPasswordHash } from './store.ts'
+import { endOpenChallenges } from '../mfa/index.ts'
+import { revokeUserSessions } from './store.ts'
 
 export async function changePassword(ctx: Ctx<SessionActor>, input: { current_password: string; new_password: string }): Promise<void> {
   const { actor } = ctx

@@ -2,6 +2,7 @@
 // credentials (store.ts says which) in one short transaction.
 import type { AppContext } from '../../context.ts'
 import type { TaskDefinition } from '../../jobs/scheduler.ts'
+import { deleteStaleMfaRecords } from '../mfa/index.ts'
 import { deleteExpiredCredentials } from './store.ts'
 
 export const AUTH_CLEANUP_INTERVAL_MS = 5 * 60 * 1000
@@ -11,7 +12,10 @@ export function authCleanupTask(app: AppContext, intervalMs = AUTH_CLEANUP_INTER
     name: 'auth_cleanup',
     intervalMs,
     async run({ now }) {
-      const deleted = await app.db.write('auth.cleanup', (tx) => deleteExpiredCredentials(tx, now))
+      const deleted = await app.db.write('auth.cleanup', async (tx) => ({
+        ...(await deleteExpiredCredentials(tx, now)),
+        ...(await deleteStaleMfaRecords(tx, now)),
+      }))
       const forgotten = app.ports.revocations.prune(now)
       return {
         worked: deleted.revokedTokens + deleted.refreshTokens + deleted.mfaChallenges + deleted.smsMessages + forgotten > 0,

@@ -137,28 +137,12 @@ export async function userState(db: Queries, userId: string, organizationId: str
   return db.raw.get<UserState>(USER_STATE, [userId, organizationId])
 }
 
-/** Sets a new password hash (hashed before the transaction). */
-export async function setPasswordHash(tx: Tx, userId: string, passwordHash: string, now: number): Promise<void> {
-  await tx.raw.run('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?', [passwordHash, now, userId])
-}
-
-/** Ends the user's sign-ins still waiting for a second factor (they began with the old password). */
-export async function endOpenChallenges(tx: Tx, userId: string, now: number): Promise<void> {
-  await tx.raw.run('UPDATE mfa_challenges SET consumed_at = ? WHERE user_id = ? AND consumed_at IS NULL', [now, userId])
-}
-
 /** Last use of a personal access token, outside any transaction. */
 export async function touchApiKey(db: Queries, keyId: string, ip: string | null, now: number): Promise<void> {
   await db.raw.run('UPDATE api_keys SET last_used_at = ?, last_used_ip = ? WHERE id = ?', [now, ip, keyId])
 }
 
-const HOUR_MS = 60 * 60 * 1000
-
-/**
- * Deletes what nobody can present any more: revoked-token records past their expiry, refresh tokens
- * expired or of ended sessions, MFA challenges an hour past expiry (their wrong-code counts feed the
- * per-user lockout window) and SMS records older than a day (the throttle looks back one hour).
- */
+/** Deletes what nobody can present any more: revoked-token records past their expiry, refresh tokens expired or of ended sessions. */
 export async function deleteExpiredCredentials(tx: Tx, now: number) {
   return {
     revokedTokens: await tx.raw.run('DELETE FROM revoked_tokens WHERE expires_at <= ?', [now]),
@@ -166,7 +150,5 @@ export async function deleteExpiredCredentials(tx: Tx, now: number) {
       'DELETE FROM refresh_tokens WHERE expires_at <= ? OR session_id IN (SELECT id FROM sessions WHERE revoked_at IS NOT NULL)',
       [now],
     ),
-    mfaChallenges: await tx.raw.run('DELETE FROM mfa_challenges WHERE expires_at <= ?', [now - HOUR_MS]),
-    smsMessages: await tx.raw.run('DELETE FROM sms_messages WHERE sent_at <= ?', [now - 24 * HOUR_MS]),
   }
 }

@@ -31,6 +31,7 @@ export {
   type MfaRecoveryCodesTable,
   type SmsMessagesTable,
 } from './table.ts'
+export { deleteStaleMfaRecords, endOpenChallenges } from './store.ts'
 export { confirmedMethods, useTotpCode } from './user-factors.ts'
 export { invalidMfaToken, VERIFY_METHODS, type VerifyMethod } from './verify.ts'
 

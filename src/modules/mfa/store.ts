@@ -128,3 +128,21 @@ export async function recentSms(tx: Tx, userId: string, since: number): Promise<
 export async function insertSmsMessage(tx: Tx, row: SmsMessagesTable): Promise<void> {
   await tx.kysely.insertInto('sms_messages').values(row).execute()
 }
+
+/** Ends the user's sign-ins still waiting for a second factor (they began with a password now changed). */
+export async function endOpenChallenges(tx: Tx, userId: string, now: number): Promise<void> {
+  await tx.raw.run('UPDATE mfa_challenges SET consumed_at = ? WHERE user_id = ? AND consumed_at IS NULL', [now, userId])
+}
+
+const HOUR_MS = 60 * 60 * 1000
+
+/**
+ * Deletes MFA challenges an hour past expiry (their wrong-code counts feed the per-user lockout window)
+ * and SMS records older than a day (the throttle looks back one hour); for the auth clean-up task.
+ */
+export async function deleteStaleMfaRecords(tx: Tx, now: number) {
+  return {
+    mfaChallenges: await tx.raw.run('DELETE FROM mfa_challenges WHERE expires_at <= ?', [now - HOUR_MS]),
+    smsMessages: await tx.raw.run('DELETE FROM sms_messages WHERE sent_at <= ?', [now - 24 * HOUR_MS]),
+  }
+}

@@ -3,7 +3,7 @@
 // start, CLI), the management rules and the user's JSON. The re-exports come first (see access/index.ts).
 export { assertCanAssign, assertCanManage } from './rules.ts'
 export { createUser, findUserByEmail, insertUser, type NewUser, type UserChanges, updateUser } from './service.ts'
-export { findUserInOrg, getUserInOrg, type UserRow } from './store.ts'
+export { findUserInOrg, getUserInOrg, setPasswordHash, type UserRow } from './store.ts'
 export { USER_STATUSES, type UserStatus, type UsersTable } from './table.ts'
 export { normalizeEmail, type UserJson, userJson } from './user-json.ts'
 

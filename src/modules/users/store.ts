@@ -59,3 +59,8 @@ export function userSearchCondition(q: string): Condition {
     params: [likePrefix(searchKey(q)), likePrefix(q.toLowerCase())],
   }
 }
+
+/** Sets a new password hash (hashed before the transaction). */
+export async function setPasswordHash(tx: Tx, userId: string, passwordHash: string, now: number): Promise<void> {
+  await tx.raw.run('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?', [passwordHash, now, userId])
+}
