@@ -7,8 +7,8 @@ import { join } from 'node:path'
 import { loadConfig, type SettingName } from '../../src/config.ts'
 import { createLogger, memorySink } from '../../src/lib/log.ts'
 import { openRuntime } from '../../src/runtime.ts'
-import { removeAtEnd, stopAtEnd } from './cleanup.ts'
-import { startPostgres } from './services.ts'
+import { removeAtEnd } from './cleanup.ts'
+import { databaseOf, postgresServer, rememberDatabase, TEST_ENGINE } from './engine.ts'
 import { FakeClock } from './clock.ts'
 
 export function tempDir(prefix = 'switchboard-test-'): string {
@@ -28,40 +28,6 @@ export function tempDirs(prefix?: string): () => string {
   }
 }
 
-/** `SWITCHBOARD_TEST_ENGINE=postgres`: every app on its own database of one throwaway PostgreSQL. */
-export const TEST_ENGINE: 'sqlite' | 'postgres' = process.env.SWITCHBOARD_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite'
-
-let postgres: Promise<{ url(database: string): string; admin: InstanceType<typeof Bun.SQL> }> | undefined
-/** The database of each DATA_DIR an app was given on PostgreSQL (a restart finds its data again). */
-const databases = new Map<string, string>()
-let databaseCount = 0
-
-function postgresServer() {
-  postgres ??= (async () => {
-    const server = await startPostgres()
-    const url = (database: string) => server.url.replace(/\/switchboard$/, `/${database}`)
-    const admin = new Bun.SQL(url('postgres'))
-    stopAtEnd(async () => {
-      await admin.close()
-      await server.stop()
-    })
-    return { url, admin }
-  })()
-  return postgres
-}
-
-/** The DATABASE_URL of `dataDir`'s database, made on first use (from the template, or empty). */
-async function databaseOf(dataDir: string, fromTemplate: boolean): Promise<string> {
-  const server = await postgresServer()
-  let name = databases.get(dataDir)
-  if (!name) {
-    name = `app_${++databaseCount}`
-    await server.admin.unsafe(fromTemplate ? `CREATE DATABASE ${name} TEMPLATE template_app` : `CREATE DATABASE ${name}`)
-    databases.set(dataDir, name)
-  }
-  return server.url(name)
-}
-
 // One migrated database with its master key and signing key per test process, copied into each new
 // app's DATA_DIR (as PocketBase clones its test data directory) — on PostgreSQL, a template database
 // each app's database is created from: migrating and generating an RSA key for every app cost more
@@ -74,7 +40,7 @@ function templateDataDir(): Promise<string> {
     if (TEST_ENGINE === 'postgres') {
       const server = await postgresServer()
       await server.admin.unsafe('CREATE DATABASE template_app')
-      databases.set(dir, 'template_app')
+      rememberDatabase(dir, 'template_app')
     }
     const engine = TEST_ENGINE === 'postgres' ? { DATABASE_URL: (await postgresServer()).url('template_app') } : {}
     const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'error', ...engine })
