@@ -19,7 +19,7 @@ import { freePort } from '../helpers/process.ts'
 import { CA_FILE } from '../helpers/receiver.ts'
 import { CONNECTIONS, compare, DURATION_S, GENERATOR, printTable, ROUNDS, waitFor, type LoadResult } from './load.ts'
 import { seedTickets } from './seed-tickets.ts'
-import { benchWebhooks, printWebhookBench, type WebhookBench } from './webhooks.ts'
+import { benchWebhooks, printWebhookBench, startReceiver, type WebhookBench } from './webhooks.ts'
 
 export const BASELINE = process.env.BENCH_BASELINE ?? 'c37c888'
 const TICKETS = 3_000
@@ -175,17 +175,8 @@ export async function benchVersusMain(options: { webhooks?: boolean } = {}): Pro
     // b. Ticket creation, 4 webhooks on ticket.created, each binary with its own receiver.
     const receivers: Array<{ port: number; statsUrl: string; received: number }> = []
     for (const _ of names) {
-      const port = freePort()
-      const statsPort = freePort()
-      children.push(
-        Bun.spawn([process.execPath, join(import.meta.dir, 'webhook-receiver.ts')], {
-          env: { PORT: String(port), STATS_PORT: String(statsPort) },
-          stdout: 'ignore',
-          stderr: 'inherit',
-        }),
-      )
-      const statsUrl = `http://127.0.0.1:${statsPort}/`
-      await waitFor(statsUrl)
+      const { child, port, statsUrl } = await startReceiver()
+      children.push(child)
       receivers.push({ port, statsUrl, received: 0 })
     }
     const hookServers: Server[] = []

@@ -55,23 +55,29 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** `prebuilt`: a binary of this tree already built (by versus-main.ts); built here if not given. */
+/** The HTTPS webhook receiver (webhook-receiver.ts) on a free port, and the URL of its counters. */
+export async function startReceiver(): Promise<{ child: Bun.Subprocess; port: number; statsUrl: string }> {
+  const port = freePort()
+  const statsPort = freePort()
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, 'webhook-receiver.ts')], {
+    env: { PORT: String(port), STATS_PORT: String(statsPort) },
+    stdout: 'ignore',
+    stderr: 'inherit',
+  })
+  const statsUrl = `http://127.0.0.1:${statsPort}/`
+  await waitFor(statsUrl)
+  return { child, port, statsUrl }
+}
+
 export async function benchWebhooks(prebuilt?: string): Promise<WebhookBench> {
   const dir = tempDir('switchboard-bench-webhooks-')
   const children: Bun.Subprocess[] = []
   try {
     const binary = prebuilt ?? join(dir, 'switchboard')
     if (!prebuilt) await buildBinary(binary)
-    const receiverPort = freePort()
-    const statsPort = freePort()
-    children.push(
-      Bun.spawn([process.execPath, join(import.meta.dir, 'webhook-receiver.ts')], {
-        env: { PORT: String(receiverPort), STATS_PORT: String(statsPort) },
-        stdout: 'ignore',
-        stderr: 'inherit',
-      }),
-    )
-    const statsUrl = `http://127.0.0.1:${statsPort}/`
-    await waitFor(statsUrl)
+    const receiver = await startReceiver()
+    children.push(receiver.child)
+    const { port: receiverPort, statsUrl } = receiver
     const stats = async () => (await (await fetch(statsUrl)).json()) as Stats
 
     const port = freePort()

@@ -2,9 +2,7 @@
 // new number, and issues recovery codes; with a factor already on, also the step-up of step-up.ts, and
 // a move is texted to the old number), and removal (needs the password). Audit records, not events.
 import type { Ctx, SessionActor } from '../../context.ts'
-import type { Tx } from '../../db/database.ts'
 import { AppError, validationError } from '../../errors.ts'
-import { appendAudit, auditActorOf } from '../audit/index.ts'
 import { getUserInOrg } from '../users/index.ts'
 import { deliverSms } from './deliver.ts'
 import { passwordMatches } from './password-proof.ts'
@@ -12,26 +10,9 @@ import { replaceRecoveryCodes } from './recovery-codes.ts'
 import { hashSmsCode, maskPhone, newSmsCode, recordSmsSend, SMS_CODE_TTL_MS, smsText } from './sms-codes.ts'
 import { checkStepUp, prepareStepUp, type StepUpInput } from './step-up.ts'
 import { deleteFactor, deleteRecoveryCodes, findFactor, updateFactor } from './store.ts'
-import { confirmedMethods, ensureFactor } from './user-factors.ts'
+import { auditFactor, confirmedMethods, ensureFactor } from './user-factors.ts'
 
 const MAX_CONFIRM_ATTEMPTS = 5
-
-type AuditExtra = { outcome?: 'failure'; reason?: string; details?: Record<string, unknown> }
-
-function auditSms(tx: Tx, ctx: Ctx<SessionActor>, event: string, now: number, extra: AuditExtra = {}): Promise<void> {
-  const { actor } = ctx
-  const { details, ...rest } = extra
-  return appendAudit(tx, {
-    organizationId: actor.organizationId,
-    actor: auditActorOf(actor),
-    event,
-    target: { type: 'user', id: actor.userId },
-    details: { method: 'sms', ...details },
-    request: actor.request,
-    now,
-    ...rest,
-  })
-}
 
 const bindEnrollment = (userId: string, phone: string) => `enroll:${userId}:${phone}`
 
@@ -94,12 +75,12 @@ export async function confirmSmsEnrollment(ctx: Ctx<SessionActor>, input: { code
           ? { pending_phone: null, pending_code_hash: null, pending_expires_at: null, pending_attempts: 0 }
           : { pending_attempts: attempts },
       )
-      await auditSms(tx, ctx, 'mfa.enroll', now, { outcome: 'failure', reason: 'wrong_code' })
+      await auditFactor(tx, ctx, 'sms', 'mfa.enroll', now, { outcome: 'failure', reason: 'wrong_code' })
       return { ok: false as const, error: new AppError('INVALID_MFA_CODE', 'The code is not the one sent') }
     }
     const verdict = await checkStepUp(tx, ctx, user, stepUp, now)
     if (!verdict.ok) {
-      await auditSms(tx, ctx, 'mfa.enroll', now, { outcome: 'failure', reason: verdict.reason })
+      await auditFactor(tx, ctx, 'sms', 'mfa.enroll', now, { outcome: 'failure', reason: verdict.reason })
       return { ok: false as const, error: verdict.error }
     }
     const previousPhone = factor.confirmed_at !== null ? factor.phone : null
@@ -114,10 +95,10 @@ export async function confirmSmsEnrollment(ctx: Ctx<SessionActor>, input: { code
     })
     const phone = maskPhone(factor.pending_phone)
     if (verdict.method)
-      await auditSms(tx, ctx, 'mfa.factor_changed', now, {
+      await auditFactor(tx, ctx, 'sms', 'mfa.factor_changed', now, {
         details: { phone, ...(previousPhone ? { previous_phone: maskPhone(previousPhone) } : {}), step_up: verdict.method },
       })
-    else await auditSms(tx, ctx, 'mfa.enroll', now, { details: { phone } })
+    else await auditFactor(tx, ctx, 'sms', 'mfa.enroll', now, { details: { phone } })
     return { ok: true as const, codes: await replaceRecoveryCodes(tx, actor.userId, now), previousPhone, phone: factor.pending_phone }
   })
   if (!outcome.ok) throw outcome.error
@@ -144,12 +125,12 @@ export async function removeSms(ctx: Ctx<SessionActor>, input: { password: strin
     const factor = await findFactor(tx, user.id, 'sms')
     if (!factor || factor.confirmed_at === null) throw new AppError('CONFLICT', 'SMS is not on')
     if (!passwordOk) {
-      await auditSms(tx, ctx, 'mfa.remove', now, { outcome: 'failure', reason: 'wrong_password' })
+      await auditFactor(tx, ctx, 'sms', 'mfa.remove', now, { outcome: 'failure', reason: 'wrong_password' })
       return false
     }
     await deleteFactor(tx, user.id, 'sms')
     if ((await confirmedMethods(tx, user.id)).length === 0) await deleteRecoveryCodes(tx, user.id)
-    await auditSms(tx, ctx, 'mfa.remove', now)
+    await auditFactor(tx, ctx, 'sms', 'mfa.remove', now)
     return true
   })
   if (!removed) throw validationError([{ field: 'password', message: 'is not your password' }])

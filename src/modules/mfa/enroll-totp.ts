@@ -2,35 +2,16 @@
 // issues recovery codes; with SMS already on, also the step-up of step-up.ts), and removal (needs the
 // password and a current code). Enrollments and removals are audit records (not events).
 import type { Ctx, SessionActor } from '../../context.ts'
-import type { Tx } from '../../db/database.ts'
 import { AppError, validationError } from '../../errors.ts'
-import { appendAudit, auditActorOf } from '../audit/index.ts'
 import { getUserInOrg } from '../users/index.ts'
 import { passwordMatches } from './password-proof.ts'
 import { replaceRecoveryCodes } from './recovery-codes.ts'
 import { checkStepUp, prepareStepUp, type StepUpInput } from './step-up.ts'
 import { deleteFactor, deleteRecoveryCodes, findFactor, updateFactor } from './store.ts'
 import { acceptTotp, newTotpSecret, otpauthUri, sealSecret, unsealSecret } from './totp.ts'
-import { confirmedMethods, ensureFactor } from './user-factors.ts'
+import { auditFactor, confirmedMethods, ensureFactor } from './user-factors.ts'
 
 const wrongCode = () => new AppError('INVALID_MFA_CODE', 'The code is not valid for this authenticator (or was already used)')
-
-type AuditExtra = { outcome?: 'failure'; reason?: string; details?: Record<string, unknown> }
-
-function auditTotp(tx: Tx, ctx: Ctx<SessionActor>, event: string, now: number, extra: AuditExtra = {}): Promise<void> {
-  const { actor } = ctx
-  const { details, ...rest } = extra
-  return appendAudit(tx, {
-    organizationId: actor.organizationId,
-    actor: auditActorOf(actor),
-    event,
-    target: { type: 'user', id: actor.userId },
-    details: { method: 'totp', ...details },
-    request: actor.request,
-    now,
-    ...rest,
-  })
-}
 
 export async function startTotpEnrollment(ctx: Ctx<SessionActor>) {
   const { actor } = ctx
@@ -59,12 +40,12 @@ export async function confirmTotpEnrollment(ctx: Ctx<SessionActor>, input: { cod
     const secret = unsealSecret(ctx.masterKey, factor.pending_secret_encrypted, actor.userId)
     const step = acceptTotp(secret, input.code, now, null)
     if (step === undefined) {
-      await auditTotp(tx, ctx, 'mfa.enroll', now, { outcome: 'failure', reason: 'wrong_code' })
+      await auditFactor(tx, ctx, 'totp', 'mfa.enroll', now, { outcome: 'failure', reason: 'wrong_code' })
       return { ok: false as const, error: wrongCode() }
     }
     const verdict = await checkStepUp(tx, ctx, user, stepUp, now)
     if (!verdict.ok) {
-      await auditTotp(tx, ctx, 'mfa.enroll', now, { outcome: 'failure', reason: verdict.reason })
+      await auditFactor(tx, ctx, 'totp', 'mfa.enroll', now, { outcome: 'failure', reason: verdict.reason })
       return { ok: false as const, error: verdict.error }
     }
     await updateFactor(tx, actor.userId, 'totp', {
@@ -74,8 +55,8 @@ export async function confirmTotpEnrollment(ctx: Ctx<SessionActor>, input: { cod
       last_step: step,
       updated_at: now,
     })
-    if (verdict.method) await auditTotp(tx, ctx, 'mfa.factor_changed', now, { details: { step_up: verdict.method } })
-    else await auditTotp(tx, ctx, 'mfa.enroll', now)
+    if (verdict.method) await auditFactor(tx, ctx, 'totp', 'mfa.factor_changed', now, { details: { step_up: verdict.method } })
+    else await auditFactor(tx, ctx, 'totp', 'mfa.enroll', now)
     return { ok: true as const, codes: await replaceRecoveryCodes(tx, actor.userId, now) }
   })
   if (!outcome.ok) throw outcome.error
@@ -91,17 +72,17 @@ export async function removeTotp(ctx: Ctx<SessionActor>, input: { password: stri
     const factor = await findFactor(tx, user.id, 'totp')
     if (!factor?.secret_encrypted || factor.confirmed_at === null) throw new AppError('CONFLICT', 'TOTP is not on')
     if (!passwordOk) {
-      await auditTotp(tx, ctx, 'mfa.remove', now, { outcome: 'failure', reason: 'wrong_password' })
+      await auditFactor(tx, ctx, 'totp', 'mfa.remove', now, { outcome: 'failure', reason: 'wrong_password' })
       return 'wrong_password' as const
     }
     const lastStep = factor.last_step === null ? null : Number(factor.last_step)
     if (acceptTotp(unsealSecret(ctx.masterKey, factor.secret_encrypted, user.id), input.code, now, lastStep) === undefined) {
-      await auditTotp(tx, ctx, 'mfa.remove', now, { outcome: 'failure', reason: 'wrong_code' })
+      await auditFactor(tx, ctx, 'totp', 'mfa.remove', now, { outcome: 'failure', reason: 'wrong_code' })
       return 'wrong_code' as const
     }
     await deleteFactor(tx, user.id, 'totp')
     if ((await confirmedMethods(tx, user.id)).length === 0) await deleteRecoveryCodes(tx, user.id)
-    await auditTotp(tx, ctx, 'mfa.remove', now)
+    await auditFactor(tx, ctx, 'totp', 'mfa.remove', now)
     return 'removed' as const
   })
   if (outcome === 'wrong_password') throw validationError([{ field: 'password', message: 'is not your password' }])

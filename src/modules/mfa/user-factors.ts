@@ -1,5 +1,8 @@
-// A user's MFA factors: which methods are on, the row that holds an enrollment, and spending a TOTP code.
+// A user's MFA factors: which methods are on, the row that holds an enrollment, spending a TOTP code, and
+// the audit record of an enrollment step.
+import type { Ctx, SessionActor } from '../../context.ts'
 import type { Queries, Tx } from '../../db/database.ts'
+import { appendAudit, auditActorOf } from '../audit/index.ts'
 import { confirmedFactorMethods, type FactorRow, findFactor, insertFactor, updateFactor } from './store.ts'
 import { MFA_METHODS, type MfaMethod } from './table.ts'
 import { acceptTotp, unsealSecret } from './totp.ts'
@@ -55,4 +58,29 @@ export async function useTotpCode(tx: Tx, masterKey: Uint8Array, userId: string,
   if (step === undefined) return false
   await updateFactor(tx, userId, 'totp', { last_step: step })
   return true
+}
+
+type AuditExtra = { outcome?: 'failure'; reason?: string; details?: Record<string, unknown> }
+
+/** The audit record of an enrollment step of the signed-in user's own `method` factor. */
+export function auditFactor(
+  tx: Tx,
+  ctx: Ctx<SessionActor>,
+  method: MfaMethod,
+  event: string,
+  now: number,
+  extra: AuditExtra = {},
+): Promise<void> {
+  const { actor } = ctx
+  const { details, ...rest } = extra
+  return appendAudit(tx, {
+    organizationId: actor.organizationId,
+    actor: auditActorOf(actor),
+    event,
+    target: { type: 'user', id: actor.userId },
+    details: { method, ...details },
+    request: actor.request,
+    now,
+    ...rest,
+  })
 }

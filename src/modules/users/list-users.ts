@@ -4,15 +4,6 @@ import { type Condition, type ListRequest, listBody } from '../../db/list.ts'
 import { isoTime } from '../../lib/clock.ts'
 import { USER_LIST, userSearchCondition } from './store.ts'
 
-/** The API's sort fields; `name` sorts alphabetically for people (the folded name_key column). */
-export const USER_SORTS = ['created_at', 'name', 'email'] as const
-
-const SORT_COLUMN: Record<(typeof USER_SORTS)[number], (typeof USER_LIST.sorts)[number]> = {
-  created_at: 'created_at',
-  name: 'name_key',
-  email: 'email',
-}
-
 export interface UserFilters {
   role?: string
   status?: string
@@ -26,17 +17,11 @@ export async function listUsers(ctx: Ctx<UserActor>, input: { filters: UserFilte
   if (filters.role !== undefined) where.push({ sql: 'users.role = ?', params: [filters.role] })
   if (filters.status !== undefined) where.push({ sql: 'users.status = ?', params: [filters.status] })
   if (filters.q !== undefined) where.push(userSearchCondition(filters.q))
-  const [field, direction] = request.sort.split(':') as [keyof typeof SORT_COLUMN, string]
-  const page = await USER_LIST.page(
-    ctx.db,
-    ctx.pageTokens,
-    { ...request, sort: `${SORT_COLUMN[field]}:${direction}` },
-    {
-      organizationId: ctx.actor.organizationId,
-      filters: { ...filters },
-      where,
-    },
-  )
+  const page = await USER_LIST.page(ctx.db, ctx.pageTokens, request, {
+    organizationId: ctx.actor.organizationId,
+    filters: { ...filters },
+    where,
+  })
   return listBody('users', page, (r) => ({
     id: r.id,
     name: r.name,

@@ -6,7 +6,7 @@ import { listResponse, pagingQuery } from '../../http/list.ts'
 import { oneOf } from '../../http/schema.ts'
 import { ROLES } from '../access/index.ts'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/index.ts'
-import { USER_SORTS } from './list-users.ts'
+import { USER_LIST } from './store.ts'
 import { USER_STATUSES } from './table.ts'
 
 // Every `format: 'email'` of the API (users, ticket requesters) checks the one e-mail rule of src/lib,
@@ -84,7 +84,7 @@ export const UserListQuery = t.Object({
   role: t.Optional(RoleName),
   status: t.Optional(UserStatusName),
   q: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'Prefix of the name or the e-mail, without regard to case' })),
-  ...pagingQuery(USER_SORTS),
+  ...pagingQuery(USER_LIST.sorts),
 })
 
 export const UserList = listResponse('users', UserListItem)

@@ -1,18 +1,17 @@
 // The users module's SQL. The lookups run on every authenticated request and every login: raw
 // statements (hot paths); the writes are Kysely.
 import type { Queries, Tx } from '../../db/database.ts'
-import { getInOrg } from '../../db/get-in-org.ts'
+import { findInOrg, getInOrg } from '../../db/get-in-org.ts'
 import { type Condition, defineList, likePrefix } from '../../db/list.ts'
 import { searchKey } from '../../lib/search-key.ts'
 import type { UsersTable } from './table.ts'
 
 export type UserRow = UsersTable
 
-/** Sorts by column: the API's `name` sorts by the folded `name_key` (see list-users.ts). */
-export const USER_LIST = defineList('users', { sorts: ['created_at', 'name_key', 'email'] })
+/** The API's `name` sorts alphabetically for people: by the folded `name_key`. */
+export const USER_LIST = defineList('users', { sorts: { created_at: 'created_at', name: 'name_key', email: 'email' } })
 
 const BY_EMAIL = 'SELECT * FROM users WHERE email = ?'
-const IN_ORG = 'SELECT * FROM users WHERE id = ? AND organization_id = ?'
 
 /** By an e-mail already normalized (normalizeEmail): e-mails are unique across the installation. */
 export async function findUserByNormalizedEmail(db: Queries, email: string): Promise<UserRow | undefined> {
@@ -21,7 +20,7 @@ export async function findUserByNormalizedEmail(db: Queries, email: string): Pro
 
 /** A user of another organization is exactly as missing as one that does not exist. */
 export async function findUserInOrg(db: Queries, organizationId: string, id: string): Promise<UserRow | undefined> {
-  return db.raw.get<UserRow>(IN_ORG, [id, organizationId])
+  return findInOrg(db, 'users', organizationId, id)
 }
 
 /** The user, or 404 "No such user". */

@@ -1,0 +1,63 @@
+// The layering rules of biome.json, checked on probe files laid out as the source tree is: each rule
+// refuses what it should and lets the allowed imports through (a rule that matches nothing would pass
+// `bun run lint` forever without this).
+import { afterAll, describe, expect, test } from 'bun:test'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { ROOT } from './helpers/process.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'switchboard-lint-'))
+copyFileSync(join(ROOT, 'biome.json'), join(dir, 'biome.json'))
+symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** Lints one probe file (its import used, so only the rule under test can speak); the messages it got. */
+function lint(path: string, specifier: string): string {
+  const file = join(dir, path)
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(file, `import { probe } from '${specifier}'\n\nexport const used = probe\n`)
+  const result = Bun.spawnSync([join(ROOT, 'node_modules/.bin/biome'), 'lint', '--colors=off', path], {
+    cwd: dir,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  rmSync(file)
+  return result.exitCode === 0 ? '' : result.stdout.toString() + result.stderr.toString()
+}
+
+describe('refused', () => {
+  const cases: Array<[string, string, string]> = [
+    ['src/modules/tickets/create-ticket.ts', '../users/store.ts', 'only through its public entry'],
+    ['src/modules/webhooks/store/dispatch.ts', '../../events/record-change.ts', 'only through its public entry'],
+    ['src/modules/tickets/store.ts', 'elysia', 'never import elysia'],
+    ['src/modules/webhooks/store/dispatch.ts', 'elysia', 'never import elysia'],
+    ['src/modules/tickets/create-ticket.ts', '../../http/auth.ts', 'never import elysia or src/http'],
+    ['src/modules/tickets/store.ts', 'bun:sqlite', 'only src/db/sqlite.ts talks to bun:sqlite'],
+    ['src/http/auth.ts', 'drizzle-orm', 'drizzle was retired'],
+    ['src/lib/cidr.ts', '../errors.ts', 'src/lib imports nothing of ours'],
+    ['src/db/list.ts', '../modules/tickets/index.ts', 'src/db imports no module'],
+    ['src/context.ts', './modules/access/permissions.ts', 'only through its public entry'],
+    ['src/jobs/registry.ts', '../modules/tickets/jobs.ts', 'only through its public entry'],
+    ['src/modules/tickets/index.ts', '../../app.ts', 'never import the composition root'],
+  ]
+  for (const [path, specifier, message] of cases) {
+    test(`${specifier} in ${path}`, () => expect(lint(path, specifier)).toContain(message))
+  }
+})
+
+describe('allowed', () => {
+  const cases: Array<[string, string]> = [
+    ['src/modules/tickets/create-ticket.ts', '../users/index.ts'],
+    ['src/modules/tickets/create-ticket.ts', './store.ts'],
+    ['src/modules/tickets/create-ticket.ts', '../../db/list.ts'],
+    ['src/modules/webhooks/store/dispatch.ts', '../table.ts'],
+    ['src/modules/webhooks/store/dispatch.ts', '../../../db/database.ts'],
+    ['src/modules/tickets/index.ts', 'elysia'],
+    ['src/db/sqlite.ts', 'bun:sqlite'],
+    ['src/http/auth.ts', '../modules/access/index.ts'],
+  ]
+  for (const [path, specifier] of cases) {
+    test(`${specifier} in ${path}`, () => expect(lint(path, specifier)).toBe(''))
+  }
+})
