@@ -8,7 +8,7 @@ import { loadConfig, type SettingName } from '../../src/config.ts'
 import { createLogger, memorySink } from '../../src/lib/log.ts'
 import { openRuntime } from '../../src/runtime.ts'
 import { removeAtEnd } from './cleanup.ts'
-import { databaseOf, postgresServer, rememberDatabase, TEST_ENGINE } from './engine.ts'
+import { databaseOf, postgresServer, redisServer, rememberDatabase, TEST_ENGINE } from './engine.ts'
 import { FakeClock } from './clock.ts'
 
 export function tempDir(prefix = 'switchboard-test-'): string {
@@ -70,9 +70,13 @@ export async function makeTestApp(
 ) {
   // A test that brings its own master key or data directory starts from nothing, as production does.
   const dataDir = options.dataDir ?? (settings.MASTER_KEY === undefined ? await freshDataDir() : tempDir())
+  // On PostgreSQL, with Redis too: the whole suite runs as one instance of a cluster would.
   const engine =
     TEST_ENGINE === 'postgres'
-      ? { DATABASE_URL: await databaseOf(dataDir, options.dataDir === undefined && settings.MASTER_KEY === undefined) }
+      ? {
+          DATABASE_URL: await databaseOf(dataDir, options.dataDir === undefined && settings.MASTER_KEY === undefined),
+          REDIS_URL: (await redisServer()).url,
+        }
       : {}
   // Rate limits are off unless a test turns them on: most tests make more requests than a plan allows.
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', RATE_LIMITS_ENABLED: 'false', ...engine, ...settings })

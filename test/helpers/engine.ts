@@ -2,7 +2,8 @@
 // (from the template database, or empty), so a restart, a CLI command or a second process given the
 // same DATA_DIR finds the same data, as on the embedded engine.
 import { stopAtEnd } from './cleanup.ts'
-import { startPostgres } from './services.ts'
+import { randomBytes } from 'node:crypto'
+import { startPostgres, startRedis } from './services.ts'
 
 /** `SWITCHBOARD_TEST_ENGINE=postgres`: every app on its own database of one throwaway PostgreSQL. */
 export const TEST_ENGINE: 'sqlite' | 'postgres' = process.env.SWITCHBOARD_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite'
@@ -44,9 +45,31 @@ export function rememberDatabase(dataDir: string, name: string): void {
 
 /**
  * A child process's environment on this engine: on PostgreSQL, the DATABASE_URL of its DATA_DIR (an
- * empty database for a DATA_DIR no app has used) unless one is given.
+ * empty database for a DATA_DIR no app has used) unless one is given, and the test process's Redis.
  */
 export async function engineEnv(env: Record<string, string>): Promise<Record<string, string>> {
   if (TEST_ENGINE !== 'postgres' || env.DATA_DIR === undefined || env.DATABASE_URL !== undefined) return env
-  return { ...env, DATABASE_URL: await databaseOf(env.DATA_DIR, false) }
+  return { ...env, DATABASE_URL: await databaseOf(env.DATA_DIR, false), REDIS_URL: env.REDIS_URL ?? (await redisServer()).url }
+}
+
+let redis: Promise<{ url: string; stop(): Promise<void> }> | undefined
+
+/** One throwaway Redis per test process (each app's keys are apart: they are prefixed by its database's name). */
+export function redisServer() {
+  redis ??= (async () => {
+    const server = await startRedis()
+    stopAtEnd(() => server.stop())
+    return server
+  })()
+  return redis
+}
+
+/**
+ * The settings of the instances of one cluster: a fresh, empty PostgreSQL database, the test process's
+ * Redis and one MASTER_KEY (every instance must unseal the same signing keys). Give each instance its
+ * own DATA_DIR.
+ */
+export async function clusterSettings(): Promise<{ DATABASE_URL: string; REDIS_URL: string; MASTER_KEY: string }> {
+  const [DATABASE_URL, server] = await Promise.all([databaseOf(`cluster-${randomBytes(6).toString('hex')}`, false), redisServer()])
+  return { DATABASE_URL, REDIS_URL: server.url, MASTER_KEY: randomBytes(32).toString('hex') }
 }

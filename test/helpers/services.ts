@@ -26,6 +26,10 @@ function run(command: string[], cwd?: string): void {
 export interface RunningService {
   url: string
   stop(): Promise<void>
+  /** Stops the server but keeps its port and files (PostgreSQL keeps its data; Redis has none). */
+  pause(): Promise<void>
+  /** Starts it again on the same port, and waits until it answers. */
+  resume(): Promise<void>
 }
 
 /** A fresh PostgreSQL cluster with a database `switchboard`; `url` is its postgres:// address. */
@@ -38,12 +42,19 @@ export async function startPostgres(): Promise<RunningService> {
   run([join(PG_BIN, 'initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'])
   // fsync off: a test cluster that dies is thrown away anyway.
   const options = `-k ${dir} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`
-  run([join(PG_BIN, 'pg_ctl'), '-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start'])
+  const start = () => run([join(PG_BIN!, 'pg_ctl'), '-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start'])
+  start()
   const admin = new Bun.SQL(`postgres://postgres@127.0.0.1:${port}/postgres`)
   await admin.unsafe('CREATE DATABASE switchboard')
   await admin.close()
   return {
     url: `postgres://postgres@127.0.0.1:${port}/switchboard`,
+    async pause() {
+      run([join(PG_BIN!, 'pg_ctl'), '-D', data, '-m', 'fast', '-w', 'stop'])
+    },
+    async resume() {
+      start()
+    },
     async stop() {
       try {
         run([join(PG_BIN, 'pg_ctl'), '-D', data, '-m', 'immediate', 'stop'])
@@ -59,28 +70,39 @@ export async function startRedis(): Promise<RunningService> {
   if (!REDIS) throw new Error('Redis is not installed (Debian package redis-server)')
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-redis-'))
   const port = freePort()
-  const child = Bun.spawn([REDIS, '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    stdout: 'ignore',
-    stderr: 'pipe',
-  })
   const url = `redis://127.0.0.1:${port}`
-  for (const deadline = Date.now() + 10_000; ; ) {
-    try {
-      const client = new Bun.RedisClient(url)
-      await client.send('PING', [])
-      client.close()
-      break
-    } catch (error) {
-      if (Date.now() > deadline) throw new Error(`redis-server did not start: ${(error as Error).message}`)
-      await Bun.sleep(50)
+  const spawn = async () => {
+    const child = Bun.spawn([REDIS!, '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+      stdout: 'ignore',
+      stderr: 'pipe',
+    })
+    for (const deadline = Date.now() + 10_000; ; ) {
+      try {
+        const client = new Bun.RedisClient(url)
+        await client.send('PING', [])
+        client.close()
+        return child
+      } catch (error) {
+        if (Date.now() > deadline) throw new Error(`redis-server did not start: ${(error as Error).message}`)
+        await Bun.sleep(50)
+      }
     }
+  }
+  let child: Bun.Subprocess | undefined = await spawn()
+  const kill = async () => {
+    child?.kill('SIGKILL')
+    await child?.exited
+    child = undefined
   }
   return {
     url,
     async stop() {
-      child.kill('SIGKILL')
-      await child.exited
+      await kill()
       rmSync(dir, { recursive: true, force: true })
+    },
+    pause: kill,
+    async resume() {
+      child ??= await spawn()
     },
   }
 }
