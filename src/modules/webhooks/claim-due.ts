@@ -3,7 +3,9 @@
 // the oldest due first, up to its free slots of its own due rows, read with their targets and leased.
 // First attempts for every webhook before any retry, so one dead receiver's retries cannot starve
 // the others; and no query walks another webhook's backlog, so a webhook that holds 100,000 due rows
-// at its cap costs the others nothing.
+// at its cap costs the others nothing. Several instances: on PostgreSQL the due rows are read FOR
+// UPDATE SKIP LOCKED (store/dispatch.ts), so claims running at once take different rows; the claim of
+// an instance that died is due again for any instance once its lease has run out.
 import type { Tx } from '../../db/database.ts'
 import { EventBodies } from './event-bodies.ts'
 import {

@@ -1,7 +1,8 @@
 // The dispatcher: claims due deliveries with a lease (see claim-due.ts), sends each outside any
 // transaction, and records the outcome in a short one. Woken after every commit that queued
-// deliveries (the Wakeups port: attempt 1 goes at once) and by the cron loop (retries, and anything a
-// crash left: a claim whose lease ran out is due again, so a delivery is sent at least once, maybe twice).
+// deliveries, on any instance (the Wakeups port: attempt 1 goes at once), and by the cron loop on every
+// instance (retries, wake-ups lost while Redis was away, and anything a crash left: a claim whose lease
+// ran out is due again, so a delivery is sent at least once, maybe twice).
 // WEBHOOK_CONCURRENCY caps sends in flight, WEBHOOK_CONCURRENCY_PER_WEBHOOK (4) those to one webhook;
 // first attempts are claimed before retries.
 //

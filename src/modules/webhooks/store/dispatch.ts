@@ -81,9 +81,14 @@ const ownDue = (
   WHERE d.status = 'pending' AND d.${kind} AND d.webhook_id = ? AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?)
   ORDER BY d.next_attempt_at LIMIT ?`
 
+// PostgreSQL: rows another transaction holds are passed over, not waited for (SQLite has no row locks:
+// the writer lock of the caller's transaction keeps claims apart there).
 const STATEMENTS = Object.fromEntries(
-  CLAIM_KINDS.map((kind) => [kind, { webhooks: webhooksWithPending(kind), due: ownDue(kind) }]),
-) as Record<ClaimKind, { webhooks: string; due: string }>
+  CLAIM_KINDS.map((kind) => [
+    kind,
+    { webhooks: webhooksWithPending(kind), due: ownDue(kind), dueLocked: `${ownDue(kind)} FOR UPDATE SKIP LOCKED` },
+  ]),
+) as Record<ClaimKind, { webhooks: string; due: string; dueLocked: string }>
 
 export type WaitingWebhook = Omit<DeliveryTarget, 'body'> & { id: string; due_at: number }
 
@@ -95,12 +100,18 @@ export async function webhooksWithDue(tx: Tx, kind: ClaimKind): Promise<WaitingW
 }
 
 /**
- * THE claim statement: up to `limit` of one webhook's due rows not leased by anyone. On an engine with
- * row locks this becomes `… FOR UPDATE SKIP LOCKED`, so that two instances never take the same rows;
- * on SQLite the writer lock the caller's transaction holds does that.
+ * THE claim statement: up to `limit` of one webhook's due rows not leased by anyone. On PostgreSQL it
+ * is `… FOR UPDATE SKIP LOCKED`, so two instances never take the same rows even if their claims run at
+ * once (today the engine's cluster-wide writer lock serializes them as well); on SQLite the writer lock
+ * the caller's transaction holds does that.
  */
 export function dueRowsOf(tx: Tx, kind: ClaimKind, webhookId: string, now: number, limit: number): Promise<ClaimedDelivery[]> {
-  return tx.raw.all<ClaimedDelivery>(STATEMENTS[kind].due, [webhookId, now, now, limit])
+  return tx.raw.all<ClaimedDelivery>(claimStatement(kind, tx.engine), [webhookId, now, now, limit])
+}
+
+/** The claim statement on `engine`. */
+export function claimStatement(kind: ClaimKind, engine: Tx['engine']): string {
+  return engine === 'postgres' ? STATEMENTS[kind].dueLocked : STATEMENTS[kind].due
 }
 
 /** Leases claimed rows until `leaseUntil`, by primary key. */
