@@ -1,4 +1,5 @@
 // Configuration: environment variables and --flags -> one typed, frozen Config; no other file reads process.env.
+import { hostname } from 'node:os'
 import { resolve, join } from 'node:path'
 import { Type, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
@@ -37,6 +38,13 @@ export const SETTINGS = {
     'x-default': 'none: shared state stays in this process',
     'x-secret': true,
     description: 'A `redis://` URL: the state several instances share (rate counters, revocations, wake-ups, leases).',
+  }),
+  INSTANCE_ID: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    pattern: '^[A-Za-z0-9._:-]+$',
+    'x-default': 'HOSTNAME-PID',
+    description: 'The name of this instance in /health and the logs (which instance ran the cron tasks last).',
   }),
   PUBLIC_URL: Type.String({
     'x-default': 'http://localhost:PORT',
@@ -211,6 +219,8 @@ export interface Config {
   readonly databaseUrl: string | undefined
   /** A redis:// URL, or undefined: shared state stays in this process. */
   readonly redisUrl: string | undefined
+  /** This instance's name (INSTANCE_ID, else hostname-pid). */
+  readonly instanceId: string
   readonly publicUrl: string
   readonly authUrl: string
   readonly logLevel: LogLevel
@@ -283,6 +293,11 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
   const publicUrl = parseUrl('PUBLIC_URL', (values.PUBLIC_URL as string | undefined) ?? `http://localhost:${port}`)
   const authUrl = parseUrl('AUTH_URL', (values.AUTH_URL as string | undefined) ?? publicUrl)
   const dataDir = resolve(cwd, values.DATA_DIR as string)
+  // Several instances share state through Redis on one PostgreSQL; the embedded file serves one instance only.
+  const redisUrl =
+    values.REDIS_URL === undefined ? undefined : parseServiceUrl('REDIS_URL', values.REDIS_URL as string, ['redis:', 'rediss:'])
+  if (redisUrl !== undefined && values.DATABASE_URL === undefined)
+    throw new ConfigError('REDIS_URL needs DATABASE_URL: the embedded database serves one instance, which keeps its state in memory')
   // A session ends with its refresh token; an access token outliving it would outlive the session too.
   if ((values.REFRESH_TOKEN_TTL as number) < (values.ACCESS_TOKEN_TTL as number)) {
     throw new ConfigError(`REFRESH_TOKEN_TTL (${values.REFRESH_TOKEN_TTL}) must be at least ACCESS_TOKEN_TTL (${values.ACCESS_TOKEN_TTL})`)
@@ -296,7 +311,8 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
       values.DATABASE_URL === undefined
         ? undefined
         : parseServiceUrl('DATABASE_URL', values.DATABASE_URL as string, ['postgres:', 'postgresql:']),
-    redisUrl: values.REDIS_URL === undefined ? undefined : parseServiceUrl('REDIS_URL', values.REDIS_URL as string, ['redis:', 'rediss:']),
+    redisUrl,
+    instanceId: (values.INSTANCE_ID as string | undefined) ?? `${hostname()}-${process.pid}`,
     publicUrl,
     authUrl,
     logLevel: values.LOG_LEVEL as LogLevel,

@@ -1,5 +1,6 @@
 // Configuration: defaults, environment vs flags, derived URLs, and a one-line refusal for every invalid value.
 import { describe, expect, test } from 'bun:test'
+import { hostname } from 'node:os'
 import { ConfigError, flagName, loadConfig, SETTINGS } from '../src/config.ts'
 
 describe('loadConfig', () => {
@@ -24,6 +25,15 @@ describe('loadConfig', () => {
     }
   })
 
+  test('REDIS_URL alone is refused: the embedded database serves one instance', () => {
+    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }, {}, '/srv/app')).toThrow('REDIS_URL needs DATABASE_URL')
+  })
+
+  test('INSTANCE_ID names this instance; anything but a plain name is refused', () => {
+    expect(loadConfig({ INSTANCE_ID: 'api-2' }, {}, '/srv/app').instanceId).toBe('api-2')
+    expect(() => loadConfig({ INSTANCE_ID: 'two words' }, {}, '/srv/app')).toThrow('INSTANCE_ID')
+  })
+
   test('defaults when nothing is set', () => {
     const config = loadConfig({}, {}, '/srv/app')
     expect(config).toEqual({
@@ -33,6 +43,7 @@ describe('loadConfig', () => {
       dbPath: '/srv/app/data/switchboard.db',
       databaseUrl: undefined,
       redisUrl: undefined,
+      instanceId: `${hostname()}-${process.pid}`,
       publicUrl: 'http://localhost:8080',
       authUrl: 'http://localhost:8080',
       logLevel: 'info',
@@ -168,6 +179,7 @@ describe('loadConfig', () => {
       'data-dir',
       'database-url',
       'redis-url',
+      'instance-id',
       'public-url',
       'auth-url',
       'log-level',
