@@ -11,4 +11,6 @@ process.env.TZ = 'UTC'
 beforeAll(async () => {
   if (TEST_ENGINE === 'postgres') await Promise.all([postgresServer(), redisServer()])
 }, 60_000)
-afterAll(removeAll)
+// Stopping the throwaway PostgreSQL and Redis of a whole run and removing its folders can take longer
+// than a hook's default 5 s on a busy machine.
+afterAll(removeAll, 30_000)

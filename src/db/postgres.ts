@@ -15,7 +15,7 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from 'kysely'
-import type { Database, RawSql, SqlValue, Tables, Tx } from './database.ts'
+import type { Database, Queries, RawSql, SqlValue, Tables, Tx } from './database.ts'
 
 /** What runs a statement: the pool, or the reserved connection of a transaction. */
 type Runner = Pick<Bun.SQL, 'unsafe'>
@@ -147,6 +147,15 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       },
       async checkpoint() {
         return undefined
+      },
+      async snapshot<T>(block: (view: Queries) => Promise<T>): Promise<T> {
+        // One connection, one snapshot taken at its first statement; the writes of every instance go on meanwhile.
+        const view = (connection: Runner): Queries => ({
+          kysely: kyselyOver(connection),
+          raw: new PostgresRaw(connection),
+          engine: 'postgres',
+        })
+        return (await sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', (connection) => block(view(connection)))) as T
       },
       async backupTo() {
         throw new Error(

@@ -10,7 +10,7 @@ export const TEST_ENGINE: 'sqlite' | 'postgres' = process.env.SWITCHBOARD_TEST_E
 
 let postgres: Promise<{ url(database: string): string; admin: InstanceType<typeof Bun.SQL> }> | undefined
 /** The database of each DATA_DIR an app was given on PostgreSQL (a restart finds its data again). */
-const databases = new Map<string, string>()
+const databases = new Map<string, string | Promise<string>>()
 let databaseCount = 0
 
 export function postgresServer() {
@@ -30,13 +30,14 @@ export function postgresServer() {
 /** The DATABASE_URL of `dataDir`'s database, made on first use (from the template, or empty). */
 export async function databaseOf(dataDir: string, fromTemplate: boolean): Promise<string> {
   const server = await postgresServer()
+  // The pending creation is remembered at once: two calls for one DATA_DIR at the same moment share it.
   let name = databases.get(dataDir)
   if (!name) {
-    name = `app_${++databaseCount}`
-    await server.admin.unsafe(fromTemplate ? `CREATE DATABASE ${name} TEMPLATE template_app` : `CREATE DATABASE ${name}`)
+    const made = `app_${++databaseCount}`
+    name = server.admin.unsafe(fromTemplate ? `CREATE DATABASE ${made} TEMPLATE template_app` : `CREATE DATABASE ${made}`).then(() => made)
     databases.set(dataDir, name)
   }
-  return server.url(name)
+  return server.url(await name)
 }
 
 export function rememberDatabase(dataDir: string, name: string): void {

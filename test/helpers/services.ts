@@ -40,8 +40,9 @@ export async function startPostgres(): Promise<RunningService> {
   const data = join(dir, 'data')
   const port = freePort()
   run([join(PG_BIN, 'initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'])
-  // fsync off: a test cluster that dies is thrown away anyway.
-  const options = `-k ${dir} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`
+  // fsync off: a test cluster that dies is thrown away anyway. 1000 connections: each app's pool holds 10
+  // (Bun.SQL fills it even for one query after another), and a test file may keep 20 apps open at once.
+  const options = `-k ${dir} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000`
   const start = () => run([join(PG_BIN!, 'pg_ctl'), '-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start'])
   start()
   const admin = new Bun.SQL(`postgres://postgres@127.0.0.1:${port}/postgres`)

@@ -8,7 +8,8 @@ import type { TicketCommentsTable, TicketsTable } from './table.ts'
 export type TicketRow = TicketsTable
 export type CommentRow = TicketCommentsTable
 
-export const TICKET_LIST = defineList('tickets', { sorts: ['created_at', 'updated_at', 'priority', 'number'] })
+// Numbers are unique within an organization (tickets_org_number): that sort needs no id after it.
+export const TICKET_LIST = defineList('tickets', { sorts: ['created_at', 'updated_at', 'priority', 'number'], unique: ['number'] })
 export const COMMENT_LIST = defineList('ticket_comments', { sorts: ['created_at'] })
 
 export async function findTicket(db: Queries, organizationId: string, id: string): Promise<TicketRow | undefined> {
