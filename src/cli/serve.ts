@@ -139,6 +139,12 @@ export const serveCommand: Command = {
       version: runtime.context.version,
       data_dir: config.dataDir,
     })
+    // Tokens name PUBLIC_URL (iss, aud): instances that default it from their own PORT refuse each other's tokens.
+    if (config.redisUrl !== undefined && config.publicUrl === `http://localhost:${config.port}`)
+      log.warn(
+        "several instances (REDIS_URL) without PUBLIC_URL: set it to the load balancer's address, the same on every instance, or a token of one instance is refused by another",
+        { public_url: config.publicUrl },
+      )
     if (config.sms.provider === 'log')
       log.warn('SMS_PROVIDER=log writes MFA text messages, codes included, to this log: for development only')
 

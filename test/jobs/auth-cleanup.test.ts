@@ -81,7 +81,7 @@ function runsOf(app: TestApp): number {
 }
 
 /** Runs auth_cleanup, then revocations_prune, as the cron loop does; their reports together. */
-async function runDirectly(app: TestApp, now = app.clock.now()) {
+async function runDirectly(app: TestApp, now = app.clock.now()): Promise<Record<string, number | boolean>> {
   const run = { now, log: createLogger({ level: 'error', sink: memorySink() }), signal: new AbortController().signal }
   const deleted = (await authCleanupTask(app.context).run(run)) as Record<string, number | boolean>
   const forgotten = (await revocationsPruneTask(app.context).run(run)) as Record<string, number | boolean>
