@@ -1,7 +1,9 @@
 // The Redis that several instances share (REDIS_URL), through Bun's built-in client: one connection for
 // commands, failing fast while Redis is away (callers decide: rate limits fail open, revocations fall
 // back to the database), and one for subscriptions, which are made again after every reconnection.
-// Both reconnect by themselves, whether Redis was away at boot or went away later.
+// Both reconnect by themselves, whether Redis was away at boot or went away later. A heartbeat sent to
+// itself every second finds a subscription that died without its socket closing (a host gone, a
+// network cut): silent for three beats, it counts as lost and is made again.
 import { RedisClient } from 'bun'
 
 export interface SharedRedis {
@@ -77,13 +79,29 @@ export function openRedis(url: string, options: RedisOptions): SharedRedis {
     everSubscribed = true
   }
 
+  // The heartbeat: this connection's own channel, so instances never hear each other's.
+  const beatChannel = `${prefix}heartbeat:${crypto.randomUUID()}`
+  let lastBeatAt = Date.now()
+  const onBeat = () => {
+    lastBeatAt = Date.now()
+  }
+  subscriptions.set(beatChannel, { listener: onBeat })
+
   let lastFailure = ''
   async function keepConnected(): Promise<void> {
     timer = undefined
     if (closed) return
     try {
+      if (subscribed && Date.now() - lastBeatAt > 3 * Math.max(retryMs, 1000)) {
+        report('redis subscription silent', new Error('no heartbeat for three seconds: subscribing again'))
+        subscribed = false
+      }
       await connectCommands()
+      const resubscribing = !subscribed
       await connectSubscriber()
+      if (resubscribing) lastBeatAt = Date.now()
+      // Not awaited: a Redis that hangs must not stop this loop.
+      commands.publish(beatChannel, '1').catch(() => undefined)
       lastFailure = ''
     } catch (error) {
       // Reported once per outage, not once per retry.
