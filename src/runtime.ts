@@ -168,10 +168,11 @@ const NO_SIGNING_KEYS: SigningKeys = {
  */
 export async function openCommandContext(config: Config, log: Logger, clock: Clock = systemClock) {
   const opened = await openMigratedDatabase(config, log, clock.now())
-  // With several instances, what a command revokes or queues reaches the running instances through Redis.
-  const redis = config.redisUrl === undefined ? undefined : openSharedRedis(config.redisUrl, config, log)
   try {
-    const { ports } = await portsOf(opened.database, redis, { log, clock, loadRevocations: false })
+    // This process's own, even beside a cluster: the deliveries a command queues are found by the
+    // instances' own poll within a cron tick, and no command revokes a session (one that did would
+    // have to publish it through Redis before it exits).
+    const { ports } = await portsOf(opened.database, undefined, { log, clock, loadRevocations: false })
     const app: AppContext = {
       config,
       db: opened.database,
@@ -191,15 +192,8 @@ export async function openCommandContext(config: Config, log: Logger, clock: Clo
       version: VERSION,
       startedAt: clock.now(),
     }
-    return {
-      app,
-      async close() {
-        await redis?.close()
-        await opened.database.close()
-      },
-    }
+    return { app, close: () => opened.database.close() }
   } catch (error) {
-    await redis?.close()
     await opened.database.close()
     throw error
   }

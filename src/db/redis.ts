@@ -106,7 +106,7 @@ export function openRedis(url: string, options: RedisOptions): SharedRedis {
     } catch (error) {
       // Reported once per outage, not once per retry.
       const message = (error as Error).message
-      if (message !== lastFailure) report('redis unreachable', error)
+      if (message !== lastFailure && !closed) report('redis unreachable', error)
       lastFailure = message
     }
     if (!closed) {
