@@ -8,7 +8,7 @@ import type { AppContext } from './context.ts'
 import { migrationsFor } from './db/migrations/index.ts'
 import { migrate } from './db/migrate.ts'
 import type { Database } from './db/database.ts'
-import { openPostgres } from './db/postgres.ts'
+import { openPostgres, requireUtf8 } from './db/postgres.ts'
 import { openSqlite } from './db/sqlite.ts'
 import { openRedis, redisPrefixOf, type SharedRedis } from './db/redis.ts'
 import { openCluster } from './jobs/cluster.ts'
@@ -58,6 +58,7 @@ export async function openMigratedDatabase(config: Config, log: Logger, now: num
   const database = openConfiguredDatabase(config, log)
   try {
     if (database.engine === 'sqlite') restrictDatabaseFiles(config.dbPath)
+    else await requireUtf8(database)
     const result = await migrate(database, migrationsFor(database.engine), VERSION, now)
     if (result.applied.length > 0) log.info('migrations applied', { applied: result.applied })
     if (result.changed.length > 0) log.warn('migrations changed after they were applied', { changed: result.changed })

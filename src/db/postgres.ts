@@ -168,3 +168,17 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     },
   }
 }
+
+/**
+ * Refuses a database whose encoding is not UTF8: text of any script must round-trip, and the audit
+ * chain's hash is computed by PostgreSQL over the UTF-8 bytes of its record (audit/append.ts).
+ */
+export async function requireUtf8(db: Pick<Database, 'raw'>): Promise<void> {
+  const row = await db.raw.get<{ encoding: string }>(
+    'SELECT pg_encoding_to_char(encoding) AS encoding FROM pg_database WHERE datname = current_database()',
+  )
+  if (row?.encoding !== 'UTF8')
+    throw new Error(
+      `the PostgreSQL database is encoded ${row?.encoding ?? 'unknown'}; Switchboard needs UTF8 (CREATE DATABASE … ENCODING 'UTF8' TEMPLATE template0)`,
+    )
+}

@@ -3,7 +3,7 @@
 // run their after-commit effects only after a commit. Skipped, saying so, where PostgreSQL is missing.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Database } from '../../src/db/database.ts'
-import { numbered, openPostgres } from '../../src/db/postgres.ts'
+import { numbered, openPostgres, requireUtf8 } from '../../src/db/postgres.ts'
 import { postgresAvailable, type RunningService, startPostgres } from '../helpers/services.ts'
 
 declare module '../../src/db/database.ts' {
@@ -84,6 +84,19 @@ describe.skipIf(!postgresAvailable)('PostgreSQL engine', () => {
   })
 
   test('a backup is refused with the way to take one', async () => {
-    expect(db.admin.backupTo('/tmp/x')).rejects.toThrow(/pg_dump/)
+    await expect(db.admin.backupTo('/tmp/x')).rejects.toThrow(/pg_dump/)
+  })
+
+  test('a database not encoded UTF8 is refused, saying how to make one that is', async () => {
+    await requireUtf8(db)
+    await db.raw.run("CREATE DATABASE latin TEMPLATE template0 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C'")
+    const latin = openPostgres(server.url.replace(/\/switchboard$/, '/latin'))
+    try {
+      await expect(requireUtf8(latin)).rejects.toThrow(
+        "the PostgreSQL database is encoded LATIN1; Switchboard needs UTF8 (CREATE DATABASE … ENCODING 'UTF8' TEMPLATE template0)",
+      )
+    } finally {
+      await latin.close()
+    }
   })
 })
