@@ -12,7 +12,6 @@ COPY package.json bun.lock bunfig.toml ./
 RUN bun install --frozen-lockfile --production
 COPY tsconfig.json ./
 COPY types ./types
-COPY drizzle ./drizzle
 COPY scripts ./scripts
 COPY src ./src
 RUN bun run build && mkdir /empty-data

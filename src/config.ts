@@ -1,4 +1,5 @@
 // Configuration: environment variables and --flags -> one typed, frozen Config; no other file reads process.env.
+import { hostname } from 'node:os'
 import { resolve, join } from 'node:path'
 import { Type, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
@@ -27,6 +28,23 @@ export const SETTINGS = {
     minLength: 1,
     default: './data',
     description: 'Directory holding `switchboard.db` and the generated key files; created if missing.',
+  }),
+  DATABASE_URL: Type.String({
+    'x-default': 'the embedded SQLite file in DATA_DIR',
+    'x-secret': true,
+    description: 'A `postgres://` URL: PostgreSQL instead of the embedded database (several instances also need REDIS_URL).',
+  }),
+  REDIS_URL: Type.String({
+    'x-default': 'none: shared state stays in this process',
+    'x-secret': true,
+    description: 'A `redis://` URL: the state several instances share (rate counters, revocations, wake-ups, leases).',
+  }),
+  INSTANCE_ID: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    pattern: '^[A-Za-z0-9._:-]+$',
+    'x-default': 'HOSTNAME-PID',
+    description: 'The name of this instance in /health and the logs (which instance ran the cron tasks last).',
   }),
   PUBLIC_URL: Type.String({
     'x-default': 'http://localhost:PORT',
@@ -197,6 +215,12 @@ export interface Config {
   readonly host: string
   readonly dataDir: string
   readonly dbPath: string
+  /** A postgres:// URL, or undefined for the embedded SQLite file at dbPath. */
+  readonly databaseUrl: string | undefined
+  /** A redis:// URL, or undefined: shared state stays in this process. */
+  readonly redisUrl: string | undefined
+  /** This instance's name (INSTANCE_ID, else hostname-pid). */
+  readonly instanceId: string
   readonly publicUrl: string
   readonly authUrl: string
   readonly logLevel: LogLevel
@@ -269,6 +293,11 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
   const publicUrl = parseUrl('PUBLIC_URL', (values.PUBLIC_URL as string | undefined) ?? `http://localhost:${port}`)
   const authUrl = parseUrl('AUTH_URL', (values.AUTH_URL as string | undefined) ?? publicUrl)
   const dataDir = resolve(cwd, values.DATA_DIR as string)
+  // Several instances share state through Redis on one PostgreSQL; the embedded file serves one instance only.
+  const redisUrl =
+    values.REDIS_URL === undefined ? undefined : parseServiceUrl('REDIS_URL', values.REDIS_URL as string, ['redis:', 'rediss:'])
+  if (redisUrl !== undefined && values.DATABASE_URL === undefined)
+    throw new ConfigError('REDIS_URL needs DATABASE_URL: the embedded database serves one instance, which keeps its state in memory')
   // A session ends with its refresh token; an access token outliving it would outlive the session too.
   if ((values.REFRESH_TOKEN_TTL as number) < (values.ACCESS_TOKEN_TTL as number)) {
     throw new ConfigError(`REFRESH_TOKEN_TTL (${values.REFRESH_TOKEN_TTL}) must be at least ACCESS_TOKEN_TTL (${values.ACCESS_TOKEN_TTL})`)
@@ -278,6 +307,12 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
     host: values.HOST as string,
     dataDir,
     dbPath: join(dataDir, 'switchboard.db'),
+    databaseUrl:
+      values.DATABASE_URL === undefined
+        ? undefined
+        : parseServiceUrl('DATABASE_URL', values.DATABASE_URL as string, ['postgres:', 'postgresql:']),
+    redisUrl,
+    instanceId: (values.INSTANCE_ID as string | undefined) ?? `${hostname()}-${process.pid}`,
     publicUrl,
     authUrl,
     logLevel: values.LOG_LEVEL as LogLevel,
@@ -396,6 +431,20 @@ function parseUrl(name: SettingName, text: string): string {
     throw new ConfigError(`${name} must be an http(s) URL without credentials, query or fragment (got ${JSON.stringify(text)})`)
   }
   return url.href.replace(/\/+$/, '')
+}
+
+/** A service's URL (credentials allowed, they are the point); never echoed back in an error. */
+function parseServiceUrl(name: SettingName, text: string, protocols: string[]): string {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new ConfigError(`${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`)
+  }
+  if (!protocols.includes(url.protocol) || url.hostname === '') {
+    throw new ConfigError(`${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}, with a host`)
+  }
+  return text
 }
 
 /** An http(s) URL to call; unlike a base URL it may carry a query string. */

@@ -9,7 +9,7 @@ import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import type { Grant, Role } from './modules/access/index.ts'
 import type { Rates } from './modules/rate-limits/index.ts'
-import type { DeliveryService, EventSubscriber, IpAllowlists, LastSeen, Ports, SigningKeys, TextMessages } from './ports.ts'
+import type { ClusterView, DeliveryService, EventSubscriber, IpAllowlists, LastSeen, Ports, SigningKeys, TextMessages } from './ports.ts'
 
 export interface AppContext {
   readonly config: Config
@@ -19,6 +19,8 @@ export interface AppContext {
   /** State shared with the other instances (in memory for one process). */
   readonly ports: Ports
   readonly scheduler: Scheduler
+  /** This instance among its peers: its name, Redis's state, the cluster's cron statuses. */
+  readonly cluster: ClusterView
   readonly pageTokens: PageTokens
   /** Seals secrets at rest (TOTP secrets, webhook secrets); the signing keys have their own copy. */
   readonly masterKey: Uint8Array

@@ -5,6 +5,12 @@ import type { Verdict, WindowCheck, WindowCount } from './lib/sliding-window.ts'
 
 /** Revoked access tokens (by `jti`) and ended sessions, kept until the tokens they stop would expire. */
 export interface RevocationList {
+  /**
+   * The per-request check: whether the token or its session is revoked. A boolean from memory; a promise
+   * (the database's answer) while this instance may have missed another's revocations (fail closed).
+   */
+  revoked(jti: string, sessionId: string): boolean | Promise<boolean>
+  /** What this instance holds in memory (no fallback). */
   isTokenRevoked(jti: string): boolean
   isSessionRevoked(sessionId: string): boolean
   rememberToken(jti: string, expiresAt: number): void
@@ -32,8 +38,17 @@ export interface VerifiedTokenCache {
   readonly size: number
 }
 
-/** Request counters of the rate limits: sliding windows, checked and counted in one step. */
+/**
+ * Request counters of the rate limits: sliding windows, checked and counted in one step. In memory the
+ * answer is synchronous (callers await only a promise, so the one-process path costs nothing more);
+ * in Redis it is a promise that never rejects (an unreachable Redis accepts: rate limits fail open).
+ */
 export interface RateCounters {
+  hit(checks: readonly WindowCheck[], now: number): Verdict | Promise<Verdict>
+}
+
+/** Counters in this process's memory: the long windows are saved to the database across restarts. */
+export interface LocalRateCounters extends RateCounters {
   readonly size: number
   hit(checks: readonly WindowCheck[], now: number): Verdict
   restore(key: string, saved: Omit<WindowCount, 'dirty'>): void
@@ -41,7 +56,7 @@ export interface RateCounters {
   sweep(now: number): number
 }
 
-/** Wake-ups after a commit: "deliveries were queued" reaches every dispatcher. */
+/** Wake-ups after a commit: "deliveries were queued" reaches every dispatcher (of every instance). */
 export interface Wakeups {
   onDeliveriesQueued(listener: () => void): () => void
   deliveriesQueued(): void
@@ -58,6 +73,16 @@ export interface ReadyQueue<Job> {
   take(canStart: (job: Job) => boolean): Job[]
   takeFor(webhookId: string): Job[]
   drain(): Job[]
+}
+
+/** This instance among its peers (several instances on PostgreSQL + Redis; one process alone otherwise). */
+export interface ClusterView {
+  /** INSTANCE_ID. */
+  readonly instanceId: string
+  /** `none` without REDIS_URL. */
+  redisState(): 'none' | 'ok' | 'unreachable'
+  /** The cluster tasks as their last runner shared them; undefined when nothing is shared (one process, or Redis away). */
+  sharedCronStatus(): Promise<Record<string, import('./jobs/scheduler.ts').TaskStatus> | undefined>
 }
 
 export interface Ports {

@@ -5,9 +5,13 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs'
 import { createApp, type App } from './app.ts'
 import type { Config } from './config.ts'
 import type { AppContext } from './context.ts'
-import { MIGRATIONS } from './db/migrations/index.ts'
+import { migrationsFor } from './db/migrations/index.ts'
 import { migrate } from './db/migrate.ts'
+import type { Database } from './db/database.ts'
+import { openPostgres, requireUtf8 } from './db/postgres.ts'
 import { openSqlite } from './db/sqlite.ts'
+import { openRedis, redisPrefixOf, type SharedRedis } from './db/redis.ts'
+import { openCluster } from './jobs/cluster.ts'
 import { registerTasks } from './jobs/registry.ts'
 import { Scheduler } from './jobs/scheduler.ts'
 import { systemClock, type Clock } from './lib/clock.ts'
@@ -18,9 +22,9 @@ import { Keyring, loadMasterKey, MasterKeyError } from './modules/keys/index.ts'
 import { VERSION } from './version.ts'
 import { createSmsSender } from './modules/mfa/index.ts'
 import { Allowlists } from './modules/organizations/index.ts'
-import { memoryRateCounters, restoreRateCounters, saveRateCounters } from './modules/rate-limits/index.ts'
-import { fanOutSubscriber, InProcessWakeups, WebhookDispatcher } from './modules/webhooks/index.ts'
-import type { EventSubscriber, Ports, SigningKeys } from './ports.ts'
+import { memoryRateCounters, redisRateCounters, restoreRateCounters, saveRateCounters } from './modules/rate-limits/index.ts'
+import { fanOutSubscriber, InProcessWakeups, redisWakeups, WebhookDispatcher } from './modules/webhooks/index.ts'
+import type { EventSubscriber, LocalRateCounters, Ports, SigningKeys } from './ports.ts'
 
 export interface Runtime {
   /** What every module is given: configuration, the database, the clock, the log, the ports. */
@@ -32,11 +36,20 @@ export interface Runtime {
   close(): Promise<void>
 }
 
-/** Opens the configured database, reporting write transactions that hold the writer too long. */
-export function openConfiguredDatabase(config: Config, log: Logger) {
-  return openSqlite(config.dbPath, {
-    onSlowWrite: (name, heldMs) => log.warn('write transaction held the database writer too long', { transaction: name, held_ms: heldMs }),
+/** The Redis of a cluster; its keys are named after the database, so one Redis can serve several deployments. */
+function openSharedRedis(url: string, config: Config, log: Logger): SharedRedis {
+  return openRedis(url, {
+    prefix: redisPrefixOf(config.databaseUrl),
+    // The error's own message only: the URL (and its password) is never logged.
+    onError: (what, error) => log.warn(what, { error: (error as Error).message }),
   })
+}
+
+/** Opens the configured database (PostgreSQL at DATABASE_URL, else the embedded file), reporting slow writes. */
+export function openConfiguredDatabase(config: Config, log: Logger): Database {
+  const onSlowWrite = (name: string, heldMs: number) =>
+    log.warn('write transaction held the database writer too long', { transaction: name, held_ms: heldMs })
+  return config.databaseUrl === undefined ? openSqlite(config.dbPath, { onSlowWrite }) : openPostgres(config.databaseUrl, { onSlowWrite })
 }
 
 /** Creates DATA_DIR (mode 0700: it holds secrets), opens and migrates the database. */
@@ -44,8 +57,9 @@ export async function openMigratedDatabase(config: Config, log: Logger, now: num
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const database = openConfiguredDatabase(config, log)
   try {
-    restrictDatabaseFiles(config.dbPath)
-    const result = await migrate(database, MIGRATIONS, VERSION, now)
+    if (database.engine === 'sqlite') restrictDatabaseFiles(config.dbPath)
+    else await requireUtf8(database)
+    const result = await migrate(database, migrationsFor(database.engine), VERSION, now)
     if (result.applied.length > 0) log.info('migrations applied', { applied: result.applied })
     if (result.changed.length > 0) log.warn('migrations changed after they were applied', { changed: result.changed })
     return { database, applied: result.applied }
@@ -83,6 +97,34 @@ export async function openKeyring(config: Config, log: Logger, clock: Clock = sy
   } catch (error) {
     await opened.database.close()
     throw error
+  }
+}
+
+/**
+ * The ports: in this process's memory for one instance; through Redis for several (rate counters,
+ * revocations, wake-ups). The verified-token cache stays local: it holds only what cannot change.
+ */
+async function portsOf(
+  database: Database,
+  redis: SharedRedis | undefined,
+  options: { log: Logger; clock: Clock; loadRevocations?: boolean },
+): Promise<{ ports: Ports; memoryCounters?: LocalRateCounters }> {
+  const revocations = new Revocations()
+  if (options.loadRevocations !== false) await revocations.load(database, options.clock.now())
+  if (!redis) {
+    const memoryCounters = memoryRateCounters()
+    return {
+      ports: { revocations, verifiedTokens: new VerifiedTokens(), rateCounters: memoryCounters, wakeups: new InProcessWakeups() },
+      memoryCounters,
+    }
+  }
+  return {
+    ports: {
+      revocations: revocations.share(redis, database, options.log, options.clock),
+      verifiedTokens: new VerifiedTokens(),
+      rateCounters: redisRateCounters(redis, { log: options.log }),
+      wakeups: redisWakeups(redis),
+    },
   }
 }
 
@@ -128,20 +170,18 @@ const NO_SIGNING_KEYS: SigningKeys = {
 export async function openCommandContext(config: Config, log: Logger, clock: Clock = systemClock) {
   const opened = await openMigratedDatabase(config, log, clock.now())
   try {
-    // This process's own: nothing a command does needs another instance's state, nor leaves any behind.
-    const ports: Ports = {
-      revocations: new Revocations(),
-      verifiedTokens: new VerifiedTokens(),
-      rateCounters: memoryRateCounters(),
-      wakeups: new InProcessWakeups(),
-    }
+    // This process's own, even beside a cluster: the deliveries a command queues are found by the
+    // instances' own poll within a cron tick, and no command revokes a session (one that did would
+    // have to publish it through Redis before it exits).
+    const { ports } = await portsOf(opened.database, undefined, { log, clock, loadRevocations: false })
     const app: AppContext = {
       config,
       db: opened.database,
       clock,
       log,
       ports,
-      scheduler: new Scheduler({ clock, log, tickMs: config.cronTickMs }),
+      scheduler: new Scheduler({ clock, log, tickMs: config.cronTickMs, instanceId: config.instanceId }),
+      cluster: openCluster({ instanceId: config.instanceId }).view,
       pageTokens: await PageTokens.load(opened.database, config.pageTokenTtlS, clock),
       masterKey: existingMasterKey(config),
       keys: NO_SIGNING_KEYS,
@@ -165,12 +205,14 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
   const clock = options.clock ?? systemClock
   const { log } = options
   const { database, keyring, masterKey } = await openKeyring(config, log, clock)
-  const revocations = await new Revocations().load(database, clock.now())
+  // Several instances: what they share lives in Redis (see the README, "Several instances").
+  const redis = config.redisUrl === undefined ? undefined : openSharedRedis(config.redisUrl, config, log)
+  const cluster = openCluster({ instanceId: config.instanceId, databaseUrl: config.databaseUrl, redis })
   const pageTokens = await PageTokens.load(database, config.pageTokenTtlS, clock)
-  const scheduler = new Scheduler({ clock, log, tickMs: config.cronTickMs })
-  const rateCounters = memoryRateCounters()
-  if (config.rateLimits.enabled) await restoreRateCounters(database, rateCounters, clock.now())
-  const ports: Ports = { revocations, verifiedTokens: new VerifiedTokens(), rateCounters, wakeups: new InProcessWakeups() }
+  const scheduler = new Scheduler({ clock, log, tickMs: config.cronTickMs, instanceId: config.instanceId, leadership: cluster.leadership })
+  const { ports, memoryCounters } = await portsOf(database, redis, { log, clock })
+  // In memory, the daily counts are saved at shutdown and restored here (Redis keeps its own).
+  if (config.rateLimits.enabled && memoryCounters) await restoreRateCounters(database, memoryCounters, clock.now())
   const webhooks = new WebhookDispatcher(
     { db: database, clock, log, config, masterKey, version: VERSION, ports },
     options.webhookCa ? { extraCa: options.webhookCa } : {},
@@ -182,6 +224,7 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
     log,
     ports,
     scheduler,
+    cluster: cluster.view,
     pageTokens,
     masterKey,
     keys: keyring,
@@ -204,10 +247,12 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
       await scheduler.stop()
       // The daily counts survive the restart (minute windows start afresh).
       try {
-        if (config.rateLimits.enabled) await saveRateCounters(database, rateCounters, clock.now())
+        if (config.rateLimits.enabled && memoryCounters) await saveRateCounters(database, memoryCounters, clock.now())
       } catch (error) {
         log.error('rate-limit counters not saved at shutdown', { error })
       }
+      await cluster.close()
+      await redis?.close()
       await database.close()
     },
   }

@@ -1,8 +1,39 @@
 // Configuration: defaults, environment vs flags, derived URLs, and a one-line refusal for every invalid value.
 import { describe, expect, test } from 'bun:test'
+import { hostname } from 'node:os'
 import { ConfigError, flagName, loadConfig, SETTINGS } from '../src/config.ts'
 
 describe('loadConfig', () => {
+  test('DATABASE_URL and REDIS_URL: their schemes only, never echoed when refused', () => {
+    const config = loadConfig(
+      { DATABASE_URL: 'postgres://app:s3cret@db.internal:5432/switchboard', REDIS_URL: 'redis://cache:6379' },
+      {},
+      '/srv/app',
+    )
+    expect(config.databaseUrl).toBe('postgres://app:s3cret@db.internal:5432/switchboard')
+    expect(config.redisUrl).toBe('redis://cache:6379')
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://app:s3cret@db/x' }, {}, '/srv/app')).toThrow(
+      'DATABASE_URL must be a URL starting with postgres:// or postgresql://, with a host',
+    )
+    expect(() => loadConfig({ REDIS_URL: 'not a url s3cret' }, {}, '/srv/app')).toThrow(
+      'REDIS_URL must be a URL starting with redis:// or rediss://',
+    )
+    try {
+      loadConfig({ DATABASE_URL: 'mysql://app:s3cret@db/x' }, {}, '/srv/app')
+    } catch (error) {
+      expect((error as Error).message).not.toContain('s3cret')
+    }
+  })
+
+  test('REDIS_URL alone is refused: the embedded database serves one instance', () => {
+    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }, {}, '/srv/app')).toThrow('REDIS_URL needs DATABASE_URL')
+  })
+
+  test('INSTANCE_ID names this instance; anything but a plain name is refused', () => {
+    expect(loadConfig({ INSTANCE_ID: 'api-2' }, {}, '/srv/app').instanceId).toBe('api-2')
+    expect(() => loadConfig({ INSTANCE_ID: 'two words' }, {}, '/srv/app')).toThrow('INSTANCE_ID')
+  })
+
   test('defaults when nothing is set', () => {
     const config = loadConfig({}, {}, '/srv/app')
     expect(config).toEqual({
@@ -10,6 +41,9 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       dataDir: '/srv/app/data',
       dbPath: '/srv/app/data/switchboard.db',
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      instanceId: `${hostname()}-${process.pid}`,
       publicUrl: 'http://localhost:8080',
       authUrl: 'http://localhost:8080',
       logLevel: 'info',
@@ -143,6 +177,9 @@ describe('loadConfig', () => {
       'port',
       'host',
       'data-dir',
+      'database-url',
+      'redis-url',
+      'instance-id',
       'public-url',
       'auth-url',
       'log-level',

@@ -10,8 +10,9 @@ export const auditVerifyCommand: Command = {
   params: [],
   summary: 'Check the hash chains of the audit log; exits 1 at a broken link',
   async run({ config, io }) {
-    // A mistyped DATA_DIR must not come back "all intact" over a database made empty on the spot.
-    if (!existsSync(config.dbPath)) {
+    // A mistyped DATA_DIR must not come back "all intact" over a database made empty on the spot. (A
+    // PostgreSQL database is named by DATABASE_URL: one that does not exist fails to connect.)
+    if (config.databaseUrl === undefined && !existsSync(config.dbPath)) {
       io.stderr(`switchboard: audit verify: no database at ${config.dbPath}\n`)
       return EXIT.FAILED
     }

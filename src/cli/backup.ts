@@ -1,11 +1,16 @@
 // `switchboard backup <file>`: a consistent copy of the live database (VACUUM INTO), safe while a
-// server runs on the same DATA_DIR; never overwrites an existing file.
+// server runs on the same DATA_DIR; never overwrites an existing file. On PostgreSQL it copies nothing
+// and says to use pg_dump.
 import { chmodSync, existsSync, linkSync, statSync, unlinkSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { quickCheckSqliteFile } from '../db/sqlite.ts'
 import { createLogger, fileSink } from '../lib/log.ts'
 import { openConfiguredDatabase } from '../runtime.ts'
 import { EXIT, type Command } from './command.ts'
+
+/** What backup answers on PostgreSQL (whose DatabaseAdmin.backupTo refuses too, pointing to pg_dump). */
+export const POSTGRES_BACKUP =
+  'the database is PostgreSQL (DATABASE_URL): back it up with pg_dump, e.g. pg_dump --format=custom --file=switchboard.dump "$DATABASE_URL" (see the README, "Backups on PostgreSQL"); switchboard backup copies the embedded SQLite database only'
 
 export const backupCommand: Command = {
   name: 'backup',
@@ -17,6 +22,8 @@ export const backupCommand: Command = {
       io.stderr(`switchboard: backup: ${message}\n`)
       return EXIT.FAILED
     }
+    // Said before anything else: no target would make the command right on PostgreSQL.
+    if (config.databaseUrl !== undefined) return fail(POSTGRES_BACKUP)
     if (existsSync(target)) return fail(`${target} already exists; refusing to overwrite it`)
     if (!existsSync(dirname(target))) return fail(`directory ${dirname(target)} does not exist`)
     if (!existsSync(config.dbPath)) return fail(`no database at ${config.dbPath}`)

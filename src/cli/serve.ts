@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import type { Server } from 'bun'
 import type { Config } from '../config.ts'
 import { announceBootstrap, bootstrap } from '../bootstrap.ts'
+import { AdvisoryLock, LOCKS } from '../db/advisory-lock.ts'
 import { MigrationError } from '../db/migrate.ts'
 import { acquireInstanceLock, type InstanceLock } from '../lib/instance-lock.ts'
 import { createLogger, fileSink, type Logger } from '../lib/log.ts'
@@ -91,6 +92,25 @@ export const serveCommand: Command = {
       if (error instanceof MigrationError || error instanceof MasterKeyError) return fail(error.message)
       return fail(`cannot open the database at ${config.dbPath}: ${(error as Error).message}`)
     }
+    // On PostgreSQL: alone without Redis (the state it keeps in memory is not shared), or among peers that all have it.
+    const peers =
+      config.databaseUrl === undefined
+        ? undefined
+        : new AdvisoryLock(config.databaseUrl, LOCKS.instances, config.redisUrl ? 'shared' : 'exclusive')
+    if (peers && !(await peers.take())) {
+      await peers.release()
+      await runtime.close()
+      release()
+      return fail(
+        config.redisUrl
+          ? 'an instance without REDIS_URL is running on this PostgreSQL database; several instances all need REDIS_URL (see the README, "Several instances")'
+          : 'another switchboard instance is running on this PostgreSQL database; several instances need REDIS_URL, the state they share (see the README, "Several instances")',
+      )
+    }
+    const releaseAll = () => {
+      release()
+      void peers?.release()
+    }
     // Listening for signals before the port opens: a SIGTERM that arrives while starting still stops us cleanly.
     const signalled = nextSignal()
     // Before the port opens, so that whoever sees /health answer can already sign in.
@@ -100,7 +120,7 @@ export const serveCommand: Command = {
       server = startServer(runtime, config)
     } catch (error) {
       await runtime.close()
-      release()
+      releaseAll()
       return fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`)
     }
     // For `healthcheck`: the address really bound, whatever PORT its own environment says.
@@ -119,6 +139,12 @@ export const serveCommand: Command = {
       version: runtime.context.version,
       data_dir: config.dataDir,
     })
+    // Tokens name PUBLIC_URL (iss, aud): instances that default it from their own PORT refuse each other's tokens.
+    if (config.redisUrl !== undefined && config.publicUrl === `http://localhost:${config.port}`)
+      log.warn(
+        "several instances (REDIS_URL) without PUBLIC_URL: set it to the load balancer's address, the same on every instance, or a token of one instance is refused by another",
+        { public_url: config.publicUrl },
+      )
     if (config.sms.provider === 'log')
       log.warn('SMS_PROVIDER=log writes MFA text messages, codes included, to this log: for development only')
 
@@ -133,7 +159,7 @@ export const serveCommand: Command = {
     process.once('SIGTERM', force).once('SIGINT', force)
     await shutdown(server, runtime, log)
     removeRunningServer(config.dataDir)
-    release()
+    releaseAll()
     log.info('stopped', { signal })
     log.flush()
     return EXIT.OK

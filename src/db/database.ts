@@ -69,4 +69,11 @@ export interface DatabaseAdmin {
   checkpoint(): Promise<CheckpointReport | undefined>
   /** A consistent online copy in one file (SQLite `VACUUM INTO`). */
   backupTo(path: string): Promise<void>
+  /**
+   * Runs `block` on one consistent, read-only view of the whole database while writers go on: for a
+   * reader that pages through much data and must see no page move under it (audit verify). PostgreSQL:
+   * a REPEATABLE READ READ ONLY transaction; SQLite: a read transaction on a connection of its own.
+   * Statements that write fail inside it.
+   */
+  snapshot<T>(block: (view: Queries) => Promise<T>): Promise<T>
 }

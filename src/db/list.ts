@@ -46,9 +46,15 @@ export interface ListSpec<T extends TableName> {
   /**
    * What a client may sort by: columns (the sort field is the column's name), or sort fields mapped to
    * the column that orders them (e.g. `name` by a folded `name_key`). Each needs an index on
-   * (organization_id, column, id).
+   * (organization_id, column, id), or on (organization_id, column) for a `unique` one.
    */
   sorts: readonly ColumnOf<T>[] | Readonly<Record<string, ColumnOf<T>>>
+  /**
+   * Sort fields whose column is unique within an organization (a ticket's number): ordered and sought by
+   * the column alone, on an index of (organization_id, column). An id after it would order nothing, yet
+   * PostgreSQL, which does not infer that from the unique index as SQLite does, would add a sort step.
+   */
+  unique?: readonly string[]
 }
 
 export interface List<T extends TableName> {
@@ -92,11 +98,14 @@ export function defineList<T extends TableName>(table: T, spec: ListSpec<T>): Li
     if (!column) throw new Error(`${resource} cannot be sorted by ${field}`)
     const sortExpr = `${table}.${column}`
     const op = direction === 'desc' ? '<' : '>'
+    const unique = spec.unique?.includes(field) ?? false
     const conditions: Condition[] = [{ sql: orgCondition, params: [organizationId] }, ...where]
-    if (after) conditions.push({ sql: `(${sortExpr}, ${table}.id) ${op} (?, ?)`, params: [after[0], after[1]] })
+    if (after && unique) conditions.push({ sql: `${sortExpr} ${op} ?`, params: [after[0]] })
+    else if (after) conditions.push({ sql: `(${sortExpr}, ${table}.id) ${op} (?, ?)`, params: [after[0], after[1]] })
     const clause = whereClause(conditions)
+    const order = unique ? `${sortExpr} ${direction}` : `${sortExpr} ${direction}, ${table}.id ${direction}`
     return {
-      sql: `SELECT ${table}.* FROM ${table}${clause.sql} ORDER BY ${sortExpr} ${direction}, ${table}.id ${direction} LIMIT ?`,
+      sql: `SELECT ${table}.* FROM ${table}${clause.sql} ORDER BY ${order} LIMIT ?`,
       params: [...clause.params, limit],
     }
   }

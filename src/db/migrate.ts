@@ -53,7 +53,7 @@ export async function migrate(
     await tx.raw.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
     tag TEXT PRIMARY KEY NOT NULL,
     checksum TEXT NOT NULL,
-    applied_at INTEGER NOT NULL,
+    applied_at BIGINT NOT NULL,
     app_version TEXT NOT NULL
   )`)
   })

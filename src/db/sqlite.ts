@@ -14,7 +14,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely'
-import type { Database, RawSql, SqlValue, Tables, Tx } from './database.ts'
+import type { Database, Queries, RawSql, SqlValue, Tables, Tx } from './database.ts'
 import { WriterLock } from './writer-lock.ts'
 
 /** Statements kept prepared per connection (bun:sqlite keeps 20, fewer than one request can use). */
@@ -204,6 +204,35 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Database 
         const row = found.row
         // An in-memory database has no WAL: -1 frames.
         return row && row.log >= 0 ? { walFrames: row.log, checkpointedFrames: row.checkpointed, busy: row.busy === 1 } : undefined
+      },
+      async snapshot<T>(block: (view: Queries) => Promise<T>): Promise<T> {
+        // In memory there is no second connection to the same data: the writer, held so nothing moves.
+        if (memory) {
+          const wait = lock.acquire('snapshot')
+          if (wait) await wait
+          try {
+            return await block({ kysely: txKysely, raw: txRaw, engine: 'sqlite' })
+          } finally {
+            lock.release(true)
+          }
+        }
+        // A connection of its own: a read transaction on the shared reader would hold every other read of
+        // the process at the same old view. WAL lets the writer go on meanwhile.
+        const connection = new SqliteConnection(path, { readonly: true, strict: true })
+        try {
+          applyPragmas(connection, false)
+          connection.run('BEGIN')
+          // The snapshot starts at the first read, not at BEGIN: take it now.
+          connection.query('SELECT count(*) FROM sqlite_schema').get()
+          return await block({
+            kysely: kyselyOver(connection, connection, undefined),
+            raw: new SqliteRaw(connection, connection, undefined),
+            engine: 'sqlite',
+          })
+        } finally {
+          if (connection.inTransaction) connection.run('COMMIT')
+          connection.close()
+        }
       },
       async backupTo(file: string) {
         // On the read connection, in a read transaction of its own: writers go on while the copy is made.

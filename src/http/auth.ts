@@ -21,7 +21,9 @@ export { requirePermission, requireSession }
 /** DESIGN.md's order: authenticate (with the IP allowlist), then rate limits, then the permission check. */
 async function authenticated(app: AppContext, ctx: MetaContext & { route: string }, allowEnrollmentOnly = false): Promise<UserActor> {
   const actor = await authenticate(app, ctx.request, requestMeta(ctx, app.config.trustedProxies))
-  chargeUser(app, ctx, actor)
+  // Counters in Redis answer with a promise; in memory at once (no await: nothing more per request).
+  const charged = chargeUser(app, ctx, actor)
+  if (charged) await charged
   if (!allowEnrollmentOnly && actor.credential.type === 'session' && actor.credential.mfaEnrollmentOnly)
     throw new AppError('MFA_ENROLLMENT_REQUIRED')
   return actor

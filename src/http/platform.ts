@@ -23,17 +23,21 @@ export function httpPlatform(app: Pick<AppContext, 'config' | 'log' | 'ports' | 
       // against the client address here; authenticated ones count against the user in http/auth.ts.
       .onBeforeHandle({ as: 'global' }, (ctx) => {
         if (!app.config.rateLimits.enabled || isUncounted(ctx.route) || routes().isAuthenticated(ctx.request.method, ctx.route)) return
-        chargeAnonymous(app, ctx)
+        // A promise only from counters in Redis: Elysia waits for it (a 429 rejects it).
+        return chargeAnonymous(app, ctx)
       })
-      .onError({ as: 'global' }, (ctx) => {
+      // Async: Elysia then waits for it before mapResponse (the access log, the X-RateLimit-* headers);
+      // a promise returned by a plain function would reach mapResponse unsettled.
+      .onError({ as: 'global' }, async (ctx) => {
         const { code, error, request, set } = ctx
         const { id } = requestState(ctx)
         const path = pathOf(request.url)
         const converted = toAppError(code, error, request, routes())
         if (converted.internal !== undefined)
           log.error('unhandled error', { request_id: id, method: request.method, path, error: converted.internal })
-        const appError = chargeFailedRequest(app, ctx, path, converted.error)
-        const rendered = renderError(appError, id)
+        // A promise only from counters in Redis.
+        const charged = chargeFailedRequest(app, ctx, path, converted.error)
+        const rendered = renderError(charged instanceof Promise ? await charged : charged, id)
         set.status = rendered.status
         Object.assign(set.headers, rendered.headers, { 'x-request-id': id, 'content-type': 'application/json' })
         return rendered.body

@@ -3,11 +3,13 @@
 // counted request — public routes, and requests that fail before or during authentication (404, 400,
 // 401, ...) — counts against the client address. The most constraining window that applied becomes the
 // X-RateLimit-* headers of the response, whatever its status. /health, /ready and /.well-known/* are
-// never counted: probes and discovery documents must keep answering.
+// never counted: probes and discovery documents must keep answering. Each charge answers at once from
+// counters in memory and with a promise from counters in Redis: callers await only a promise
+// (`const pending = chargeUser(...); if (pending) await pending`), so one process pays nothing more.
 import type { AppContext, UserActor } from '../context.ts'
 import { AppError, rateLimited } from '../errors.ts'
 import type { WindowReport } from '../lib/sliding-window.ts'
-import { endpointLimitFor, type RateOutcome, rateLimiterOf } from '../modules/rate-limits/index.ts'
+import { endpointLimitFor, type RateAnswer, type RateOutcome, rateLimiterOf } from '../modules/rate-limits/index.ts'
 import { normalizeEmail } from '../modules/users/index.ts'
 import { requestMeta, type MetaContext } from './request-meta.ts'
 
@@ -42,23 +44,30 @@ function apply(ctx: Ctx, outcome: RateOutcome): void {
   if (!outcome.ok) throw rateLimited(outcome.retryAfterMs / 1000, outcome.message)
 }
 
+/** `answer` applied to the request: at once, or once the counters in Redis have answered. */
+function applyAnswer(ctx: Ctx, answer: RateAnswer): void | Promise<void> {
+  if (answer instanceof Promise) return answer.then((outcome) => apply(ctx, outcome))
+  apply(ctx, answer)
+}
+
 /** An authenticated request: the user's, the organization's and the route's own limits. */
-export function chargeUser(app: RateApp, ctx: Ctx & { route: string }, actor: UserActor): void {
+export function chargeUser(app: RateApp, ctx: Ctx & { route: string }, actor: UserActor): void | Promise<void> {
   if (!app.config.rateLimits.enabled) return
   const endpoint = endpointLimitFor(ctx.request.method, ctx.route)
-  apply(ctx, rateLimiterOf(app).user(actor.userId, actor.organizationId, actor.rates, endpoint, app.clock.now()))
+  return applyAnswer(ctx, rateLimiterOf(app).user(actor.userId, actor.organizationId, actor.rates, endpoint, app.clock.now()))
 }
 
 /** A request that is not authenticated: the client address's budget. */
-export function chargeAnonymous(app: RateApp, ctx: Ctx): void {
+export function chargeAnonymous(app: RateApp, ctx: Ctx): void | Promise<void> {
   if (!app.config.rateLimits.enabled) return
-  apply(ctx, rateLimiterOf(app).anonymous(requestMeta(ctx, app.config.trustedProxies).ip, app.clock.now()))
+  return applyAnswer(ctx, rateLimiterOf(app).anonymous(requestMeta(ctx, app.config.trustedProxies).ip, app.clock.now()))
 }
 
 /** A login attempt, per address and per e-mail: called before the password is looked at. */
-export function chargeLogin(app: RateApp, ctx: Ctx, email: string): void {
+export function chargeLogin(app: RateApp, ctx: Ctx, email: string): void | Promise<void> {
   if (!app.config.rateLimits.enabled) return
-  apply(ctx, rateLimiterOf(app).login(requestMeta(ctx, app.config.trustedProxies).ip, normalizeEmail(email), app.clock.now()))
+  const limiter = rateLimiterOf(app)
+  return applyAnswer(ctx, limiter.login(requestMeta(ctx, app.config.trustedProxies).ip, normalizeEmail(email), app.clock.now()))
 }
 
 /**
@@ -66,15 +75,19 @@ export function chargeLogin(app: RateApp, ctx: Ctx, email: string): void {
  * failed authentication) counts against its address now, and answers 429 instead when that budget is
  * spent. Nothing ran on its behalf, so nothing is lost by refusing it.
  */
-export function chargeFailedRequest(app: RateApp, ctx: Ctx, path: string, error: AppError): AppError {
+export function chargeFailedRequest(app: RateApp, ctx: Ctx, path: string, error: AppError): AppError | Promise<AppError> {
   if (!app.config.rateLimits.enabled || stateOf(ctx) !== undefined || isUncounted(path)) return error
   try {
-    chargeAnonymous(app, ctx)
-    return error
+    const pending = chargeAnonymous(app, ctx)
+    return pending ? pending.then(() => error, refusal) : error
   } catch (refused) {
-    if (refused instanceof AppError) return refused
-    throw refused
+    return refusal(refused)
   }
+}
+
+function refusal(refused: unknown): AppError {
+  if (refused instanceof AppError) return refused
+  throw refused
 }
 
 /** Writes the X-RateLimit-* headers of the most constraining window that applied, if any did. */

@@ -1,6 +1,7 @@
 // The one error renderer: turns whatever was thrown (AppError, Elysia parse/validation/not-found
 // errors, anything unexpected) into the JSON error body of DESIGN.md "Errors".
 import type { ValidationError } from 'elysia'
+import { isDatabaseUnavailable } from '../db/unavailable.ts'
 import { AppError, type FieldError } from '../errors.ts'
 import type { RouteTable } from '../lib/route-match.ts'
 import { isJson, mediaType } from './body.ts'
@@ -53,6 +54,14 @@ export function toAppError(code: unknown, error: unknown, request: Request, rout
       }
     }
     default:
+      // PostgreSQL away: the client may try again; the log says why (INTERNAL would read as a bug).
+      if (isDatabaseUnavailable(error))
+        return {
+          error: new AppError('SERVICE_UNAVAILABLE', 'The database cannot be reached: try again shortly', {
+            headers: { 'retry-after': '1' },
+          }),
+          internal: error,
+        }
       return { error: new AppError('INTERNAL'), internal: error }
   }
 }

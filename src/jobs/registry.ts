@@ -1,7 +1,7 @@
 // Every cron task of the application, in one list: each module's own tasks (its jobs.ts, through its
-// index.ts), plus the engine's maintenance.
+// index.ts), plus the engine's maintenance. A task runs once per cluster unless its scope is `instance`.
 import type { AppContext } from '../context.ts'
-import { authCleanupTask } from '../modules/auth/index.ts'
+import { authCleanupTask, revocationsPruneTask } from '../modules/auth/index.ts'
 import { rateLimitSaveTask } from '../modules/rate-limits/index.ts'
 import { ticketAutoCloseTask } from '../modules/tickets/index.ts'
 import { type WebhookDispatcher, webhookDispatchTask, webhookPruneTask } from '../modules/webhooks/index.ts'
@@ -16,8 +16,12 @@ export function registerTasks(
   scheduler
     .register(dbMaintenanceTask(app.db))
     .register(authCleanupTask(app, app.config.authCleanupIntervalMs))
+    .register(revocationsPruneTask(app, app.config.authCleanupIntervalMs))
     .register(ticketAutoCloseTask(app, app.config.ticketAutoCloseIntervalMs))
-  if (app.config.rateLimits.enabled) scheduler.register(rateLimitSaveTask(app))
-  scheduler.register(webhookDispatchTask(webhooks)).register(webhookPruneTask(app))
+  // The counters of this process's memory (in Redis, Redis keeps them).
+  if (app.config.rateLimits.enabled && app.config.redisUrl === undefined)
+    scheduler.register({ ...rateLimitSaveTask(app), scope: 'instance' })
+  // Each instance sends what it claimed; the claims decide which instance sends a delivery.
+  scheduler.register({ ...webhookDispatchTask(webhooks), scope: 'instance' }).register(webhookPruneTask(app))
   return scheduler
 }

@@ -1,6 +1,8 @@
 // The cron loop: named tasks on fixed intervals, driven by an injectable clock; each run is recorded
 // for /health and logged (at debug when it found nothing to do); a failing task is retried next time;
-// a slow task never overlaps itself.
+// a slow task never overlaps itself. With several instances, a task of the cluster runs only on the
+// instance that holds the cron leadership; a task of the instance (its own memory, its own sender)
+// runs everywhere.
 import type { Clock } from '../lib/clock.ts'
 import { isoTime } from '../lib/clock.ts'
 import type { Logger } from '../lib/log.ts'
@@ -29,6 +31,11 @@ export interface TaskDefinition {
   intervalMs: number
   /** Run at the first tick instead of one interval after registration. */
   runAtStart?: boolean
+  /**
+   * `cluster` (the default): once across the instances, by the cron leader (shared data: the database).
+   * `instance`: on every instance (what it keeps in its own memory, its own webhook sender).
+   */
+  scope?: 'cluster' | 'instance'
   run(ctx: TaskContext): TaskReport | Promise<TaskReport>
 }
 
@@ -41,6 +48,17 @@ export interface TaskStatus {
   runs: number
   failures: number
   next_run_at: string
+  /** The instance that ran it last (INSTANCE_ID). */
+  ran_by: string | null
+  scope: 'cluster' | 'instance'
+}
+
+/** Which instance runs the tasks of the cluster now (one process alone always does). */
+export interface Leadership {
+  /** Asked at every tick: true while this instance leads (taken when free, lost with its connection). */
+  lead(): Promise<boolean>
+  /** After a run of a cluster task: shares its status, so every instance's /health shows it. */
+  ran?(name: string, status: TaskStatus): void
 }
 
 interface TaskState {
@@ -60,7 +78,17 @@ export class Scheduler {
   private timer: ReturnType<typeof setInterval> | undefined
   private readonly abort = new AbortController()
 
-  constructor(private readonly options: { clock: Clock; log: Logger; tickMs: number }) {}
+  private leading: boolean
+
+  constructor(private readonly options: { clock: Clock; log: Logger; tickMs: number; instanceId?: string; leadership?: Leadership }) {
+    // One process alone leads from the start; among peers, the first tick finds out.
+    this.leading = options.leadership === undefined
+  }
+
+  /** Whether this instance ran the cluster's tasks at the last tick. */
+  get isLeader(): boolean {
+    return this.leading
+  }
 
   register(def: TaskDefinition): this {
     if (this.tasks.has(def.name)) throw new Error(`cron task ${def.name} is registered twice`)
@@ -88,17 +116,24 @@ export class Scheduler {
   }
 
   /** Starts every due task that is not already running; resolves when the runs it started end. */
-  tick(): Promise<void> {
-    if (this.abort.signal.aborted) return Promise.resolve()
+  async tick(): Promise<void> {
+    if (this.abort.signal.aborted) return
+    const { leadership } = this.options
+    if (leadership) {
+      const was = this.leading
+      this.leading = await leadership.lead().catch(() => false)
+      if (this.leading !== was) this.options.log.info(this.leading ? 'cron leadership taken' : 'cron leadership lost or held elsewhere')
+    }
     const now = this.options.clock.now()
     const started: Promise<void>[] = []
     for (const state of this.tasks.values()) {
       if (state.running || now < state.nextRunAt) continue
+      if (!this.leading && state.def.scope !== 'instance') continue
       state.nextRunAt = now + state.def.intervalMs
       state.running = this.runOnce(state, now).finally(() => (state.running = undefined))
       started.push(state.running)
     }
-    return Promise.all(started).then(() => undefined)
+    await Promise.all(started)
   }
 
   /** Stops ticking, signals running tasks to stop, and waits for them to finish. */
@@ -120,6 +155,8 @@ export class Scheduler {
         runs: s.runs,
         failures: s.failures,
         next_run_at: isoTime(s.nextRunAt),
+        ran_by: s.lastRunAt === null ? null : (this.options.instanceId ?? null),
+        scope: s.def.scope ?? 'cluster',
       }
     }
     return out
@@ -152,5 +189,6 @@ export class Scheduler {
       state.lastError = failure instanceof Error ? failure.message : String(failure)
       taskLog.error('cron', { outcome: 'error', duration_ms: duration, error: failure })
     }
+    if (state.def.scope !== 'instance') this.options.leadership?.ran?.(state.def.name, this.status()[state.def.name]!)
   }
 }

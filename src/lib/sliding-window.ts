@@ -141,6 +141,18 @@ export class SlidingWindows {
   }
 }
 
+/**
+ * The report of a request counted as the first of its window (nothing before it): what a fail-open
+ * answer says when the counters cannot be reached.
+ */
+export function firstOfWindow(check: WindowCheck, now: number): WindowReport {
+  const { limit, windowMs } = check
+  const count: WindowCount = { windowMs, start: now - (now % windowMs), current: 1, previous: 0, dirty: false }
+  const left = limit * windowMs - weighted(count, now)
+  const remaining = left > 0 ? Math.ceil(left / windowMs) : 0
+  return { limit, remaining, resetAt: remaining === 0 ? nextAcceptance(count, limit, now) : count.start + 2 * windowMs }
+}
+
 /** The sliding count times windowMs (an integer while counts and times are). */
 function weighted(count: WindowCount, now: number): number {
   return count.previous * (count.start + count.windowMs - now) + count.current * count.windowMs

@@ -6,6 +6,7 @@ import { benchRateLimiter } from './rate-limiter.ts'
 import { benchRateLimitOverhead } from './rate-limit-overhead.ts'
 import { benchWebhooks, printWebhookBench } from './webhooks.ts'
 import { benchTickets, TICKETS } from './tickets.ts'
+import { runClusterBench } from './cluster.ts'
 import { benchVersusMain, printVersusMain, VERSUS_HEADER } from './versus-main.ts'
 
 process.stdout.write(
@@ -56,3 +57,7 @@ printWebhookBench(webhooks)
 // The backlog ratio of this tree was measured just above: the comparison reuses it rather than measure it twice.
 process.stdout.write(`\n${VERSUS_HEADER}\n`)
 printVersusMain(await benchVersusMain({ webhooks: false }), webhooks)
+
+// Issue 14: PostgreSQL + Redis with one and two instances, as ratios of SQLite's figures; skipped (and said so) without the servers.
+process.stdout.write('\n')
+await runClusterBench()

@@ -9,6 +9,7 @@ import { MIGRATIONS } from '../../src/db/migrations/index.ts'
 import { EVENT_TYPES } from '../../src/modules/events/catalog.ts'
 import { VERSION } from '../../src/version.ts'
 import { tempDir } from '../helpers/app.ts'
+import { withDataDirDb } from '../helpers/data-dir-db.ts'
 import { run, startServer } from '../helpers/process.ts'
 import { CA_FILE, startReceiver } from '../helpers/receiver.ts'
 
@@ -49,7 +50,9 @@ describe('dist/switchboard copied alone to a folder', () => {
       expect(Object.keys(health.cron as object)).toEqual([
         'db_maintenance',
         'auth_cleanup',
+        'revocations_prune',
         'ticket_auto_close',
+        // This binary runs on its embedded database (no DATA_DIR given): its counters are in memory.
         'rate_limit_save',
         'webhook_dispatch',
         'webhook_prune',
@@ -154,18 +157,12 @@ describe('webhooks across a crash of the binary', () => {
       slow = false
       server = await startServer([binary], env, folder)
       // In-flight claims come back when their lease (2 x timeout + 5 s) runs out; the rest at once.
-      const eventIds = async () => {
-        const { Database } = await import('bun:sqlite')
-        const db = new Database(join(dataDir, 'switchboard.db'), { readonly: true })
-        try {
-          return db
-            .query<{ id: string }, []>("SELECT id FROM events WHERE type = 'ticket.created'")
-            .all()
-            .map((r) => r.id)
-        } finally {
-          db.close()
-        }
-      }
+      const eventIds = async () =>
+        (
+          await withDataDirDb(dataDir, (db) => db.all<{ id: string }>("SELECT id FROM events WHERE type = 'ticket.created'"), {
+            readonly: true,
+          })
+        ).map((r) => r.id)
       const expected = await eventIds()
       expect(expected).toHaveLength(eventsExpected)
       // Only answered deliveries count: those cut off by the kill must be sent again.

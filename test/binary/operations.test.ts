@@ -1,12 +1,13 @@
 // Operations on the compiled binary and the real clock: quiet cron logs when idle, the healthcheck
 // finding a server started with --port, one server per DATA_DIR (and none blocked by a crashed one),
 // private files in DATA_DIR, --version and per-command --help; and the Dockerfile's labels.
-import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { compiledBinary } from '../helpers/binary.ts'
 import { tempDir } from '../helpers/app.ts'
+import { withDataDirDb } from '../helpers/data-dir-db.ts'
+import { TEST_ENGINE } from '../helpers/engine.ts'
 import { freePort, ROOT, run, startServer, type Finished, type RunningServer } from '../helpers/process.ts'
 import { CA_FILE, startReceiver } from '../helpers/receiver.ts'
 
@@ -58,14 +59,9 @@ describe('cron log lines (LOG_LEVEL=info)', () => {
       expect(logLines(stopped).filter((l) => l.msg === 'cron')).toEqual([])
 
       // The receiver is on loopback: the operator lets this organization's webhooks reach it.
-      const organizationId = (() => {
-        const db = new Database(join(env.DATA_DIR, 'switchboard.db'), { readonly: true })
-        try {
-          return db.query<{ id: string }, []>('SELECT id FROM organizations').get()!.id
-        } finally {
-          db.close()
-        }
-      })()
+      const organizationId = (await withDataDirDb(env.DATA_DIR, (db) => db.get<{ id: string }>('SELECT id FROM organizations'), {
+        readonly: true,
+      }))!.id
       expect(
         (await run([binary, 'org', 'webhook-cidrs', organizationId, '--set', '127.0.0.0/8'], { DATA_DIR: env.DATA_DIR }, folder)).code,
       ).toBe(0)
@@ -176,11 +172,15 @@ describe('one server per DATA_DIR', () => {
 })
 
 describe('files in DATA_DIR', () => {
+  // On PostgreSQL the database's files are the database server's: DATA_DIR holds the rest, and no SQLite file.
+  const databaseFiles = TEST_ENGINE === 'sqlite' ? ['switchboard.db', 'switchboard.db-wal', 'switchboard.db-shm'] : []
+
   test('the database, its -wal and -shm, the master key, the lock and serve.json are 0600', async () => {
     const data = dataDir()
     const server = await startServer([binary], { DATA_DIR: data }, folder)
     try {
-      for (const name of ['switchboard.db', 'switchboard.db-wal', 'switchboard.db-shm', 'master.key', 'serve.lock', 'serve.json']) {
+      if (TEST_ENGINE === 'postgres') expect(existsSync(join(data, 'switchboard.db'))).toBe(false)
+      for (const name of [...databaseFiles, 'master.key', 'serve.lock', 'serve.json']) {
         expect([name, statSync(join(data, name)).mode & 0o777]).toEqual([name, 0o600])
       }
       expect(statSync(data).mode & 0o777).toBe(0o700)
@@ -197,10 +197,12 @@ describe('files in DATA_DIR', () => {
     expect(logLines(quiet).filter((l) => l.level === 'warn' && String(l.msg).includes('DATA_DIR'))).toEqual([])
 
     chmodSync(data, 0o755)
-    chmodSync(join(data, 'switchboard.db'), 0o644)
+    // An older version's 0644 database file (SQLite only: none is in DATA_DIR on PostgreSQL).
+    const databaseFile = databaseFiles[0]
+    if (databaseFile) chmodSync(join(data, databaseFile), 0o644)
     const second = await startServer([binary], { DATA_DIR: data }, folder)
     try {
-      expect(statSync(join(data, 'switchboard.db')).mode & 0o777).toBe(0o600)
+      if (databaseFile) expect(statSync(join(data, databaseFile)).mode & 0o777).toBe(0o600)
     } finally {
       const output = await second.stop()
       expect(logLines(output).find((l) => String(l.msg).includes('DATA_DIR'))).toMatchObject({

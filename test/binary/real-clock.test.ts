@@ -7,11 +7,11 @@
 // Tickets and MFA challenges keep days and an hour: the test moves their recorded times to just before the
 // threshold, and the real clock carries them over it. About 65 s in all.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { Database } from 'bun:sqlite'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { tempDir } from '../helpers/app.ts'
 import { compiledBinary } from '../helpers/binary.ts'
+import { type DataDirDb, openDataDirDb } from '../helpers/data-dir-db.ts'
 import { startServer, type RunningServer } from '../helpers/process.ts'
 import { stepOf, totpForStep } from '../helpers/totp.ts'
 
@@ -48,7 +48,7 @@ interface Reply {
 }
 
 let server: RunningServer
-let db: Database
+let db: DataDirDb
 
 /** A request from client address `ip`, with `token` as bearer if given. */
 async function call(ip: string, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<Reply> {
@@ -74,7 +74,7 @@ const login = (ip: string, email: string, password: string) => call(ip, 'POST', 
 const claims = (token: string) =>
   JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number; jti: string; sid?: string }
 const sha256 = (text: string) => new Bun.CryptoHasher('sha256').update(text).digest('hex')
-const count = (sql: string, ...params: (string | number)[]) => (db.query(sql).get(...params) as { n: number }).n
+const count = async (sql: string, ...params: (string | number)[]) => Number((await db.get<{ n: number }>(sql, params))!.n)
 
 // After the wait the admin signs in once more, and every check shares that session: under the
 // organization's limit of one session per user, a second sign-in would be refused.
@@ -126,8 +126,7 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
   beforeAll(async () => {
     const binary = await compiledBinary()
     server = await startServer([binary], env, folder)
-    db = new Database(join(env.DATA_DIR, 'switchboard.db'))
-    db.run('PRAGMA busy_timeout = 5000')
+    db = await openDataDirDb(env.DATA_DIR)
     s.rate = rateScenario()
 
     // Access token, refresh token, and a logged-out token whose revocation row outlives it by nothing.
@@ -174,14 +173,14 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
     const late = await expectStatus(login(fresh(), mfaUser.email, mfaUser.password), 200)
     expect(late.mfa_required).toBe(true)
     const aged = await expectStatus(login(fresh(), mfaUser.email, mfaUser.password), 200)
-    const agedChallengeId = (db.query('SELECT id FROM mfa_challenges WHERE token_hash = ?').get(sha256(aged.mfa_token)) as { id: string })
+    const agedChallengeId = (await db.get<{ id: string }>('SELECT id FROM mfa_challenges WHERE token_hash = ?', [sha256(aged.mfa_token)]))!
       .id
     // Expired 59 min 30 s ago: auth_cleanup keeps it 30 s more, then deletes it.
-    db.query('UPDATE mfa_challenges SET created_at = ?, expires_at = ? WHERE id = ?').run(
+    await db.run('UPDATE mfa_challenges SET created_at = ?, expires_at = ? WHERE id = ?', [
       Date.now() - HOUR_MS,
       Date.now() - HOUR_MS + 30_000,
       agedChallengeId,
-    )
+    ])
     s.mfa = { ...mfaUser, secret, lateToken: late.mfa_token, lateExpiresAt: lateLoginAt + 60_000, agedChallengeId }
 
     // Tickets: two solved, their solved time moved to 30 s and 10 min before the day's threshold.
@@ -190,8 +189,8 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
     for (const id of [crossing.id, control.id]) await expectStatus(admin('PATCH', `/api/v1/tickets/${id}`, { status: 'solved' }), 200)
     const now = Date.now()
     s.tickets = { crossing: crossing.id, control: control.id, crossesAt: now + 30_000 }
-    db.query('UPDATE tickets SET solved_at = ? WHERE id = ?').run(now - DAY_MS + 30_000, crossing.id)
-    db.query('UPDATE tickets SET solved_at = ? WHERE id = ?').run(now - DAY_MS + 600_000, control.id)
+    await db.run('UPDATE tickets SET solved_at = ? WHERE id = ?', [now - DAY_MS + 30_000, crossing.id])
+    await db.run('UPDATE tickets SET solved_at = ? WHERE id = ?', [now - DAY_MS + 600_000, control.id])
 
     // Page token: made now, used once now.
     const pageMadeAt = Date.now()
@@ -223,9 +222,9 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
         )
       ).code,
     ).toBe('INVALID_MFA_CODE')
-    expect(count('SELECT count(*) AS n FROM revoked_tokens WHERE jti = ?', s.loggedOut.jti)).toBe(1)
-    expect(count('SELECT count(*) AS n FROM refresh_tokens WHERE token_hash = ?', sha256(s.admin.refresh))).toBe(1)
-    expect(count('SELECT count(*) AS n FROM mfa_challenges WHERE id = ?', agedChallengeId)).toBe(1)
+    expect(await count('SELECT count(*) AS n FROM revoked_tokens WHERE jti = ?', s.loggedOut.jti)).toBe(1)
+    expect(await count('SELECT count(*) AS n FROM refresh_tokens WHERE token_hash = ?', sha256(s.admin.refresh))).toBe(1)
+    expect(await count('SELECT count(*) AS n FROM mfa_challenges WHERE id = ?', agedChallengeId)).toBe(1)
     expect(Date.now()).toBeLessThan(s.tickets.crossesAt)
     expect((await expectStatus(admin('GET', `/api/v1/tickets/${crossing.id}`), 200)).status).toBe('solved')
 
@@ -244,7 +243,7 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
   }, 110_000)
 
   afterAll(async () => {
-    db?.close()
+    await db?.close()
     await server?.stop()
     rmSync(folder, { recursive: true, force: true })
   })
@@ -320,10 +319,10 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
   }, 10_000)
 
   test("auth_cleanup: the binary's cron deleted the expired revocation, the expired refresh token and the aged MFA challenge", async () => {
-    expect(count('SELECT count(*) AS n FROM revoked_tokens WHERE jti = ?', s.loggedOut.jti)).toBe(0)
-    expect(count('SELECT count(*) AS n FROM refresh_tokens WHERE token_hash = ?', sha256(s.admin.refresh))).toBe(0)
-    expect(count('SELECT count(*) AS n FROM mfa_challenges WHERE id = ?', s.mfa.agedChallengeId)).toBe(0)
+    expect(await count('SELECT count(*) AS n FROM revoked_tokens WHERE jti = ?', s.loggedOut.jti)).toBe(0)
+    expect(await count('SELECT count(*) AS n FROM refresh_tokens WHERE token_hash = ?', sha256(s.admin.refresh))).toBe(0)
+    expect(await count('SELECT count(*) AS n FROM mfa_challenges WHERE id = ?', s.mfa.agedChallengeId)).toBe(0)
     // The mfa_token that expired a few seconds ago is kept for the hour (its wrong code feeds the lockout window).
-    expect(count('SELECT count(*) AS n FROM mfa_challenges WHERE token_hash = ?', sha256(s.mfa.lateToken))).toBe(1)
+    expect(await count('SELECT count(*) AS n FROM mfa_challenges WHERE token_hash = ?', sha256(s.mfa.lateToken))).toBe(1)
   }, 10_000)
 })

@@ -1,9 +1,10 @@
-// `switchboard audit verify` as a real process on a real DATA_DIR: all intact (exit 0), and a row edited or deleted directly in the SQLite file (exit 1, naming the chain and the record).
-import { Database } from 'bun:sqlite'
+// `switchboard audit verify` as a real process on a real DATA_DIR: all intact (exit 0), and a row edited or deleted directly in the database (the SQLite file, or the PostgreSQL database) (exit 1, naming the chain and the record).
 import { describe, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { makeTestApp, tempDirs } from '../helpers/app.ts'
+import { type DataDirDb, withDataDirDb } from '../helpers/data-dir-db.ts'
+import { postgresServer, TEST_ENGINE } from '../helpers/engine.ts'
 import { run, sourceCommand } from '../helpers/process.ts'
 import { PASSWORD, seedOrganization } from '../helpers/seed.ts'
 
@@ -37,25 +38,22 @@ async function populated() {
   }
 }
 
-/** Opens the database file directly, as someone holding it could, without the append-only triggers. */
-function tamper(dir: string, change: (db: Database) => void) {
-  const db = new Database(join(dir, 'switchboard.db'))
-  try {
-    db.run('DROP TRIGGER IF EXISTS audit_logs_no_update')
-    db.run('DROP TRIGGER IF EXISTS audit_logs_no_delete')
-    change(db)
-  } finally {
-    db.close()
-  }
+/** Opens the database directly, as someone holding it could, without the append-only triggers. */
+function tamper(dir: string, change: (db: DataDirDb) => Promise<void>) {
+  return withDataDirDb(dir, async (db) => {
+    await db.dropTrigger('audit_logs_no_update', 'audit_logs')
+    await db.dropTrigger('audit_logs_no_delete', 'audit_logs')
+    await change(db)
+  })
 }
 
-function rowAt(dir: string, org: string, seq: number): { id: string } {
-  const db = new Database(join(dir, 'switchboard.db'), { readonly: true })
-  try {
-    return db.query<{ id: string }, [string, number]>('SELECT id FROM audit_logs WHERE organization_id = ? AND seq = ?').get(org, seq)!
-  } finally {
-    db.close()
-  }
+async function rowAt(dir: string, org: string, seq: number): Promise<{ id: string }> {
+  const row = await withDataDirDb(
+    dir,
+    (db) => db.get<{ id: string }>('SELECT id FROM audit_logs WHERE organization_id = ? AND seq = ?', [org, seq]),
+    { readonly: true },
+  )
+  return row!
 }
 
 describe('audit verify', () => {
@@ -93,19 +91,37 @@ describe('audit verify', () => {
     expect(result.stdout).toContain('0 chains, 0 records: all intact')
   }, 60_000)
 
-  test('no database in DATA_DIR (a mistyped path): exit 1 naming it, never "all intact", and none is created', async () => {
-    const dir = dataDir()
-    const result = await verify(dir)
-    expect(result.stdout).not.toContain('intact')
-    expect(result.code).toBe(1)
-    expect(result.stderr).toContain(join(dir, 'switchboard.db'))
-    expect(existsSync(join(dir, 'switchboard.db'))).toBe(false)
-  }, 60_000)
+  test.skipIf(TEST_ENGINE === 'postgres')(
+    'no database in DATA_DIR (a mistyped path): exit 1 naming it, never "all intact", and none is created',
+    async () => {
+      const dir = dataDir()
+      const result = await verify(dir)
+      expect(result.stdout).not.toContain('intact')
+      expect(result.code).toBe(1)
+      expect(result.stderr).toContain(join(dir, 'switchboard.db'))
+      expect(existsSync(join(dir, 'switchboard.db'))).toBe(false)
+    },
+    60_000,
+  )
+
+  // PostgreSQL's form of the mistyped DATA_DIR: the database is named by DATABASE_URL, and one that does not exist is not made.
+  test.skipIf(TEST_ENGINE !== 'postgres')(
+    'no such database (a mistyped DATABASE_URL): exit 1 naming it, never "all intact", and none is created',
+    async () => {
+      const server = await postgresServer()
+      const result = await run(sourceCommand('audit', 'verify'), { DATA_DIR: dataDir(), DATABASE_URL: server.url('no_such_database') })
+      expect(result.stdout).not.toContain('intact')
+      expect(result.code).toBe(1)
+      expect(result.stderr).toContain('no_such_database')
+      expect(await server.admin.unsafe("SELECT 1 FROM pg_database WHERE datname = 'no_such_database'")).toHaveLength(0)
+    },
+    60_000,
+  )
 
   test("one row's details edited in the file: exit 1, naming the chain, the seq and the id; the other chains intact", async () => {
     const { dir, acme, globex } = await populated()
-    const victim = rowAt(dir, acme, 3)
-    tamper(dir, (db) => db.run(`UPDATE audit_logs SET details = '{"role":"viewer"}' WHERE id = ?`, [victim.id]))
+    const victim = await rowAt(dir, acme, 3)
+    await tamper(dir, (db) => db.run(`UPDATE audit_logs SET details = '{"role":"viewer"}' WHERE id = ?`, [victim.id]))
     const result = await verify(dir)
     expect(result.code).toBe(1)
     const lines = result.stdout.trim().split('\n')
@@ -120,9 +136,9 @@ describe('audit verify', () => {
 
   test('a middle row deleted from the file: exit 1, naming the record after the gap', async () => {
     const { dir, globex } = await populated()
-    const gone = rowAt(dir, globex, 4)
-    const next = rowAt(dir, globex, 5)
-    tamper(dir, (db) => db.run('DELETE FROM audit_logs WHERE id = ?', [gone.id]))
+    const gone = await rowAt(dir, globex, 4)
+    const next = await rowAt(dir, globex, 5)
+    await tamper(dir, (db) => db.run('DELETE FROM audit_logs WHERE id = ?', [gone.id]))
     const result = await verify(dir)
     expect(result.code).toBe(1)
     const line = result.stdout.split('\n').find((l) => l.startsWith(`${globex}:`))!
@@ -133,7 +149,9 @@ describe('audit verify', () => {
 
   test('the installation chain is checked too', async () => {
     const { dir } = await populated()
-    tamper(dir, (db) => db.run(`UPDATE audit_logs SET details = '{"email":"someone@else.test"}' WHERE organization_id IS NULL AND seq = 2`))
+    await tamper(dir, (db) =>
+      db.run(`UPDATE audit_logs SET details = '{"email":"someone@else.test"}' WHERE organization_id IS NULL AND seq = 2`),
+    )
     const result = await verify(dir)
     expect(result.code).toBe(1)
     expect(result.stdout).toMatch(/^installation: 2 records, BROKEN at record 2 \(aud_\w+\)/m)
@@ -141,9 +159,9 @@ describe('audit verify', () => {
 
   test('two chains broken: both named, exit 1', async () => {
     const { dir, acme, globex } = await populated()
-    tamper(dir, (db) => {
-      db.run(`UPDATE audit_logs SET outcome = 'failure' WHERE organization_id = ? AND seq = 6`, [acme])
-      db.run(`UPDATE audit_logs SET ip = '10.6.6.6' WHERE organization_id = ? AND seq = 1`, [globex])
+    await tamper(dir, async (db) => {
+      await db.run(`UPDATE audit_logs SET outcome = 'failure' WHERE organization_id = ? AND seq = 6`, [acme])
+      await db.run(`UPDATE audit_logs SET ip = '10.6.6.6' WHERE organization_id = ? AND seq = 1`, [globex])
     })
     const result = await verify(dir)
     expect(result.code).toBe(1)

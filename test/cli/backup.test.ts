@@ -1,16 +1,19 @@
 // `switchboard backup <file>`: a consistent copy of a live database (server running, a writer busy),
-// readable on its own, mode 0600; never overwrites, never leaves a partial file behind.
+// readable on its own, mode 0600; never overwrites, never leaves a partial file behind. On PostgreSQL it
+// copies nothing and explains pg_dump.
 import { describe, expect, test } from 'bun:test'
-import { readdirSync, statSync, writeFileSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, statSync, writeFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
 import { MIGRATIONS } from '../../src/db/migrations/index.ts'
 import { tempDirs } from '../helpers/app.ts'
+import { TEST_ENGINE } from '../helpers/engine.ts'
 import { run, sourceCommand, startServer } from '../helpers/process.ts'
 
 const dir = tempDirs()
 
-describe('backup of a live database', () => {
+// The copy is of the embedded SQLite file: these promises exist on that engine only (PostgreSQL's answer is below).
+describe.skipIf(TEST_ENGINE === 'postgres')('backup of a live database', () => {
   test('copies every committed row while the server runs and another process writes', async () => {
     const dataDir = dir()
     const server = await startServer(sourceCommand(), { DATA_DIR: dataDir })
@@ -60,7 +63,7 @@ describe('backup of a live database', () => {
   }, 30_000)
 })
 
-describe('refusals', () => {
+describe.skipIf(TEST_ENGINE === 'postgres')('refusals', () => {
   test('an existing file is never overwritten', async () => {
     const dataDir = dir()
     expect((await run(sourceCommand('migrate'), { DATA_DIR: dataDir })).code).toBe(0)
@@ -89,5 +92,24 @@ describe('refusals', () => {
     const result = await run(sourceCommand('backup', 'rel.db'), { DATA_DIR: dataDir }, cwd)
     expect(result.code).toBe(0)
     expect(JSON.parse(result.stdout).backup).toBe(join(cwd, 'rel.db'))
+  })
+})
+
+describe.skipIf(TEST_ENGINE !== 'postgres')('on PostgreSQL', () => {
+  test('exit 1 saying to use pg_dump, before looking at the target; nothing is written, an existing file is left alone', async () => {
+    const dataDir = dir()
+    expect((await run(sourceCommand('migrate'), { DATA_DIR: dataDir })).code).toBe(0)
+    const fresh = join(dir(), 'copy.db')
+    const existing = join(dir(), 'exists.db')
+    writeFileSync(existing, 'precious')
+    for (const target of [fresh, existing, '/nonexistent/dir/x.db']) {
+      const result = await run(sourceCommand('backup', target), { DATA_DIR: dataDir })
+      expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 1, stdout: '' })
+      expect(result.stderr).toStartWith('switchboard: backup: the database is PostgreSQL (DATABASE_URL): back it up with pg_dump')
+      expect(result.stderr.trim().split('\n')).toHaveLength(1)
+    }
+    expect(existsSync(fresh)).toBe(false)
+    expect(readdirSync(join(fresh, '..'))).toEqual([])
+    expect(readFileSync(existing, 'utf8')).toBe('precious')
   })
 })

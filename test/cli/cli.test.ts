@@ -4,8 +4,11 @@ import { describe, expect, test } from 'bun:test'
 import { statSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { commandUsage, COMMANDS, runCli } from '../../src/cli/index.ts'
+import { migrationsFor } from '../../src/db/migrations/index.ts'
 import { VERSION } from '../../src/version.ts'
 import { tempDirs } from '../helpers/app.ts'
+import { withDataDirDb } from '../helpers/data-dir-db.ts'
+import { TEST_ENGINE } from '../helpers/engine.ts'
 import { freePort, run, sourceCommand, startServer } from '../helpers/process.ts'
 
 const dataDir = tempDirs()
@@ -129,7 +132,11 @@ describe('as a process', () => {
     const dir = join(dataDir(), 'nested', 'data')
     const server = await startServer(sourceCommand(), { DATA_DIR: dir })
     expect(statSync(dir).mode & 0o777).toBe(0o700)
-    expect(existsSync(join(dir, 'switchboard.db'))).toBe(true)
+    // On PostgreSQL the database is DATABASE_URL's: made ready there, and no SQLite file beside it.
+    expect(existsSync(join(dir, 'switchboard.db'))).toBe(TEST_ENGINE === 'sqlite')
+    expect(await withDataDirDb(dir, (db) => db.get('SELECT count(*) AS n FROM schema_migrations'), { readonly: true })).toEqual({
+      n: migrationsFor(TEST_ENGINE).length,
+    })
     const finished = await server.stop('SIGTERM')
     expect(finished.code).toBe(0)
     const lines = finished.stdout

@@ -1,8 +1,7 @@
 // `org set-plan` and `org set-limits` as real processes on a real DATA_DIR: the JSON printed, exit codes and messages, set-limits values dropped or kept by a plan change, and the audit records they leave (the chain still verifies).
-import { Database } from 'bun:sqlite'
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
 import { tempDirs } from '../helpers/app.ts'
+import { withDataDirDb } from '../helpers/data-dir-db.ts'
 import { run, sourceCommand } from '../helpers/process.ts'
 
 const dataDir = tempDirs()
@@ -23,17 +22,16 @@ interface AuditRow {
   details: string
 }
 
-function auditRows(): AuditRow[] {
-  const db = new Database(join(dir, 'switchboard.db'), { readonly: true })
-  try {
-    return db
-      .query<AuditRow, [string]>(
+function auditRows(): Promise<AuditRow[]> {
+  return withDataDirDb(
+    dir,
+    (db) =>
+      db.all<AuditRow>(
         'SELECT event, actor_type, actor_id, outcome, target_type, target_id, details FROM audit_logs WHERE organization_id = ? ORDER BY seq',
-      )
-      .all(org)
-  } finally {
-    db.close()
-  }
+        [org],
+      ),
+    { readonly: true },
+  )
 }
 
 function view(plan: string, perMinute: number | null, perDay: number | null, effective: [number, number]) {
@@ -160,10 +158,10 @@ describe('org set-plan and org set-limits', () => {
   test.each(refusals)(
     '%s: exit 2, the reason on stderr, nothing changed',
     async (_, args, stderr) => {
-      const before = auditRows().length
+      const before = (await auditRows()).length
       const result = await switchboard('org', ...args.map((a) => (a === '<org>' ? org : a)))
       expect(result).toEqual({ code: 2, stdout: '', stderr })
-      expect(auditRows()).toHaveLength(before)
+      expect(await auditRows()).toHaveLength(before)
     },
     30_000,
   )
@@ -188,7 +186,7 @@ describe('org set-plan and org set-limits', () => {
       ['organization.rate_limits_changed', rates('professional', 1_000_000, 100_000_000), rates('professional', 1_000, 100_000)],
       ['organization.rate_limits_changed', rates('professional', 1_000, 100_000), rates('professional', 1, 100_000)],
     ]
-    expect(auditRows()).toEqual(
+    expect(await auditRows()).toEqual(
       expected.map(([event, before, after]) => ({
         event,
         actor_type: 'system',

@@ -1,10 +1,9 @@
 // `org webhook-cidrs` as a real process on a real DATA_DIR: show, set, replace and clear an
 // organization's allowed ranges (JSON printed, the audit record left), bad ranges and wrong usage exit 2
 // naming the problem, an unknown organization exits 1, and the replaced WEBHOOK_ALLOWED_CIDRS stops a start.
-import { Database } from 'bun:sqlite'
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
 import { tempDirs } from '../helpers/app.ts'
+import { withDataDirDb } from '../helpers/data-dir-db.ts'
 import { run, sourceCommand } from '../helpers/process.ts'
 
 const dataDir = tempDirs()
@@ -29,13 +28,8 @@ async function refused(args: string[], code: number, message: string): Promise<v
   expect(result.stderr).toContain(message)
 }
 
-function stored(): { organization_id: string; cidrs: string }[] {
-  const db = new Database(join(dir, 'switchboard.db'), { readonly: true })
-  try {
-    return db.query<{ organization_id: string; cidrs: string }, []>('SELECT organization_id, cidrs FROM webhook_allowed_cidrs').all()
-  } finally {
-    db.close()
-  }
+function stored(): Promise<{ organization_id: string; cidrs: string }[]> {
+  return withDataDirDb(dir, (db) => db.all('SELECT organization_id, cidrs FROM webhook_allowed_cidrs'), { readonly: true })
 }
 
 beforeAll(async () => {
@@ -55,20 +49,19 @@ describe('org webhook-cidrs', () => {
       organization_id: org,
       webhook_allowed_cidrs: ['10.0.0.0/8', 'fd00::/8', '192.168.1.10'],
     })
-    expect(stored()).toEqual([{ organization_id: org, cidrs: JSON.stringify(['10.0.0.0/8', 'fd00::/8', '192.168.1.10']) }])
+    expect(await stored()).toEqual([{ organization_id: org, cidrs: JSON.stringify(['10.0.0.0/8', 'fd00::/8', '192.168.1.10']) }])
     expect(await succeeds(['org', 'webhook-cidrs', other])).toEqual({ organization_id: other, webhook_allowed_cidrs: [] })
-    const db = new Database(join(dir, 'switchboard.db'), { readonly: true })
-    try {
-      const record = db
-        .query<{ event: string; actor_type: string; actor_id: string; details: string }, [string]>(
+    const record = (await withDataDirDb(
+      dir,
+      (db) =>
+        db.get<{ event: string; actor_type: string; actor_id: string; details: string }>(
           "SELECT event, actor_type, actor_id, details FROM audit_logs WHERE organization_id = ? AND event = 'organization.webhook_cidrs_changed'",
-        )
-        .get(org)!
-      expect(record).toMatchObject({ actor_type: 'system', actor_id: 'cli' })
-      expect(JSON.parse(record.details)).toEqual({ before: [], after: ['10.0.0.0/8', 'fd00::/8', '192.168.1.10'] })
-    } finally {
-      db.close()
-    }
+          [org],
+        ),
+      { readonly: true },
+    ))!
+    expect(record).toMatchObject({ actor_type: 'system', actor_id: 'cli' })
+    expect(JSON.parse(record.details)).toEqual({ before: [], after: ['10.0.0.0/8', 'fd00::/8', '192.168.1.10'] })
   }, 30_000)
 
   test('--set again replaces the list; shown as set', async () => {
@@ -107,7 +100,7 @@ describe('org webhook-cidrs', () => {
 
   test('--clear: back to public addresses only', async () => {
     expect(await succeeds(['org', 'webhook-cidrs', org, '--clear'])).toEqual({ organization_id: org, webhook_allowed_cidrs: [] })
-    expect(stored()).toEqual([])
+    expect(await stored()).toEqual([])
   }, 30_000)
 })
 

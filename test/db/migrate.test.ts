@@ -4,11 +4,12 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Database as SqliteFile } from 'bun:sqlite'
 import type { Database } from '../../src/db/database.ts'
 import { checksum, type Migration, migrate, MigrationError, sqlMigration } from '../../src/db/migrate.ts'
-import { MIGRATIONS } from '../../src/db/migrations/index.ts'
+import { MIGRATIONS, migrationsFor } from '../../src/db/migrations/index.ts'
 import { openSqlite } from '../../src/db/sqlite.ts'
+import { withDataDirDb } from '../helpers/data-dir-db.ts'
+import { engineEnv, TEST_ENGINE } from '../helpers/engine.ts'
 import { ROOT, run, sourceCommand } from '../helpers/process.ts'
 
 const root = mkdtempSync(join(tmpdir(), 'switchboard-migrate-'))
@@ -128,24 +129,21 @@ describe('embedded migrations', () => {
 describe('switchboard migrate', () => {
   test('two processes migrating one new database at once both succeed and apply each migration once', async () => {
     const dataDir = dir()
-    const [a, b] = await Promise.all([
-      run(sourceCommand('migrate'), { DATA_DIR: dataDir }),
-      run(sourceCommand('migrate'), { DATA_DIR: dataDir }),
-    ])
+    // Both children get one environment (on PostgreSQL, one database), settled before they start.
+    const env = await engineEnv({ DATA_DIR: dataDir })
+    const [a, b] = await Promise.all([run(sourceCommand('migrate'), env), run(sourceCommand('migrate'), env)])
     expect([a.code, b.code]).toEqual([0, 0])
     const applied = [a, b].flatMap((r) => (JSON.parse(r.stdout) as { applied: string[] }).applied)
-    expect(applied.sort()).toEqual(MIGRATIONS.map((m) => m.tag).sort())
-    const db = new SqliteFile(join(dataDir, 'switchboard.db'), { readonly: true })
-    expect(db.query('SELECT count(*) AS n FROM schema_migrations').get()).toEqual({ n: MIGRATIONS.length })
-    db.close()
+    const migrations = migrationsFor(TEST_ENGINE)
+    expect(applied.sort()).toEqual(migrations.map((m) => m.tag).sort())
+    const recorded = await withDataDirDb(dataDir, (db) => db.get('SELECT count(*) AS n FROM schema_migrations'), { readonly: true })
+    expect(recorded).toEqual({ n: migrations.length })
   })
 
   test('exits 1 with a clear message on a database from a newer version, and serve refuses to start', async () => {
     const dataDir = dir()
     expect((await run(sourceCommand('migrate'), { DATA_DIR: dataDir })).code).toBe(0)
-    const db = new SqliteFile(join(dataDir, 'switchboard.db'))
-    db.run("INSERT INTO schema_migrations VALUES ('9999_future', 'x', 0, '7.0.0')")
-    db.close()
+    await withDataDirDb(dataDir, (db) => db.run("INSERT INTO schema_migrations VALUES ('9999_future', 'x', 0, '7.0.0')"))
     const migrated = await run(sourceCommand('migrate'), { DATA_DIR: dataDir })
     expect(migrated.code).toBe(1)
     expect(migrated.stderr).toContain('switchboard: the database was migrated by a newer Switchboard (7.0.0)')

@@ -8,6 +8,7 @@ import { loadConfig, type SettingName } from '../../src/config.ts'
 import { createLogger, memorySink } from '../../src/lib/log.ts'
 import { openRuntime } from '../../src/runtime.ts'
 import { removeAtEnd } from './cleanup.ts'
+import { databaseOf, postgresServer, redisServer, rememberDatabase, TEST_ENGINE } from './engine.ts'
 import { FakeClock } from './clock.ts'
 
 export function tempDir(prefix = 'switchboard-test-'): string {
@@ -28,14 +29,21 @@ export function tempDirs(prefix?: string): () => string {
 }
 
 // One migrated database with its master key and signing key per test process, copied into each new
-// app's DATA_DIR (as PocketBase clones its test data directory): migrating and generating an RSA key
-// for every app cost more than most tests. Made at clock 0 so its key signs at any test's time.
+// app's DATA_DIR (as PocketBase clones its test data directory) — on PostgreSQL, a template database
+// each app's database is created from: migrating and generating an RSA key for every app cost more
+// than most tests. Made at clock 0 so its key signs at any test's time.
 let template: Promise<string> | undefined
 
 function templateDataDir(): Promise<string> {
   template ??= (async () => {
     const dir = tempDir('switchboard-template-')
-    const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'error' })
+    if (TEST_ENGINE === 'postgres') {
+      const server = await postgresServer()
+      await server.admin.unsafe('CREATE DATABASE template_app')
+      rememberDatabase(dir, 'template_app')
+    }
+    const engine = TEST_ENGINE === 'postgres' ? { DATABASE_URL: (await postgresServer()).url('template_app') } : {}
+    const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'error', ...engine })
     const runtime = await openRuntime(config, { log: createLogger({ level: 'error', sink: memorySink() }), clock: new FakeClock(0) })
     await runtime.close()
     removeAtEnd(dir)
@@ -62,8 +70,16 @@ export async function makeTestApp(
 ) {
   // A test that brings its own master key or data directory starts from nothing, as production does.
   const dataDir = options.dataDir ?? (settings.MASTER_KEY === undefined ? await freshDataDir() : tempDir())
+  // On PostgreSQL, with Redis too: the whole suite runs as one instance of a cluster would.
+  const engine =
+    TEST_ENGINE === 'postgres'
+      ? {
+          DATABASE_URL: await databaseOf(dataDir, options.dataDir === undefined && settings.MASTER_KEY === undefined),
+          REDIS_URL: (await redisServer()).url,
+        }
+      : {}
   // Rate limits are off unless a test turns them on: most tests make more requests than a plan allows.
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', RATE_LIMITS_ENABLED: 'false', ...settings })
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', RATE_LIMITS_ENABLED: 'false', ...engine, ...settings })
   const logs = memorySink()
   const log = createLogger({ level: config.logLevel, sink: logs })
   const clock = options.clock ?? new FakeClock()

@@ -1,5 +1,6 @@
 // Runs Switchboard as a real child process (`bun src/main.ts …` or the compiled binary) and talks to it over loopback.
 import { join } from 'node:path'
+import { engineEnv } from './engine.ts'
 
 export const ROOT = join(import.meta.dir, '../..')
 export const MAIN = join(ROOT, 'src/main.ts')
@@ -17,7 +18,7 @@ export interface Finished {
 
 /** Runs to completion; the environment is only what is given (plus PATH), never the tester's. */
 export async function run(cmd: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<Finished> {
-  const child = Bun.spawn(cmd, { env: { PATH: process.env.PATH ?? '', ...env }, cwd, stdout: 'pipe', stderr: 'pipe' })
+  const child = Bun.spawn(cmd, { env: { PATH: process.env.PATH ?? '', ...(await engineEnv(env)) }, cwd, stdout: 'pipe', stderr: 'pipe' })
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
   return { code, stdout, stderr }
 }
@@ -50,7 +51,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const port = env.PORT ?? String(freePort())
   const child = Bun.spawn(cmd, {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env, PORT: port },
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...(await engineEnv(env)), PORT: port },
     cwd,
     stdin: 'ignore',
     stdout: 'pipe',

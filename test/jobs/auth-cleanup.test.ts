@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { decodeJwt } from 'jose'
 import { createLogger, memorySink } from '../../src/lib/log.ts'
 import type { Role } from '../../src/modules/access/index.ts'
-import { authCleanupTask, revokeSession, revokeUserSessions } from '../../src/modules/auth/index.ts'
+import { authCleanupTask, revocationsPruneTask, revokeSession, revokeUserSessions } from '../../src/modules/auth/index.ts'
 import { makeTestApp, type TestApp, tempDirs } from '../helpers/app.ts'
 import { type SeededOrg, seedOrganization, signIn } from '../helpers/seed.ts'
 
@@ -60,25 +60,32 @@ async function addRevokedTokens(app: TestApp, rows: { jti: string; expires_at: n
   await app.context.db.write('test.revoked_tokens', (tx) => tx.kysely.insertInto('revoked_tokens').values(rows).execute())
 }
 
-/** The fields of the last auth_cleanup log line (what the task reported). */
+/**
+ * The fields of the last auth_cleanup log line (what it deleted from the database) with those of the
+ * last revocations_prune line (what this instance forgot from memory): the two run on the same interval.
+ */
 function lastReport(app: TestApp): Record<string, unknown> {
-  const lines = app.logs.records().filter((r) => r.task === 'auth_cleanup' && r.msg === 'cron')
-  const last = lines.at(-1)
-  if (!last) throw new Error('auth_cleanup has not run')
-  return last
+  const last = (task: string) => {
+    const line = app.logs
+      .records()
+      .filter((r) => r.task === task && r.msg === 'cron')
+      .at(-1)
+    if (!line) throw new Error(`${task} has not run`)
+    return line
+  }
+  return { ...last('revocations_prune'), ...last('auth_cleanup') }
 }
 
 function runsOf(app: TestApp): number {
   return app.context.scheduler.status().auth_cleanup!.runs
 }
 
-async function runDirectly(app: TestApp, now = app.clock.now()) {
-  const report = await authCleanupTask(app.context).run({
-    now,
-    log: createLogger({ level: 'error', sink: memorySink() }),
-    signal: new AbortController().signal,
-  })
-  return report as Record<string, number | boolean>
+/** Runs auth_cleanup, then revocations_prune, as the cron loop does; their reports together. */
+async function runDirectly(app: TestApp, now = app.clock.now()): Promise<Record<string, number | boolean>> {
+  const run = { now, log: createLogger({ level: 'error', sink: memorySink() }), signal: new AbortController().signal }
+  const deleted = (await authCleanupTask(app.context).run(run)) as Record<string, number | boolean>
+  const forgotten = (await revocationsPruneTask(app.context).run(run)) as Record<string, number | boolean>
+  return { ...deleted, ...forgotten, worked: Boolean(deleted.worked) || Boolean(forgotten.worked) }
 }
 
 describe('on the cron loop, over the month of a refresh token', () => {

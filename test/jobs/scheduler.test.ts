@@ -225,3 +225,62 @@ describe('start()', () => {
     expect(runs).toBe(after)
   })
 })
+
+describe('among several instances: the cluster tasks on the leader only', () => {
+  function withLeadership(lead: () => boolean) {
+    const clock = new FakeClock()
+    const logs = memorySink()
+    const shared: Record<string, unknown> = {}
+    const scheduler = new Scheduler({
+      clock,
+      log: createLogger({ level: 'debug', sink: logs }),
+      tickMs: 1000,
+      instanceId: 'api-2',
+      leadership: { lead: async () => lead(), ran: (name, status) => void (shared[name] = status) },
+    })
+    const runs: string[] = []
+    scheduler.register({ name: 'cleanup', intervalMs: 1000, run: () => void runs.push('cleanup') })
+    scheduler.register({ name: 'dispatch', intervalMs: 1000, scope: 'instance', run: () => void runs.push('dispatch') })
+    return { clock, logs, scheduler, runs, shared }
+  }
+
+  test('a follower runs only its own tasks; once it leads, the overdue cluster task runs at once', async () => {
+    let leading = false
+    const { clock, logs, scheduler, runs, shared } = withLeadership(() => leading)
+    expect(scheduler.isLeader).toBe(false)
+    clock.advance(1000)
+    await scheduler.tick()
+    expect(runs).toEqual(['dispatch'])
+    expect(scheduler.status().cleanup).toMatchObject({ runs: 0, ran_by: null, scope: 'cluster' })
+    leading = true
+    clock.advance(10)
+    await scheduler.tick()
+    expect(runs).toEqual(['dispatch', 'cleanup'])
+    expect(scheduler.isLeader).toBe(true)
+    // The cluster task's status is shared (for the other instances' /health); the instance's own is not.
+    expect(Object.keys(shared)).toEqual(['cleanup'])
+    expect(shared.cleanup).toMatchObject({ runs: 1, ran_by: 'api-2', scope: 'cluster' })
+    expect(logs.records().filter((r) => r.msg === 'cron leadership taken').length).toBe(1)
+  })
+
+  test('a leader that loses the lock stops running the cluster tasks at the next tick, and says so', async () => {
+    let leading = true
+    const { clock, logs, scheduler, runs } = withLeadership(() => leading)
+    clock.advance(1000)
+    await scheduler.tick()
+    leading = false
+    clock.advance(1000)
+    await scheduler.tick()
+    expect(runs).toEqual(['cleanup', 'dispatch', 'dispatch'])
+    expect(logs.records().some((r) => r.msg === 'cron leadership lost or held elsewhere')).toBe(true)
+  })
+
+  test('a leadership check that fails counts as not leading', async () => {
+    const { clock, scheduler, runs } = withLeadership(() => {
+      throw new Error('PostgreSQL is away')
+    })
+    clock.advance(1000)
+    await scheduler.tick()
+    expect(runs).toEqual(['dispatch'])
+  })
+})

@@ -1,7 +1,7 @@
-// SlidingWindows (src/lib/sliding-window.ts) and clientNetwork (src/lib/cidr.ts): exact acceptance, all-or-none counting, remaining, exact retryAfterMs, previous-window weighting, forgetting, sweep/takeDirty/restore, the maxKeys cap and the choice of the reported window.
+// SlidingWindows (src/lib/sliding-window.ts) and clientNetwork (src/lib/cidr.ts): exact acceptance, all-or-none counting, remaining, exact retryAfterMs, previous-window weighting, forgetting, sweep/takeDirty/restore, the maxKeys cap, the choice of the reported window, and firstOfWindow (the fail-open report).
 import { describe, expect, test } from 'bun:test'
 import { clientNetwork } from '../../src/lib/cidr.ts'
-import { SlidingWindows, type Verdict, type WindowCheck } from '../../src/lib/sliding-window.ts'
+import { firstOfWindow, SlidingWindows, type Verdict, type WindowCheck } from '../../src/lib/sliding-window.ts'
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -319,6 +319,20 @@ describe('maxKeys', () => {
       most = Math.max(most, w.size)
     }
     expect(most).toBe(1_000)
+  })
+})
+
+describe('firstOfWindow', () => {
+  test.each([
+    [60, MINUTE, T0],
+    [60, MINUTE, T0 + 59_999],
+    [2, MINUTE, T0 + 12_345],
+    [1, MINUTE, T0 + 7],
+    [1_000, DAY, T0 + 5 * HOUR],
+    [1, 997, T0 + 996],
+  ])('limit %p, window %p ms, at %p: the report of the first request of a fresh key', (limit, windowMs, now) => {
+    const check = { key: 'k', limit, windowMs }
+    expect(firstOfWindow(check, now)).toEqual(accepted(new SlidingWindows(10).hit([check], now)))
   })
 })
 

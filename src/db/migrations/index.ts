@@ -2,6 +2,11 @@
 // (kept byte for byte: their checksums are recorded in existing databases). From 0011 on, migrations are
 // written once for both engines: portable SQL in `NNNN_what.sql` (statements separated by
 // `--> statement-breakpoint`). Never edit one that has landed.
+//
+// PostgreSQL never ran 0000-0010: a PostgreSQL database starts from `postgres/0010_baseline.sql` (the
+// schema those produce, in PostgreSQL's types; its own tag, so the two engines' histories never mix),
+// then runs the same portable migrations from 0011 on.
+import type { Engine } from '../database.ts'
 import { type Migration, sqlMigration } from '../migrate.ts'
 import m0 from './0000_init.sql' with { type: 'text' }
 import m1 from './0001_identity.sql' with { type: 'text' }
@@ -15,7 +20,9 @@ import m8 from './0008_webhook_due_per_webhook.sql' with { type: 'text' }
 import m9 from './0009_webhook_allowed_cidrs.sql' with { type: 'text' }
 import m10 from './0010_audit_no_overwrite_indexed.sql' with { type: 'text' }
 import m11 from './0011_audit_chain_index.sql' with { type: 'text' }
+import pgBaseline from './postgres/0010_baseline.sql' with { type: 'text' }
 
+/** The SQLite list: every migration since the first. */
 export const MIGRATIONS: readonly Migration[] = [
   sqlMigration('0000_init', m0),
   sqlMigration('0001_identity', m1),
@@ -30,3 +37,14 @@ export const MIGRATIONS: readonly Migration[] = [
   sqlMigration('0010_audit_no_overwrite_indexed', m10),
   sqlMigration('0011_audit_chain_index', m11),
 ]
+
+/** Where the portable migrations begin: every migration from here on runs on both engines. */
+const FIRST_PORTABLE = MIGRATIONS.findIndex((m) => m.tag === '0011_audit_chain_index')
+
+/** PostgreSQL: the baseline in place of 0000-0010, then the portable migrations. */
+const POSTGRES_MIGRATIONS: readonly Migration[] = [sqlMigration('0010_postgres_baseline', pgBaseline), ...MIGRATIONS.slice(FIRST_PORTABLE)]
+
+/** The migrations of an engine, in order. */
+export function migrationsFor(engine: Engine): readonly Migration[] {
+  return engine === 'postgres' ? POSTGRES_MIGRATIONS : MIGRATIONS
+}

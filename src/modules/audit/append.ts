@@ -3,7 +3,7 @@
 import type { Actor, RequestMeta } from '../../context.ts'
 import type { Tx } from '../../db/database.ts'
 import { prefixedId } from '../../lib/ids.ts'
-import { chainHash, type ChainedFields, GENESIS_HASH } from './chain.ts'
+import { canonicalRecord, chainHash, type ChainedFields, GENESIS_HASH } from './chain.ts'
 
 export interface AuditActor {
   type: 'user' | 'system' | 'anonymous'
@@ -39,15 +39,47 @@ const INSERT =
   'INSERT INTO audit_logs (id, organization_id, seq, created_at, actor_type, actor_id, credential_id, event, outcome, reason, ip, user_agent, request_id, target_type, target_id, details, prev_hash, hash) ' +
   'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
 
+// PostgreSQL: the same record in one statement, where each statement is a round trip under the writer
+// lock. It reads the chain's newest record as LAST_OF_* do and computes the same hash, SHA-256(prev_hash ||
+// canonical record) as hex, in SQL: the canonical record is built by canonicalRecord() here, with the seq
+// (known only to the statement) spliced in between the text before it and the text after it.
+const NEXT = 'coalesce(l.seq, 0) + 1'
+const PREV = `coalesce(l.hash, '${GENESIS_HASH}')`
+const appendStatement = (last: string) =>
+  `${INSERT.slice(0, INSERT.indexOf(' VALUES'))} SELECT ?, ?, ${NEXT}, CAST(? AS BIGINT), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${PREV}, ` +
+  `encode(sha256(convert_to(${PREV} || ? || CAST(${NEXT} AS TEXT) || ?, 'UTF8')), 'hex') FROM (SELECT 1 AS one) AS x LEFT JOIN (${last}) AS l ON true`
+const APPEND_TO_ORG = appendStatement(LAST_OF_ORG)
+const APPEND_TO_INSTALLATION = appendStatement(LAST_OF_INSTALLATION)
+
 export async function appendAudit(tx: Tx, input: AuditInput): Promise<void> {
+  if (tx.engine === 'postgres') return appendInOneStatement(tx, input)
   const last =
     input.organizationId === null
       ? await tx.raw.get<{ seq: number; hash: string }>(LAST_OF_INSTALLATION)
       : await tx.raw.get<{ seq: number; hash: string }>(LAST_OF_ORG, [input.organizationId])
-  const fields: ChainedFields = {
+  const fields = recordOf(input, Number(last?.seq ?? 0) + 1)
+  const prevHash = last?.hash ?? GENESIS_HASH
+  await tx.raw.run(INSERT, [...valuesOf(fields), prevHash, chainHash(prevHash, fields)])
+}
+
+async function appendInOneStatement(tx: Tx, input: AuditInput): Promise<void> {
+  const fields = recordOf(input, 0)
+  // The canonical record around its seq: what comes before `0` and what follows it.
+  const head = `${JSON.stringify([fields.id, fields.organization_id]).slice(0, -1)},`
+  const canonical = canonicalRecord(fields)
+  if (!canonical.startsWith(`${head}0,`)) throw new Error('audit: the canonical record does not begin with id, organization_id, seq')
+  const params = valuesOf(fields)
+  params.splice(2, 1) // the seq: the statement's own
+  params.push(head, canonical.slice(head.length + 1))
+  if (input.organizationId === null) await tx.raw.run(APPEND_TO_INSTALLATION, params)
+  else await tx.raw.run(APPEND_TO_ORG, [...params, input.organizationId])
+}
+
+function recordOf(input: AuditInput, seq: number): ChainedFields {
+  return {
     id: prefixedId('aud'),
     organization_id: input.organizationId,
-    seq: Number(last?.seq ?? 0) + 1,
+    seq,
     created_at: input.now,
     actor_type: input.actor.type,
     actor_id: input.actor.id,
@@ -62,25 +94,26 @@ export async function appendAudit(tx: Tx, input: AuditInput): Promise<void> {
     target_id: input.target?.id ?? null,
     details: JSON.stringify(input.details ?? {}),
   }
-  const prevHash = last?.hash ?? GENESIS_HASH
-  await tx.raw.run(INSERT, [
-    fields.id,
-    fields.organization_id,
-    fields.seq,
-    fields.created_at,
-    fields.actor_type,
-    fields.actor_id,
-    fields.credential_id,
-    fields.event,
-    fields.outcome,
-    fields.reason,
-    fields.ip,
-    fields.user_agent,
-    fields.request_id,
-    fields.target_type,
-    fields.target_id,
-    fields.details,
-    prevHash,
-    chainHash(prevHash, fields),
-  ])
+}
+
+/** The columns of INSERT up to details, in its order. */
+function valuesOf(f: ChainedFields): Array<string | number | null> {
+  return [
+    f.id,
+    f.organization_id,
+    f.seq,
+    f.created_at,
+    f.actor_type,
+    f.actor_id,
+    f.credential_id,
+    f.event,
+    f.outcome,
+    f.reason,
+    f.ip,
+    f.user_agent,
+    f.request_id,
+    f.target_type,
+    f.target_id,
+    f.details,
+  ]
 }

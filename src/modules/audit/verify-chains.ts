@@ -1,6 +1,8 @@
 // verifyChains: walks every audit chain in order, a page at a time, recomputing each hash; reports the
-// first broken link of each chain. Reads on the read connection: a running server goes on writing.
+// first broken link of each chain. Reads one snapshot of the database (DatabaseAdmin.snapshot): a running
+// server goes on writing, and no page of a chain moves under the walk.
 import type { Ctx } from '../../context.ts'
+import type { Queries } from '../../db/database.ts'
 import { chainHash, GENESIS_HASH } from './chain.ts'
 import { type AuditRow, chainPage, hasInstallationChain, nextChainOrganization } from './store.ts'
 
@@ -22,13 +24,13 @@ function problemOf(row: AuditRow, expectedSeq: number, prevHash: string): string
   return undefined
 }
 
-async function verifyChain(ctx: Pick<Ctx, 'db'>, organizationId: string | null, pageSize: number): Promise<ChainReport> {
+async function verifyChain(view: Queries, organizationId: string | null, pageSize: number): Promise<ChainReport> {
   const report: ChainReport = { organizationId, records: 0 }
   let expectedSeq = 1
   let prevHash = GENESIS_HASH
   let after: { seq: number; id: string } | undefined
   for (;;) {
-    const rows = await chainPage(ctx.db, organizationId, after, pageSize)
+    const rows = await chainPage(view, organizationId, after, pageSize)
     for (const row of rows) {
       report.records++
       if (report.broken) continue
@@ -46,10 +48,12 @@ async function verifyChain(ctx: Pick<Ctx, 'db'>, organizationId: string | null, 
 /** One report per chain: the installation chain first (when it has records), then each organization's by id. */
 export async function verifyChains(ctx: Pick<Ctx, 'db'>, options: { pageSize?: number } = {}): Promise<ChainReport[]> {
   const pageSize = options.pageSize ?? VERIFY_PAGE_SIZE
-  const reports: ChainReport[] = []
-  if (await hasInstallationChain(ctx.db)) reports.push(await verifyChain(ctx, null, pageSize))
-  for (let org = await nextChainOrganization(ctx.db, undefined); org !== undefined; org = await nextChainOrganization(ctx.db, org)) {
-    reports.push(await verifyChain(ctx, org, pageSize))
-  }
-  return reports
+  return ctx.db.admin.snapshot(async (view) => {
+    const reports: ChainReport[] = []
+    if (await hasInstallationChain(view)) reports.push(await verifyChain(view, null, pageSize))
+    for (let org = await nextChainOrganization(view, undefined); org !== undefined; org = await nextChainOrganization(view, org)) {
+      reports.push(await verifyChain(view, org, pageSize))
+    }
+    return reports
+  })
 }

@@ -1,9 +1,9 @@
 // authenticate: the request's credential -> the Actor, or 401. An access token is RS256 with one of
 // our keys, then issuer, audience, nbf and exp (once per token, then cached until it expires); then,
-// on every request, revocation, the user as it is now (a disabled user's tokens die at once, and
-// permissions follow the user's current role) and the organization's IP allowlist. Personal access
-// tokens go to the api-keys module. Runs on every request: kept lean on purpose (one read, on the read
-// connection; the RSA check only for a token not seen before).
+// on every request, revocation (failing closed: revocations.ts), the user as it is now (a disabled
+// user's tokens die at once, and permissions follow the user's current role) and the organization's
+// IP allowlist. Personal access tokens go to the api-keys module. Runs on every request: kept lean on
+// purpose (one read, on the read connection; the RSA check only for a token not seen before).
 import type { AppContext, RequestMeta, UserActor } from '../../context.ts'
 import type { VerifiedClaims } from '../../ports.ts'
 import { isRole, roleGrants } from '../access/index.ts'
@@ -19,9 +19,10 @@ export async function authenticate(app: AppContext, request: Request, meta: Requ
   const presented = presentedCredential(request)
   if (presented.kind === 'api_key') return authenticateApiKey(app, presented.token, meta)
   const claims = knownClaims(app, presented.token) ?? (await verifiedClaims(app, presented.token))
-  const { revocations } = app.ports
-  if (revocations.isTokenRevoked(claims.jti) || revocations.isSessionRevoked(claims.sid))
-    throw unauthorized('TOKEN_INVALID', 'The access token has been revoked')
+  // From memory (synchronous, the common case); from the database while memory may have missed another
+  // instance's revocations.
+  const revoked = app.ports.revocations.revoked(claims.jti, claims.sid)
+  if (revoked === true || (revoked !== false && (await revoked))) throw unauthorized('TOKEN_INVALID', 'The access token has been revoked')
   const user = await userState(app.db, claims.sub, claims.organizationId)
   if (user?.status !== 'active' || !isRole(user.role)) throw unauthorized('TOKEN_INVALID', 'The user of this token is disabled or gone')
   const ranges = app.allowlists.ranges(user.allowed_ips)

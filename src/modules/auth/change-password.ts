@@ -12,7 +12,7 @@ import { revokeUserSessions } from './store.ts'
 export async function changePassword(ctx: Ctx<SessionActor>, input: { current_password: string; new_password: string }): Promise<void> {
   const { actor } = ctx
   const user = await getUserInOrg(ctx.db, actor.organizationId, actor.userId)
-  chargePasswordAttempt(ctx, actor.request.ip, user.email)
+  await chargePasswordAttempt(ctx, actor.request.ip, user.email)
   const record = {
     organizationId: actor.organizationId,
     actor: auditActorOf(actor),

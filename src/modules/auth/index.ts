@@ -12,7 +12,7 @@ export { chargePasswordAttempt } from './attempt-limit.ts'
 export { Activity } from './activity.ts'
 export { presentedCredential, unauthorized } from './credential.ts'
 export { assertIpAllowed, checkIp, type Who } from './ip-gate.ts'
-export { AUTH_CLEANUP_INTERVAL_MS, authCleanupTask } from './jobs.ts'
+export { AUTH_CLEANUP_INTERVAL_MS, authCleanupTask, revocationsPruneTask } from './jobs.ts'
 export { continueSession, openSession } from './open-session.ts'
 export { Revocations } from './revocations.ts'
 export {
@@ -54,7 +54,7 @@ export function authRoutes(app: AppContext) {
         async (c) => {
           c.set.headers['cache-control'] = 'no-store'
           // Before the password is hashed: a refused attempt costs the server nothing.
-          chargeLogin(app, c, c.body.email)
+          await chargeLogin(app, c, c.body.email)
           return login(app, { email: c.body.email, password: c.body.password, request: meta(c) })
         },
         {

@@ -1,5 +1,5 @@
-// The auth module's cron task: forgets revocations nobody can present any more, and deletes expired
-// credentials (store.ts says which) in one short transaction.
+// The auth module's cron tasks: deletes expired credentials (store.ts says which) in one short
+// transaction, once for the cluster; forgets revocations nobody can present any more, on every instance.
 import type { AppContext } from '../../context.ts'
 import type { TaskDefinition } from '../../jobs/scheduler.ts'
 import { deleteStaleMfaRecords } from '../mfa/index.ts'
@@ -16,15 +16,26 @@ export function authCleanupTask(app: AppContext, intervalMs = AUTH_CLEANUP_INTER
         ...(await deleteExpiredCredentials(tx, now)),
         ...(await deleteStaleMfaRecords(tx, now)),
       }))
-      const forgotten = app.ports.revocations.prune(now)
       return {
-        worked: deleted.revokedTokens + deleted.refreshTokens + deleted.mfaChallenges + deleted.smsMessages + forgotten > 0,
+        worked: deleted.revokedTokens + deleted.refreshTokens + deleted.mfaChallenges + deleted.smsMessages > 0,
         revoked_tokens_deleted: deleted.revokedTokens,
         refresh_tokens_deleted: deleted.refreshTokens,
         mfa_challenges_deleted: deleted.mfaChallenges,
         sms_records_deleted: deleted.smsMessages,
-        revocations_forgotten: forgotten,
       }
+    },
+  }
+}
+
+/** Every instance forgets, from its own memory, the revocations nobody can present any more. */
+export function revocationsPruneTask(app: AppContext, intervalMs = AUTH_CLEANUP_INTERVAL_MS): TaskDefinition {
+  return {
+    name: 'revocations_prune',
+    intervalMs,
+    scope: 'instance',
+    run({ now }) {
+      const forgotten = app.ports.revocations.prune(now)
+      return { worked: forgotten > 0, revocations_forgotten: forgotten }
     },
   }
 }

@@ -116,6 +116,16 @@ export async function liveRevocations(db: Queries, now: number) {
   }
 }
 
+// Two lookups by primary key in one statement: the per-request check while memory may be behind.
+const REVOKED = `SELECT (SELECT count(*) FROM revoked_tokens WHERE jti = ?)
+  + (SELECT count(*) FROM sessions WHERE id = ? AND revoked_at IS NOT NULL) AS n`
+
+/** Whether the database records the token or its session as revoked. */
+export async function revokedInDatabase(db: Queries, jti: string, sessionId: string): Promise<boolean> {
+  const row = await db.raw.get<{ n: number }>(REVOKED, [jti, sessionId])
+  return Number(row?.n ?? 0) > 0
+}
+
 /** Last-seen time of a session, outside any transaction (the writer lock is taken by the statement). */
 export async function touchSession(db: Queries, sessionId: string, now: number): Promise<void> {
   await db.raw.run('UPDATE sessions SET last_used_at = ? WHERE id = ? AND last_used_at < ?', [now, sessionId, now])

@@ -28,11 +28,8 @@ export interface Change {
 
 const INSERT_EVENT = 'INSERT INTO events (id, organization_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)'
 
-/** Writes the event row only (no audit, no subscribers): a webhook's test event. */
-export async function recordEvent(
-  tx: Tx,
-  event: { organizationId: string; type: EventType; data: Record<string, unknown>; now: number },
-): Promise<RecordedEvent> {
+/** The event as it will be written: its id and envelope; refused here when its data is too large. */
+function eventOf(event: { organizationId: string; type: EventType; data: Record<string, unknown>; now: number }): RecordedEvent {
   const id = prefixedId('evt')
   const data = JSON.stringify(event.data)
   // Refused with the change that caused it (the transaction rolls back): receivers and the outbox never see it.
@@ -43,22 +40,42 @@ export async function recordEvent(
     )
   // Written by hand so the key order of the envelope is fixed: id, type, created_at, organization_id, data.
   const body = `{"id":${JSON.stringify(id)},"type":${JSON.stringify(event.type)},"created_at":${JSON.stringify(isoTime(event.now))},"organization_id":${JSON.stringify(event.organizationId)},"data":${data}}`
-  await tx.raw.run(INSERT_EVENT, [id, event.organizationId, event.type, body, event.now])
   return { id, organizationId: event.organizationId, type: event.type, body, createdAt: event.now }
+}
+
+function insertEvent(tx: Tx, event: RecordedEvent): Promise<number> {
+  return tx.raw.run(INSERT_EVENT, [event.id, event.organizationId, event.type, event.body, event.createdAt])
+}
+
+/** Writes the event row only (no audit, no subscribers): a webhook's test event. */
+export async function recordEvent(
+  tx: Tx,
+  event: { organizationId: string; type: EventType; data: Record<string, unknown>; now: number },
+): Promise<RecordedEvent> {
+  const recorded = eventOf(event)
+  await insertEvent(tx, recorded)
+  return recorded
 }
 
 export async function recordChange(tx: Tx, ctx: Ctx, change: Change): Promise<RecordedEvent> {
   const now = change.now ?? ctx.clock.now()
-  const event = await recordEvent(tx, { organizationId: change.organizationId, type: change.type, data: change.data, now })
-  await appendAudit(tx, {
-    organizationId: change.organizationId,
-    actor: auditActorOf(ctx.actor),
-    event: change.type,
-    target: change.target,
-    details: change.details ?? {},
-    request: ctx.actor.kind === 'user' ? ctx.actor.request : null,
-    now,
-  })
-  for (const subscriber of ctx.eventSubscribers) await subscriber(tx, event)
+  const event = eventOf({ organizationId: change.organizationId, type: change.type, data: change.data, now })
+  // Started together, not one after another: none needs another's result, so on PostgreSQL they go down
+  // the transaction's connection as one pipeline (one round trip while the writer lock is held, not
+  // three or more); statements run in the order they were started (the deliveries after their event).
+  // On SQLite each runs at once as before.
+  await Promise.all([
+    insertEvent(tx, event),
+    appendAudit(tx, {
+      organizationId: change.organizationId,
+      actor: auditActorOf(ctx.actor),
+      event: change.type,
+      target: change.target,
+      details: change.details ?? {},
+      request: ctx.actor.kind === 'user' ? ctx.actor.request : null,
+      now,
+    }),
+    ...ctx.eventSubscribers.map((subscriber) => subscriber(tx, event)),
+  ])
   return event
 }

@@ -42,7 +42,7 @@ export class Keyring implements SigningKeys {
 
   /** Makes the first key if there is none, loads every key, and proves the master key opens the signer. */
   async init(): Promise<void> {
-    if (!(await anyKey(this.db))) await this.addKey(this.clock.now())
+    if (!(await anyKey(this.db))) await this.addKey(this.clock.now(), { onlyIfNone: true })
     await this.reload()
     await this.privateKey((await this.signer(this.clock.now())).kid)
   }
@@ -109,7 +109,7 @@ export class Keyring implements SigningKeys {
     return key
   }
 
-  private async addKey(activatesAt: number): Promise<KeyRow> {
+  private async addKey(activatesAt: number, options: { onlyIfNone?: boolean } = {}): Promise<KeyRow> {
     const { publicKey, privateKey } = await generateKeyPair(ALG, { modulusLength: MODULUS_BITS, extractable: true })
     const jwk = await exportJWK(publicKey)
     const kid = await calculateJwkThumbprint(jwk)
@@ -124,7 +124,7 @@ export class Keyring implements SigningKeys {
       max_token_expires_at: 0,
     }
     // Sealed and generated before the write: no crypto while the writer is held.
-    await insertKey(this.db, row)
+    await insertKey(this.db, row, options)
     return row
   }
 }

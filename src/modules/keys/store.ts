@@ -8,9 +8,15 @@ export async function anyKey(db: Queries): Promise<boolean> {
   return (await db.kysely.selectFrom('signing_keys').select('kid').limit(1).executeTakeFirst()) !== undefined
 }
 
-export async function insertKey(db: Database, row: KeyRow): Promise<void> {
-  await db.write('signing_key.add', async (tx) => {
+/**
+ * Adds `row`; `onlyIfNone`: unless a key exists by then (two instances starting at the same moment on
+ * an empty database each made one: the first to write wins, the other's is dropped). True if added.
+ */
+export async function insertKey(db: Database, row: KeyRow, options: { onlyIfNone?: boolean } = {}): Promise<boolean> {
+  return db.write('signing_key.add', async (tx) => {
+    if (options.onlyIfNone && (await anyKey(tx))) return false
     await tx.kysely.insertInto('signing_keys').values(row).execute()
+    return true
   })
 }
 

@@ -5,6 +5,6 @@ import { chargePasswordAttempt, verifyPassword } from '../auth/index.ts'
 import type { UserRow } from '../users/index.ts'
 
 export async function passwordMatches(ctx: Ctx<SessionActor>, user: UserRow, password: string): Promise<boolean> {
-  chargePasswordAttempt(ctx, ctx.actor.request.ip, user.email)
+  await chargePasswordAttempt(ctx, ctx.actor.request.ip, user.email)
   return verifyPassword(password, user.password_hash)
 }

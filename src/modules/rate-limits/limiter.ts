@@ -1,12 +1,12 @@
 // RateLimiter: every request-rate limit of the spec as checks on sliding windows (the rateCounters
-// port: in memory for one process): per user and per organization at the plan's rates (the
+// port: in memory for one process, in Redis for several): per user and per organization at the plan's rates (the
 // organization's multiplied by ORG_LIMIT_FACTOR), per client address for unauthenticated requests, and
 // the endpoint limits. Framework-free: it answers with a report (the X-RateLimit-* values) or a refusal;
 // the HTTP layer turns those into headers and 429s.
 import { clientNetwork } from '../../lib/cidr.ts'
-import { SlidingWindows, type WindowCheck, type WindowReport } from '../../lib/sliding-window.ts'
+import { SlidingWindows, type Verdict, type WindowCheck, type WindowReport } from '../../lib/sliding-window.ts'
 import type { Config } from '../../config.ts'
-import type { Ports, RateCounters } from '../../ports.ts'
+import type { LocalRateCounters, Ports, RateCounters } from '../../ports.ts'
 import { LOGIN_LIMIT, type EndpointLimit } from './endpoints.ts'
 import type { Rates } from './plans.ts'
 
@@ -32,10 +32,21 @@ export const MAX_KEYS = 200_000
 /** Windows at least this long (the daily quotas, the hourly upload limit) are saved across restarts. */
 export const SAVED_WINDOW_MS = 60 * 60 * 1000
 
-/** The in-memory counters of one process (the rateCounters port's implementation). */
-export function memoryRateCounters(): RateCounters {
+/** The in-memory counters of one process (the rateCounters port's implementation without Redis). */
+export function memoryRateCounters(): LocalRateCounters {
   return new SlidingWindows(MAX_KEYS, SAVED_WINDOW_MS)
 }
+
+/** `counters` if they are this process's own (saved to the database across restarts); undefined for Redis's. */
+export function localRateCounters(counters: RateCounters): LocalRateCounters | undefined {
+  return counters instanceof SlidingWindows ? counters : undefined
+}
+
+/**
+ * What a limiter answers: at once from counters in memory, a promise from counters in Redis. Callers
+ * await only a promise (`if (outcome instanceof Promise)`), so the one-process path allocates nothing more.
+ */
+export type RateAnswer = RateOutcome | Promise<RateOutcome>
 
 export class RateLimiter {
   constructor(
@@ -49,7 +60,7 @@ export class RateLimiter {
   }
 
   /** An authenticated request of `userId` (by token or personal access token); `endpoint`: its route's own limit. */
-  user(userId: string, organizationId: string, rates: Rates, endpoint: EndpointLimit | undefined, now: number): RateOutcome {
+  user(userId: string, organizationId: string, rates: Rates, endpoint: EndpointLimit | undefined, now: number): RateAnswer {
     const factor = this.settings.orgLimitFactor
     const checks: Check[] = [
       { key: `u:${userId}:m`, limit: rates.perMinute, windowMs: MINUTE_MS, scope: 'requests per minute for this user' },
@@ -68,7 +79,7 @@ export class RateLimiter {
   }
 
   /** A request that is not (or not yet) authenticated, from `ip` (null: unknown, in-process). */
-  anonymous(ip: string | null, now: number): RateOutcome {
+  anonymous(ip: string | null, now: number): RateAnswer {
     const limit = this.settings.unauthPerMinute
     return this.hit(
       [{ key: `a:${network(ip)}`, limit, windowMs: MINUTE_MS, scope: 'unauthenticated requests per minute from this address' }],
@@ -77,7 +88,7 @@ export class RateLimiter {
   }
 
   /** A login attempt: checked before the password is looked at. */
-  login(ip: string | null, email: string, now: number): RateOutcome {
+  login(ip: string | null, email: string, now: number): RateAnswer {
     const { perIpPerMinute, perEmailPerMinute, windowMs } = LOGIN_LIMIT
     return this.hit(
       [
@@ -88,15 +99,19 @@ export class RateLimiter {
     )
   }
 
-  private hit(checks: Check[], now: number): RateOutcome {
+  private hit(checks: Check[], now: number): RateAnswer {
     const verdict = this.windows.hit(checks, now)
-    if (verdict.accepted) return { ok: true, report: verdict.report }
-    return {
-      ok: false,
-      report: verdict.report,
-      retryAfterMs: verdict.retryAfterMs,
-      message: `Rate limit reached: ${verdict.check.limit} ${(verdict.check as Check).scope}`,
-    }
+    return verdict instanceof Promise ? verdict.then(outcomeOf) : outcomeOf(verdict)
+  }
+}
+
+function outcomeOf(verdict: Verdict): RateOutcome {
+  if (verdict.accepted) return { ok: true, report: verdict.report }
+  return {
+    ok: false,
+    report: verdict.report,
+    retryAfterMs: verdict.retryAfterMs,
+    message: `Rate limit reached: ${verdict.check.limit} ${(verdict.check as Check).scope}`,
   }
 }
 

@@ -1,8 +1,9 @@
-// The rate-limits module's SQL. Saving and restoring the long windows (SAVED_WINDOW_MS, an hour, or
-// more: the daily quotas, the hourly upload limit), so a restart does not hand out a fresh daily quota
-// (minute windows start afresh); and an organization's plan and own rates.
+// The rate-limits module's SQL. Saving and restoring the long windows of in-memory counters
+// (SAVED_WINDOW_MS, an hour, or more: the daily quotas, the hourly upload limit), so a restart does not
+// hand out a fresh daily quota (minute windows start afresh; Redis keeps its own); and an organization's
+// plan and own rates.
 import type { Database, Queries, Tx } from '../../db/database.ts'
-import type { RateCounters } from '../../ports.ts'
+import type { LocalRateCounters } from '../../ports.ts'
 
 const UPSERT = `INSERT INTO rate_limit_counters (key, window_ms, window_start, current, previous, updated_at) VALUES (?, ?, ?, ?, ?, ?)
   ON CONFLICT (key) DO UPDATE SET window_ms = excluded.window_ms, window_start = excluded.window_start,
@@ -17,7 +18,7 @@ interface Row {
 }
 
 /** Puts back every saved window that still counts (its requests have not all slid out). */
-export async function restoreRateCounters(db: Queries, counters: RateCounters, now: number): Promise<number> {
+export async function restoreRateCounters(db: Queries, counters: LocalRateCounters, now: number): Promise<number> {
   const rows = await db.raw.all<Row>(
     'SELECT key, window_ms, window_start, current, previous FROM rate_limit_counters WHERE window_start + 2 * window_ms > ?',
     [now],
@@ -34,7 +35,11 @@ export async function restoreRateCounters(db: Queries, counters: RateCounters, n
 }
 
 /** Writes the long windows counted since the last save, and deletes saved windows that no longer count. */
-export async function saveRateCounters(db: Database, counters: RateCounters, now: number): Promise<{ saved: number; deleted: number }> {
+export async function saveRateCounters(
+  db: Database,
+  counters: LocalRateCounters,
+  now: number,
+): Promise<{ saved: number; deleted: number }> {
   const dirty = counters.takeDirty()
   try {
     const deleted = await db.write('rate_limit.save', async (tx) => {

@@ -53,7 +53,9 @@ export function systemRoutes(app: AppContext) {
           app.log.warn('not ready', { request_id: requestState(ctx).id, reason: result.reason })
           throw new AppError('SERVICE_UNAVAILABLE', 'The database does not accept writes')
         }
-        return { status: 'ready' as const }
+        // Without Redis an instance still serves (rate limits open, revocations read from the database): ready, and says so.
+        const redis = app.cluster.redisState()
+        return redis === 'none' ? { status: 'ready' as const } : { status: 'ready' as const, redis }
       },
       {
         response: { 200: ReadyBody, ...errorResponses('SERVICE_UNAVAILABLE', 'RATE_LIMITED') },
@@ -61,7 +63,7 @@ export function systemRoutes(app: AppContext) {
           tags: ['System'],
           operationId: 'getReadiness',
           summary: 'Readiness',
-          description: `Public. 200 when the database accepts a write (checked at most once a second), else 503. ${READY_PER_MINUTE} calls a minute per client address, then 429.`,
+          description: `Public. 200 when the database accepts a write (checked at most once a second), else 503; with REDIS_URL, \`redis\` says whether Redis is reachable (an instance without it still serves, degraded). ${READY_PER_MINUTE} calls a minute per client address, then 429.`,
         },
       },
     )

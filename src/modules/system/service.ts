@@ -17,14 +17,30 @@ export function isOperator(actor: UserActor | undefined): boolean {
   return actor.credential.type !== 'session' || !actor.credential.mfaEnrollmentOnly
 }
 
-/** The liveness report; `showErrors` for an operator (see isOperator). Asked by anyone, so it takes no Ctx. */
-export function getHealth(app: Pick<AppContext, 'version' | 'startedAt' | 'scheduler'>, input: { now: number; showErrors: boolean }) {
-  const cron = app.scheduler.status()
+/**
+ * The liveness report; `showErrors` for an operator (see isOperator). Asked by anyone, so it takes no
+ * Ctx. On an instance that does not lead the cron loop, the cluster's tasks are shown as the leader
+ * shared them (who ran them, when); its own tasks as it ran them.
+ */
+export async function getHealth(
+  app: Pick<AppContext, 'version' | 'startedAt' | 'scheduler' | 'cluster'>,
+  input: { now: number; showErrors: boolean },
+) {
+  const local = app.scheduler.status()
+  const leader = app.scheduler.isLeader
+  const shared = leader ? undefined : await app.cluster.sharedCronStatus()
+  const cron = Object.fromEntries(
+    Object.entries(local).map(([name, task]) => [name, task.scope === 'cluster' && shared?.[name] ? shared[name] : task]),
+  )
   const failing = Object.values(cron).some((task) => task.last_error !== null)
+  const redis = app.cluster.redisState()
   return {
-    status: failing ? ('degraded' as const) : ('ok' as const),
+    status: failing || redis === 'unreachable' ? ('degraded' as const) : ('ok' as const),
     version: app.version,
     uptime_s: Math.max(0, Math.floor((input.now - app.startedAt) / 1000)),
+    instance: app.cluster.instanceId,
+    cron_leader: leader,
+    ...(redis === 'none' ? {} : { redis }),
     cron: input.showErrors ? cron : withoutErrorText(cron),
   }
 }

@@ -4,7 +4,7 @@ import type { Ctx, UserActor } from '../../context.ts'
 import { prefixedId } from '../../lib/ids.ts'
 import { priorityRank, type TicketPriority } from './lifecycle.ts'
 import { assertAssignable, checkCustomFields, normalizeTags, recordTicketEvent } from './shared.ts'
-import { insertTicket, replaceTags, takeTicketNumber, type TicketRow } from './store.ts'
+import { insertTags, insertTicket, takeTicketNumber, type TicketRow } from './store.ts'
 
 export interface NewTicket {
   subject: string
@@ -25,11 +25,16 @@ export async function createTicket(ctx: Ctx<UserActor>, input: NewTicket): Promi
   const customFields = checkCustomFields(input.custom_fields ?? {})
   const tags = normalizeTags(input.tags ?? [])
   return ctx.db.write('ticket.create', async (tx) => {
-    if (input.assignee_id) await assertAssignable(tx, actor.organizationId, input.assignee_id)
+    // Statements started together go down one pipeline on PostgreSQL: a round trip each group, not each
+    // statement, while the writer lock is held (the ticket before its tags, which reference it).
+    const [number] = await Promise.all([
+      takeTicketNumber(tx, actor.organizationId),
+      input.assignee_id ? assertAssignable(tx, actor.organizationId, input.assignee_id) : undefined,
+    ])
     const row: TicketRow = {
       id: prefixedId('tkt'),
       organization_id: actor.organizationId,
-      number: await takeTicketNumber(tx, actor.organizationId),
+      number,
       subject: input.subject.trim(),
       description: input.description ?? '',
       status: input.status ?? 'new',
@@ -46,9 +51,8 @@ export async function createTicket(ctx: Ctx<UserActor>, input: NewTicket): Promi
       solved_at: null,
       closed_at: null,
     }
-    await insertTicket(tx, row)
-    await replaceTags(tx, row, tags)
-    await recordTicketEvent(tx, ctx, 'ticket.created', row, now)
+    await Promise.all([insertTicket(tx, row), insertTags(tx, row, tags), recordTicketEvent(tx, ctx, 'ticket.created', row, now)])
+    // After the first: each appends to the audit chain, which reads its last record.
     if (row.assignee_id) await recordTicketEvent(tx, ctx, 'ticket.assigned', row, now, { previous_assignee_id: null })
     return row
   })

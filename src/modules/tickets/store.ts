@@ -8,7 +8,8 @@ import type { TicketCommentsTable, TicketsTable } from './table.ts'
 export type TicketRow = TicketsTable
 export type CommentRow = TicketCommentsTable
 
-export const TICKET_LIST = defineList('tickets', { sorts: ['created_at', 'updated_at', 'priority', 'number'] })
+// Numbers are unique within an organization (tickets_org_number): that sort needs no id after it.
+export const TICKET_LIST = defineList('tickets', { sorts: ['created_at', 'updated_at', 'priority', 'number'], unique: ['number'] })
 export const COMMENT_LIST = defineList('ticket_comments', { sorts: ['created_at'] })
 
 export async function findTicket(db: Queries, organizationId: string, id: string): Promise<TicketRow | undefined> {
@@ -25,8 +26,45 @@ export async function takeTicketNumber(tx: Tx, organizationId: string): Promise<
   return Number(row!.last_number)
 }
 
-export async function insertTicket(tx: Tx, row: TicketRow): Promise<void> {
-  await tx.kysely.insertInto('tickets').values(row).execute()
+// Raw, in the column order of TicketsTable: the create path's statements are started together (one
+// pipeline on PostgreSQL), and only raw statements go down the connection in the order they are started.
+const INSERT_TICKET =
+  'INSERT INTO tickets (id, organization_id, number, subject, description, status, priority, type, channel, requester_name, ' +
+  'requester_email, assignee_id, tags, custom_fields, created_at, updated_at, solved_at, closed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
+
+export function insertTicket(tx: Tx, r: TicketRow): Promise<number> {
+  return tx.raw.run(INSERT_TICKET, [
+    r.id,
+    r.organization_id,
+    r.number,
+    r.subject,
+    r.description,
+    r.status,
+    r.priority,
+    r.type,
+    r.channel,
+    r.requester_name,
+    r.requester_email,
+    r.assignee_id,
+    r.tags,
+    r.custom_fields,
+    r.created_at,
+    r.updated_at,
+    r.solved_at,
+    r.closed_at,
+  ])
+}
+
+const TAG_ROWS: string[] = []
+
+/** The tags of a ticket just inserted (it has none yet): one statement, started after the ticket's own insert. */
+export async function insertTags(tx: Tx, ticket: Pick<TicketRow, 'id' | 'organization_id'>, tags: readonly string[]): Promise<void> {
+  if (tags.length === 0) return
+  const rows = (TAG_ROWS[tags.length] ??= Array.from({ length: tags.length }, () => '(?, ?, ?)').join(', '))
+  await tx.raw.run(
+    `INSERT INTO ticket_tags (ticket_id, organization_id, tag) VALUES ${rows}`,
+    tags.flatMap((tag) => [ticket.id, ticket.organization_id, tag]),
+  )
 }
 
 export async function saveTicket(tx: Tx, row: TicketRow): Promise<void> {

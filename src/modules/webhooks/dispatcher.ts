@@ -1,7 +1,8 @@
 // The dispatcher: claims due deliveries with a lease (see claim-due.ts), sends each outside any
 // transaction, and records the outcome in a short one. Woken after every commit that queued
-// deliveries (the Wakeups port: attempt 1 goes at once) and by the cron loop (retries, and anything a
-// crash left: a claim whose lease ran out is due again, so a delivery is sent at least once, maybe twice).
+// deliveries, on any instance (the Wakeups port: attempt 1 goes at once), and by the cron loop on every
+// instance (retries, wake-ups lost while Redis was away, and anything a crash left: a claim whose lease
+// ran out is due again, so a delivery is sent at least once, maybe twice).
 // WEBHOOK_CONCURRENCY caps sends in flight, WEBHOOK_CONCURRENCY_PER_WEBHOOK (4) those to one webhook;
 // first attempts are claimed before retries.
 //
@@ -18,7 +19,7 @@ import { claimDue } from './claim-due.ts'
 import { EventBodies } from './event-bodies.ts'
 import { claimLeaseUntil } from './queue-delivery.ts'
 import { LocalReadyQueue, type ReadyJob } from './ready-queue.ts'
-import { recordOutcome, type OutcomeResult } from './record-outcome.ts'
+import { closesOnly, type OutcomeResult, recordOutcomes } from './record-outcome.ts'
 import { OpenedSecrets } from './secret.ts'
 import { resolveAll, sendAttempt, type AttemptOptions, type AttemptOutcome } from './send-attempt.ts'
 import { findClaimedDelivery } from './store/deliveries.ts'
@@ -184,17 +185,26 @@ export class WebhookDispatcher implements DeliveryService {
         finished = this.finished.splice(0)
         const now = clock.now()
         leaseUntil = this.leaseFrom(now)
-        await skipDeliveries(tx, idsOf(this.gone.splice(0)))
-        const succeeded = new Set<string>()
-        const recorded: OutcomeResult[] = []
-        for (const f of finished) {
-          const result = await recordOutcome(tx, f.delivery, f.outcome, config.webhooks.retryScheduleMs, now, succeeded)
-          // Disabled now (all attempts failed, or 410 Gone): what it has ready is not sent, but kept for recovery.
-          if (result.disabled) await skipDeliveries(tx, idsOf(this.ready.takeFor(f.delivery.webhook_id)))
-          recorded.push(result)
+        const gone = idsOf(this.gone.splice(0))
+        const claim = (free: number) => claimDue(tx, now, leaseUntil, { free, freeFor: (id) => this.freeFor(id) }, this.bodies)
+        if (tx.engine === 'postgres' && gone.length === 0 && finished.every(closesOnly)) {
+          // Each statement a round trip under the writer lock: the outcomes only close their rows, so the claim
+          // needs nothing they return, and it is started with them (one pipeline, executed in order).
+          const free = this.free()
+          const [recorded, due] = await Promise.all([
+            recordOutcomes(tx, finished, config.webhooks.retryScheduleMs, now),
+            free > 0 ? claim(free) : [],
+          ])
+          claimed = due
+          return recorded
         }
+        await skipDeliveries(tx, gone)
+        const recorded = await recordOutcomes(tx, finished, config.webhooks.retryScheduleMs, now)
+        // Disabled now (all attempts failed, or 410 Gone): what it has ready is not sent, but kept for recovery.
+        for (const [i, result] of recorded.entries())
+          if (result.disabled) await skipDeliveries(tx, idsOf(this.ready.takeFor(finished[i]!.delivery.webhook_id)))
         const free = this.free()
-        if (free > 0) claimed = await claimDue(tx, now, leaseUntil, { free, freeFor: (id) => this.freeFor(id) }, this.bodies)
+        if (free > 0) claimed = await claim(free)
         return recorded
       })
     } catch (error) {

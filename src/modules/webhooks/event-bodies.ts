@@ -2,7 +2,7 @@
 // goes to every webhook that subscribes to it, so its body is read once, not once per delivery.
 // Bounded by bytes (an envelope can be 256 KB); emptied when full, which only costs re-reading.
 import type { Queries } from '../../db/database.ts'
-import { eventBody } from './store/dispatch.ts'
+import { eventBodies } from './store/dispatch.ts'
 
 export class EventBodies {
   private readonly bodies = new Map<string, string>()
@@ -12,11 +12,8 @@ export class EventBodies {
 
   /** Sets `body` on each row, reading the ones not kept; drops rows whose event is gone. */
   async fill<T extends { event_id: string }>(db: Queries, rows: T[]): Promise<Array<T & { body: string }>> {
-    for (const eventId of new Set(rows.map((row) => row.event_id))) {
-      if (this.bodies.has(eventId)) continue
-      const body = await eventBody(db, eventId)
-      if (body !== undefined) this.remember(eventId, body)
-    }
+    const missing = [...new Set(rows.map((row) => row.event_id))].filter((eventId) => !this.bodies.has(eventId))
+    for (const [eventId, body] of await eventBodies(db, missing)) this.remember(eventId, body)
     const filled: Array<T & { body: string }> = []
     for (const row of rows) {
       const body = this.bodies.get(row.event_id)

@@ -15,25 +15,26 @@ export function fanOutSubscriber(wakeups: Wakeups): EventSubscriber {
     const subscribers = await subscribersOf(tx, event.organizationId)
     if (subscribers.length === 0) return
     let pending = false
+    const inserts: Promise<number>[] = []
     for (const webhook of subscribers) {
       if (!subscribes(filtersOf(webhook.events), event.type)) continue
       const enabled = Boolean(webhook.enabled)
       pending ||= enabled
-      await insertDelivery(
-        tx,
-        deliveryRow({
-          organizationId: event.organizationId,
-          webhookId: webhook.id,
-          eventId: event.id,
-          eventType: event.type,
-          attempt: 1,
-          trigger: 'event',
-          status: enabled ? 'pending' : 'skipped',
-          nextAttemptAt: enabled ? event.createdAt : null,
-          now: event.createdAt,
-        }),
-      )
+      const row = deliveryRow({
+        organizationId: event.organizationId,
+        webhookId: webhook.id,
+        eventId: event.id,
+        eventType: event.type,
+        attempt: 1,
+        trigger: 'event',
+        status: enabled ? 'pending' : 'skipped',
+        nextAttemptAt: enabled ? event.createdAt : null,
+        now: event.createdAt,
+      })
+      // Started together: on PostgreSQL one pipeline (one round trip) for all of them.
+      inserts.push(insertDelivery(tx, row))
     }
+    await Promise.all(inserts)
     if (pending) tx.afterCommit(wake)
   }
 }

@@ -7,7 +7,7 @@ export { WebhookDispatcher, type DispatcherDeps, type DispatcherOptions } from '
 export { fanOutSubscriber } from './fan-out.ts'
 export { webhookDispatchTask, webhookPruneTask } from './jobs.ts'
 export { sampleData } from './sample-data.ts'
-export { InProcessWakeups } from './signal.ts'
+export { InProcessWakeups, RedisWakeups, redisWakeups } from './signal.ts'
 
 import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../context.ts'

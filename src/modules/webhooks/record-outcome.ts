@@ -8,7 +8,7 @@ import { isoTime } from '../../lib/clock.ts'
 import { appendAudit, auditActorOf } from '../audit/index.ts'
 import { queueDelivery } from './queue-delivery.ts'
 import type { AttemptOutcome } from './send-attempt.ts'
-import { closeDelivery, firstAttemptAt } from './store/deliveries.ts'
+import { type AttemptRecord, closeDeliveries, closeDelivery, firstAttemptAt } from './store/deliveries.ts'
 import type { ClaimedDelivery } from './store/dispatch.ts'
 import { disableWebhookRow, failureStateOf, markFailed, markSucceeded } from './store/webhooks.ts'
 
@@ -81,6 +81,51 @@ export async function recordOutcome(
     now,
   })
   return { disabled: null, nextAttemptAt }
+}
+
+/** An outcome whose recording only closes its delivery row: a success, or any answer to a test send. */
+export function closesOnly(f: { delivery: Pick<ClaimedDelivery, 'trigger'>; outcome: Pick<AttemptOutcome, 'ok'> }): boolean {
+  return f.outcome.ok || f.delivery.trigger === 'test'
+}
+
+/**
+ * Records the outcomes of many attempts in `tx`, in order, with the same result as recordOutcome on each
+ * in turn: what only closes its row (a success, a test send) is gathered and written together — one
+ * statement for the closes on PostgreSQL, the webhooks' success marks started together — before the
+ * next failure, whose bookkeeping reads what those wrote.
+ */
+export async function recordOutcomes(
+  tx: Tx,
+  finished: ReadonlyArray<{ delivery: ClaimedDelivery; outcome: AttemptOutcome }>,
+  scheduleMs: readonly number[],
+  now: number,
+): Promise<OutcomeResult[]> {
+  const results: OutcomeResult[] = []
+  const succeeded = new Set<string>()
+  let closes: Array<{ id: string; record: AttemptRecord }> = []
+  let marks: string[] = []
+  const flush = async () => {
+    if (closes.length === 0) return
+    await Promise.all([closeDeliveries(tx, closes, now), ...marks.map((id) => markSucceeded(tx, id, now))])
+    closes = []
+    marks = []
+  }
+  for (const f of finished) {
+    const { delivery, outcome } = f
+    if (!closesOnly(f)) {
+      await flush()
+      results.push(await recordOutcome(tx, delivery, outcome, scheduleMs, now, succeeded))
+      continue
+    }
+    closes.push({ id: delivery.id, record: { status: outcome.ok ? 'success' : 'failed', ...outcome } })
+    if (outcome.ok && delivery.trigger !== 'test' && !succeeded.has(delivery.webhook_id)) {
+      marks.push(delivery.webhook_id)
+      succeeded.add(delivery.webhook_id)
+    }
+    results.push(NOTHING)
+  }
+  await flush()
+  return results
 }
 
 /** Disabled by the system, with its audit record (webhook.disabled is not an event of the catalog). */

@@ -65,7 +65,11 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** Every value of every table, as one string: to prove a secret is stored nowhere. */
 const wholeDatabase = async () => {
   const { raw } = app.context.db
-  const tables = await raw.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+  const tables = await raw.all<{ name: string }>(
+    app.context.db.engine === 'postgres'
+      ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+      : "SELECT name FROM sqlite_master WHERE type = 'table'",
+  )
   const contents = await Promise.all(tables.map(async ({ name }) => JSON.stringify(await raw.all(`SELECT * FROM "${name}"`))))
   return contents.join('\n')
 }

@@ -1,11 +1,13 @@
-// The audit hash chain: every hash recomputed independently from the API's records, the append-only triggers, and verifyChains on real SQLite files tampered with directly.
+// The audit hash chain: every hash recomputed independently from the API's records, the append-only triggers, and verifyChains on real databases (SQLite files, or PostgreSQL databases) tampered with directly.
 import { createHash } from 'node:crypto'
 import { afterAll, describe, expect, test } from 'bun:test'
 import type { Database } from '../../../src/db/database.ts'
+import { openPostgres } from '../../../src/db/postgres.ts'
 import { openSqlite } from '../../../src/db/sqlite.ts'
 import { verifyChains } from '../../../src/modules/audit/index.ts'
 import { join } from 'node:path'
 import { json, makeTestApp, tempDirs, type TestApp } from '../../helpers/app.ts'
+import { postgresServer, TEST_ENGINE } from '../../helpers/engine.ts'
 import { PASSWORD, seedOrganization, type SeededOrg } from '../../helpers/seed.ts'
 
 interface ApiRecord {
@@ -218,13 +220,26 @@ await activity(source, acme)
 await activity(source, globex)
 const copies = tempDirs('switchboard-chain-')
 let copied = 0
-/** A copy of the source database in a file of its own. */
+// PostgreSQL copies a database whole as the template of a new one, which needs the source closed: its
+// name is all that is kept.
+const sourceDatabase = TEST_ENGINE === 'postgres' ? new URL(source.config.databaseUrl!).pathname.slice(1) : undefined
+if (sourceDatabase !== undefined) await source.close()
+/** A copy of the source database of its own: a file on SQLite, a database on PostgreSQL. */
 async function copyOfSource(): Promise<Database> {
+  if (sourceDatabase !== undefined) {
+    const server = await postgresServer()
+    const name = `chain_copy_${++copied}`
+    await server.admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${sourceDatabase}`)
+    return openPostgres(server.url(name))
+  }
   const path = join(copies(), `copy-${++copied}.db`)
   await source.context.db.admin.backupTo(path)
   return openSqlite(path)
 }
-afterAll(() => source.close())
+afterAll(() => (sourceDatabase === undefined ? source.close() : undefined))
+
+/** DROP TRIGGER as each engine spells it (PostgreSQL names the table). */
+const dropTrigger = (name: string) => (TEST_ENGINE === 'postgres' ? `DROP TRIGGER ${name} ON audit_logs` : `DROP TRIGGER ${name}`)
 
 describe('verifyChains', () => {
   type Row = { id: string; seq: number; organization_id: string | null; hash: string; prev_hash: string }
@@ -232,8 +247,8 @@ describe('verifyChains', () => {
   /** A private copy of the database, its triggers dropped as someone holding the file could. */
   async function tamperable() {
     const db = await copyOfSource()
-    await db.raw.run('DROP TRIGGER audit_logs_no_update')
-    await db.raw.run('DROP TRIGGER audit_logs_no_delete')
+    await db.raw.run(dropTrigger('audit_logs_no_update'))
+    await db.raw.run(dropTrigger('audit_logs_no_delete'))
     const chain = (org: string) =>
       db.raw.all<Row>('SELECT id, seq, organization_id, hash, prev_hash FROM audit_logs WHERE organization_id = ? ORDER BY seq', [org])
     return { db, chain }
@@ -268,7 +283,7 @@ describe('verifyChains', () => {
 
   test('an empty database: no chains', async () => {
     const db = await copyOfSource()
-    await db.raw.run('DROP TRIGGER audit_logs_no_delete')
+    await db.raw.run(dropTrigger('audit_logs_no_delete'))
     await db.raw.run('DELETE FROM audit_logs')
     expect(await reportsOf(db)).toEqual([])
     await db.close()
@@ -279,17 +294,17 @@ describe('verifyChains', () => {
     ['details', `details = '{"tampered":true}'`],
     ['event', "event = event || '.x'"],
     ['outcome', "outcome = CASE outcome WHEN 'success' THEN 'failure' ELSE 'success' END"],
-    ['reason', "reason = ifnull(reason, '') || 'x'"],
+    ['reason', "reason = coalesce(reason, '') || 'x'"],
     ['reason (NULL to empty)', "reason = CASE WHEN reason IS NULL THEN '' ELSE NULL END"],
-    ['actor_id', "actor_id = ifnull(actor_id, '') || 'x'"],
+    ['actor_id', "actor_id = coalesce(actor_id, '') || 'x'"],
     ['actor_type', "actor_type = actor_type || 'x'"],
-    ['credential_id', "credential_id = ifnull(credential_id, '') || 'x'"],
+    ['credential_id', "credential_id = coalesce(credential_id, '') || 'x'"],
     ['created_at', 'created_at = created_at + 1'],
-    ['ip', "ip = ifnull(ip, '') || 'x'"],
-    ['user_agent', "user_agent = ifnull(user_agent, '') || 'x'"],
-    ['request_id', "request_id = ifnull(request_id, '') || 'x'"],
-    ['target_type', "target_type = ifnull(target_type, '') || 'x'"],
-    ['target_id', "target_id = ifnull(target_id, '') || 'x'"],
+    ['ip', "ip = coalesce(ip, '') || 'x'"],
+    ['user_agent', "user_agent = coalesce(user_agent, '') || 'x'"],
+    ['request_id', "request_id = coalesce(request_id, '') || 'x'"],
+    ['target_type', "target_type = coalesce(target_type, '') || 'x'"],
+    ['target_id', "target_id = coalesce(target_id, '') || 'x'"],
     ['id', "id = id || 'x'"],
     ['hash', "hash = '" + 'f'.repeat(64) + "'"],
   ]

@@ -43,7 +43,7 @@ describe('success', () => {
   })
 
   test('each login opens its own session, recording the user agent', async () => {
-    const sessions = () => app.context.db.raw.all<Record<string, unknown>>('SELECT * FROM sessions ORDER BY rowid')
+    const sessions = () => app.context.db.raw.all<Record<string, unknown>>('SELECT * FROM sessions ORDER BY id')
     const before = (await sessions()).length
     await login({ email: 'agent@acme.test', password: PASSWORD }, { 'user-agent': 'integration-test/1.0' })
     const after = await sessions()

@@ -2,6 +2,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { json, makeTestApp, tempDirs, type TestApp } from '../../helpers/app.ts'
 import { FakeClock } from '../../helpers/clock.ts'
+import { TEST_ENGINE } from '../../helpers/engine.ts'
 import { PASSWORD, seedOrganization, signIn } from '../../helpers/seed.ts'
 
 const app = await makeTestApp()
@@ -193,6 +194,18 @@ describe('paging', () => {
   })
 })
 
+/**
+ * What `read` gives once the last-seen write a request started has landed. The request does not wait for
+ * it: on SQLite it is done before the response, on PostgreSQL it may still be on its way to the server,
+ * so the read is repeated there (the value it waits for is the one asserted, never another).
+ */
+async function settled<T>(read: () => Promise<T>, expected: T): Promise<T> {
+  let value = await read()
+  if (TEST_ENGINE === 'sqlite') return value
+  for (const deadline = Date.now() + 2000; value !== expected && Date.now() < deadline; value = await read()) await Bun.sleep(10)
+  return value
+}
+
 describe('last_seen_at', () => {
   test('moves on API use, at most once a minute', async () => {
     const user = await newUser()
@@ -201,7 +214,8 @@ describe('last_seen_at', () => {
     const lastSeen = async () => (await sessionsOf(tokens.access_token)).sessions[0]!.last_seen_at
     // Listing is itself API use: the first use after the login is written.
     app.clock.advance(10_000)
-    expect(await lastSeen()).toBe(new Date(start + 10_000).toISOString())
+    const first = new Date(start + 10_000).toISOString()
+    expect(await settled(lastSeen, first)).toBe(first)
     // Within the minute after that write, further use changes nothing.
     app.clock.advance(30_000)
     expect((await me(tokens.access_token)).status).toBe(200)
@@ -210,7 +224,8 @@ describe('last_seen_at', () => {
     expect(await lastSeen()).toBe(new Date(start + 10_000).toISOString())
     // A minute after the last write, the next use is written.
     app.clock.advance(1_000)
-    expect(await lastSeen()).toBe(new Date(start + 70_000).toISOString())
+    const next = new Date(start + 70_000).toISOString()
+    expect(await settled(lastSeen, next)).toBe(next)
     // created_at never moves.
     expect((await sessionsOf(tokens.access_token)).sessions[0]!.created_at).toBe(new Date(start).toISOString())
   })
@@ -222,10 +237,12 @@ describe('last_seen_at', () => {
     const start = app.clock.now()
     app.clock.advance(120_000)
     expect((await me(busy.access_token)).status).toBe(200)
-    const { sessions } = await sessionsOf(busy.access_token)
-    const byId = new Map(sessions.map((s) => [s.id, s]))
-    expect(byId.get(claims(busy.access_token).sid)!.last_seen_at).toBe(new Date(start + 120_000).toISOString())
-    expect(byId.get(claims(quiet.access_token).sid)!.last_seen_at).toBe(new Date(start).toISOString())
+    const seen = new Date(start + 120_000).toISOString()
+    const byId = async () => new Map((await sessionsOf(busy.access_token)).sessions.map((s) => [s.id, s]))
+    await settled(async () => (await byId()).get(claims(busy.access_token).sid)!.last_seen_at, seen)
+    const sessions = await byId()
+    expect(sessions.get(claims(busy.access_token).sid)!.last_seen_at).toBe(seen)
+    expect(sessions.get(claims(quiet.access_token).sid)!.last_seen_at).toBe(new Date(start).toISOString())
   })
 })
 

@@ -1,11 +1,20 @@
-// RateLimiter (user, organization, endpoint, anonymous and login budgets), endpointLimitFor, the plan rates (organizationRates, ratesFromColumn, RATES_COLUMN) and store.ts (saving and restoring the long windows on a real migrated SQLite file).
+// RateLimiter (user, organization, endpoint, anonymous and login budgets), endpointLimitFor, the plan rates (organizationRates, ratesFromColumn, RATES_COLUMN) and store.ts (saving and restoring the long windows on a real migrated database of the test engine).
 import { afterAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { ENDPOINT_LIMITS, LOGIN_LIMIT, endpointLimitFor } from '../../../src/modules/rate-limits/endpoints.ts'
-import { DAY_MS, MINUTE_MS, RateLimiter, SAVED_WINDOW_MS, type RateOutcome } from '../../../src/modules/rate-limits/limiter.ts'
+import {
+  DAY_MS,
+  MINUTE_MS,
+  localRateCounters,
+  type RateAnswer,
+  RateLimiter,
+  SAVED_WINDOW_MS,
+  type RateOutcome,
+} from '../../../src/modules/rate-limits/limiter.ts'
 import { PLAN_RATES, RATES_COLUMN, organizationRates, ratesFromColumn, type Rates } from '../../../src/modules/rate-limits/plans.ts'
 import { restoreRateCounters as restoreCounters, saveRateCounters as saveCounters } from '../../../src/modules/rate-limits/store.ts'
 import type { Database } from '../../../src/db/database.ts'
+import { openPostgres } from '../../../src/db/postgres.ts'
 import { openSqlite } from '../../../src/db/sqlite.ts'
 import { makeTestApp, type TestApp } from '../../helpers/app.ts'
 
@@ -20,16 +29,25 @@ const FREE: Rates = { perMinute: 60, perDay: 1_000 }
 const REPORTS = endpointLimitFor('GET', '/api/v1/reports/:type')
 const UPLOADS = endpointLimitFor('POST', '/api/v1/uploads')
 
-/** The store saves and restores a limiter's counters (the rateCounters port). */
-const saveRateCounters = (db: Database, rl: RateLimiter, now: number) => saveCounters(db, rl.windows, now)
-const restoreRateCounters = (db: Database, rl: RateLimiter, now: number) => restoreCounters(db, rl.windows, now)
+/** The store saves and restores a limiter's counters (the rateCounters port, in memory). */
+const local = (rl: RateLimiter) => localRateCounters(rl.windows) ?? expect.unreachable('the counters are in memory')
+const saveRateCounters = (db: Database, rl: RateLimiter, now: number) => saveCounters(db, local(rl), now)
+const restoreRateCounters = (db: Database, rl: RateLimiter, now: number) => restoreCounters(db, local(rl), now)
 
-function ok(outcome: RateOutcome) {
+/** In memory the limiter answers at once, never with a promise (the one-process path costs no await). */
+function sync(answer: RateAnswer): RateOutcome {
+  if (answer instanceof Promise) throw new Error('the in-memory limiter answered with a promise')
+  return answer
+}
+
+function ok(answer: RateAnswer) {
+  const outcome = sync(answer)
   if (!outcome.ok) throw new Error(`expected an acceptance, got: ${outcome.message}`)
   return outcome.report
 }
 
-function no(outcome: RateOutcome) {
+function no(answer: RateAnswer) {
+  const outcome = sync(answer)
   if (outcome.ok) throw new Error(`expected a refusal, got remaining ${outcome.report.remaining}`)
   return outcome
 }
@@ -188,7 +206,7 @@ describe('RateLimiter.anonymous', () => {
   test.each(pairs)('%s then %s: shared %p', (first, second, shared) => {
     const rl = limiter({ unauthPerMinute: 3 })
     expect([1, 2, 3].map(() => ok(rl.anonymous(first, D0)).remaining)).toEqual([2, 1, 0])
-    const outcome = rl.anonymous(second, D0)
+    const outcome = sync(rl.anonymous(second, D0))
     expect(outcome.ok).toBe(!shared)
     if (!outcome.ok) expect(outcome.message).toBe('Rate limit reached: 3 unauthenticated requests per minute from this address')
   })
@@ -315,16 +333,19 @@ describe('plan rates', () => {
 })
 
 describe('store: saving and restoring the long windows', () => {
-  let app: TestApp
   const apps: TestApp[] = []
   afterAll(async () => Promise.all(apps.map((a) => a.close())))
 
-  /** A fresh connection to a freshly migrated database (no statement cached on it yet). */
-  async function database(): Promise<{ app: TestApp; db: Database; file: string }> {
-    app = await makeTestApp()
-    apps.push(app)
-    const file = join(app.dataDir, 'switchboard.db')
-    return { app, db: openSqlite(file), file }
+  /**
+   * A fresh connection to a freshly migrated database (no statement cached on it yet), on the test
+   * engine: in-memory counters are saved to SQLite in embedded mode, to PostgreSQL without Redis.
+   */
+  async function database(): Promise<{ app: TestApp; db: Database; reopen(): Database }> {
+    const made = await makeTestApp()
+    apps.push(made)
+    const url = made.context.config.databaseUrl
+    const reopen = () => (url === undefined ? openSqlite(join(made.dataDir, 'switchboard.db')) : openPostgres(url, { max: 1 }))
+    return { app: made, db: reopen(), reopen }
   }
 
   interface SavedRow {
@@ -335,8 +356,18 @@ describe('store: saving and restoring the long windows', () => {
     previous: number
     updated_at: number
   }
-  const rows = (db: Database) =>
-    db.raw.all<SavedRow>('SELECT key, window_ms, window_start, current, previous, updated_at FROM rate_limit_counters ORDER BY key')
+  // Numbers, as PostgreSQL hands BIGINT columns back otherwise.
+  const rows = async (db: Database) =>
+    (
+      await db.raw.all<SavedRow>('SELECT key, window_ms, window_start, current, previous, updated_at FROM rate_limit_counters ORDER BY key')
+    ).map((row) => ({
+      key: row.key,
+      window_ms: Number(row.window_ms),
+      window_start: Number(row.window_start),
+      current: Number(row.current),
+      previous: Number(row.previous),
+      updated_at: Number(row.updated_at),
+    }))
 
   const T = D0 + 3 * HOUR_MS + 5 * MINUTE_MS
   const rates = { perMinute: 60, perDay: 5 }
@@ -367,7 +398,7 @@ describe('store: saving and restoring the long windows', () => {
     // "Restart" an hour later.
     const after = limiter({ orgLimitFactor: 2 })
     expect(await restoreRateCounters(db, after, T + HOUR_MS)).toBe(3)
-    expect(after.windows.size).toBe(3)
+    expect(local(after).size).toBe(3)
     // The day's 3 still count: 2 left of 5; the minute is fresh.
     expect(ok(after.user('u1', 'o1', rates, undefined, T + HOUR_MS))).toEqual({ limit: 5, remaining: 1, resetAt: D0 + 2 * DAY_MS })
     expect(ok(after.user('u1', 'o1', rates, undefined, T + HOUR_MS))).toEqual({ limit: 5, remaining: 0, resetAt: D0 + DAY_MS + 1 })
@@ -431,12 +462,17 @@ describe('store: saving and restoring the long windows', () => {
   })
 
   // A save that fails must leave the counters dirty, so the next save writes them.
-  const failures: [string, (db: Database, file: string) => Promise<{ failing: Database; repair(): Promise<unknown> }>][] = [
+  const failures: [string, (db: Database, reopen: () => Database) => Promise<{ failing: Database; repair(): Promise<unknown> }>][] = [
     [
       'a trigger refuses the write',
       async (db) => {
-        await db.raw.run("CREATE TRIGGER refuse BEFORE INSERT ON rate_limit_counters BEGIN SELECT RAISE(ABORT, 'refused'); END")
-        return { failing: db, repair: () => db.raw.run('DROP TRIGGER refuse') }
+        if (db.engine === 'sqlite') {
+          await db.raw.run("CREATE TRIGGER refuse BEFORE INSERT ON rate_limit_counters BEGIN SELECT RAISE(ABORT, 'refused'); END")
+          return { failing: db, repair: () => db.raw.run('DROP TRIGGER refuse') }
+        }
+        await db.raw.run("CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$ LANGUAGE plpgsql")
+        await db.raw.run('CREATE TRIGGER refuse BEFORE INSERT ON rate_limit_counters FOR EACH ROW EXECUTE FUNCTION refuse()')
+        return { failing: db, repair: () => db.raw.run('DROP TRIGGER refuse ON rate_limit_counters') }
       },
     ],
     [
@@ -448,8 +484,8 @@ describe('store: saving and restoring the long windows', () => {
     ],
     [
       'the database connection is closed',
-      async (_, file) => {
-        const closed = openSqlite(file)
+      async (_, reopen) => {
+        const closed = reopen()
         await closed.close()
         return { failing: closed, repair: async () => {} }
       },
@@ -457,9 +493,9 @@ describe('store: saving and restoring the long windows', () => {
   ]
 
   test.each(failures)('a failed save (%s) throws and marks the counters dirty again', async (_, breakIt) => {
-    const { db, file } = await database()
+    const { db, reopen } = await database()
     const rl = counted()
-    const { failing, repair } = await breakIt(db, file)
+    const { failing, repair } = await breakIt(db, reopen)
     await expect(saveRateCounters(failing, rl, T)).rejects.toThrow()
     await repair()
     expect(await rows(db)).toEqual([])
@@ -477,14 +513,14 @@ describe('store: saving and restoring the long windows', () => {
     const rl = limiter()
     ok(rl.user('u1', 'o1', FREE, undefined, T))
     for (let i = 0; i < 100; i++) ok(rl.anonymous(`192.0.2.${i}`, T))
-    expect(rl.windows.size).toBe(104)
+    expect(local(rl).size).toBe(104)
     // As rate_limit_save does every 10 s: save, then sweep. Two minutes later every minute window is idle.
     await saveRateCounters(db, rl, T + 10_000)
-    rl.windows.sweep(T + 10_000)
+    local(rl).sweep(T + 10_000)
     await saveRateCounters(db, rl, T + 2 * MINUTE_MS)
-    rl.windows.sweep(T + 2 * MINUTE_MS)
+    local(rl).sweep(T + 2 * MINUTE_MS)
     // Left: the user's and the organization's day windows.
-    expect(rl.windows.size).toBe(2)
+    expect(local(rl).size).toBe(2)
     await db.close()
   })
 
@@ -501,7 +537,7 @@ describe('store: saving and restoring the long windows', () => {
       const now = T + Math.floor(i / 700) * 1_000
       if (now - lastCron >= 10_000) {
         await saveRateCounters(db, rl, now)
-        rl.windows.sweep(now)
+        local(rl).sweep(now)
         lastCron = now
       }
       rl.anonymous(`10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, now)

@@ -5,6 +5,7 @@ import { HIDDEN_ERROR, READY_WRITE_INTERVAL_MS, readinessProbe } from '../../../
 import { READY_PER_MINUTE } from '../../../src/modules/system/index.ts'
 import { VERSION } from '../../../src/version.ts'
 import { json, makeTestApp } from '../../helpers/app.ts'
+import { postgresServer, TEST_ENGINE } from '../../helpers/engine.ts'
 import { seedOrganization, signIn } from '../../helpers/seed.ts'
 
 const app = await makeTestApp()
@@ -13,58 +14,36 @@ const { users } = await seedOrganization(app)
 
 describe('GET /health', () => {
   test('reports status, version, uptime and every cron task, without authentication', async () => {
+    // A tick (nothing is due yet): among peers (the PostgreSQL + Redis run) it takes the cron leadership.
+    await app.context.scheduler.tick()
     const response = await app.request('/health')
     expect(response.status).toBe(200)
+    const task = (nextRunInMs: number, scope: 'cluster' | 'instance' = 'cluster') => ({
+      last_run_at: null,
+      last_duration_ms: null,
+      last_error: null,
+      last_failure_at: null,
+      runs: 0,
+      failures: 0,
+      next_run_at: new Date(app.context.startedAt + nextRunInMs).toISOString(),
+      ran_by: null,
+      scope,
+    })
     expect(await json(response)).toEqual({
       status: 'ok',
       version: VERSION,
       uptime_s: 0,
+      instance: app.config.instanceId,
+      cron_leader: true,
+      // With REDIS_URL (the PostgreSQL + Redis run) /health says whether Redis answers.
+      ...(app.config.redisUrl ? { redis: 'ok' } : {}),
       cron: {
-        db_maintenance: {
-          last_run_at: null,
-          last_duration_ms: null,
-          last_error: null,
-          last_failure_at: null,
-          runs: 0,
-          failures: 0,
-          next_run_at: new Date(app.context.startedAt + 3_600_000).toISOString(),
-        },
-        auth_cleanup: {
-          last_run_at: null,
-          last_duration_ms: null,
-          last_error: null,
-          last_failure_at: null,
-          runs: 0,
-          failures: 0,
-          next_run_at: new Date(app.context.startedAt + 300_000).toISOString(),
-        },
-        ticket_auto_close: {
-          last_run_at: null,
-          last_duration_ms: null,
-          last_error: null,
-          last_failure_at: null,
-          runs: 0,
-          failures: 0,
-          next_run_at: new Date(app.context.startedAt + 600_000).toISOString(),
-        },
-        webhook_dispatch: {
-          last_run_at: null,
-          last_duration_ms: null,
-          last_error: null,
-          last_failure_at: null,
-          runs: 0,
-          failures: 0,
-          next_run_at: new Date(app.context.startedAt + 1000).toISOString(),
-        },
-        webhook_prune: {
-          last_run_at: null,
-          last_duration_ms: null,
-          last_error: null,
-          last_failure_at: null,
-          runs: 0,
-          failures: 0,
-          next_run_at: new Date(app.context.startedAt + 3_600_000).toISOString(),
-        },
+        db_maintenance: task(3_600_000),
+        auth_cleanup: task(300_000),
+        revocations_prune: task(300_000, 'instance'),
+        ticket_auto_close: task(600_000),
+        webhook_dispatch: task(1000, 'instance'),
+        webhook_prune: task(3_600_000),
       },
     })
   })
@@ -108,6 +87,8 @@ describe('GET /health', () => {
     expect(anonymous.status).toBe('degraded')
     expect(anonymous.cron.flaky).toEqual({
       ...hidden,
+      ran_by: app.config.instanceId,
+      scope: 'cluster',
       last_duration_ms: anonymous.cron.flaky!.last_duration_ms,
       next_run_at: anonymous.cron.flaky!.next_run_at,
     })
@@ -165,7 +146,7 @@ describe('GET /ready', () => {
   test('200 when the database takes a write, and the write really happens', async () => {
     const response = await app.request('/ready')
     expect(response.status).toBe(200)
-    expect(await json(response)).toEqual({ status: 'ready' })
+    expect(await json(response)).toEqual(app.config.redisUrl ? { status: 'ready', redis: 'ok' } : { status: 'ready' })
     const row = await app.context.db.raw.get("SELECT value, updated_at FROM system_kv WHERE key = 'ready_probe'")
     expect(row).toEqual({ value: String(app.clock.now()), updated_at: app.clock.now() })
   })
@@ -210,10 +191,40 @@ describe('GET /ready', () => {
     expect(writes).toBe(3)
   })
 
+  /**
+   * Makes the database refuse writes, or take them again: SQLite's query_only on the app's connection;
+   * on PostgreSQL the server's default_transaction_read_only, which every open connection takes up on a
+   * configuration reload (as a server made read-only by its operator would behave).
+   */
+  async function refuseWrites(refuse: boolean): Promise<void> {
+    if (TEST_ENGINE === 'sqlite') {
+      await app.context.db.raw.run(`PRAGMA query_only = ${refuse ? 'ON' : 'OFF'}`)
+      return
+    }
+    const server = await postgresServer()
+    const admin = new Bun.SQL(server.url('postgres'), { max: 1 })
+    try {
+      // Its own session stays writable whatever the server's default becomes.
+      await admin.unsafe('SET default_transaction_read_only = off')
+      await admin.unsafe(
+        refuse ? 'ALTER SYSTEM SET default_transaction_read_only = on' : 'ALTER SYSTEM RESET default_transaction_read_only',
+      )
+      await admin.unsafe('SELECT pg_reload_conf()')
+    } finally {
+      await admin.close()
+    }
+    const wanted = refuse ? 'on' : 'off'
+    const seen = async () =>
+      (await app.context.db.raw.get<{ v: string }>("SELECT current_setting('default_transaction_read_only') AS v"))!.v
+    for (const deadline = Date.now() + 5000; (await seen()) !== wanted && Date.now() < deadline; ) await Bun.sleep(20)
+    // Every backend was signalled at once; give the app's other pooled connections a moment to read theirs.
+    await Bun.sleep(100)
+  }
+
   test('503 while the database refuses writes, 200 again once it accepts them', async () => {
     // Past the second in which the last write answers for /ready.
     app.clock.advance(READY_WRITE_INTERVAL_MS)
-    await app.context.db.raw.run('PRAGMA query_only = ON')
+    await refuseWrites(true)
     try {
       const response = await app.request('/ready')
       expect(response.status).toBe(503)
@@ -223,12 +234,13 @@ describe('GET /ready', () => {
         request_id: response.headers.get('x-request-id'),
       })
       const warning = app.logs.records().find((r) => r.msg === 'not ready')
-      expect(warning?.reason).toContain('readonly')
+      // SQLite: "attempt to write a readonly database"; PostgreSQL: "cannot execute INSERT in a read-only transaction".
+      expect(warning?.reason).toContain(TEST_ENGINE === 'sqlite' ? 'readonly' : 'read-only')
       expect(warning?.request_id).toBe(response.headers.get('x-request-id'))
       // Liveness is not readiness: /health still answers.
       expect((await app.request('/health')).status).toBe(200)
     } finally {
-      await app.context.db.raw.run('PRAGMA query_only = OFF')
+      await refuseWrites(false)
     }
     expect((await app.request('/ready')).status).toBe(200)
   })

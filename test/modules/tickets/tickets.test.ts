@@ -92,7 +92,7 @@ const ticketIn = async (status: string, body: Record<string, unknown> = {}): Pro
 
 /** The events of one ticket, in the order they were written. */
 const eventsOf = async (ticketId: string): Promise<TicketEvent[]> =>
-  (await app.context.db.raw.all<{ body: string }>('SELECT body FROM events ORDER BY rowid'))
+  (await app.context.db.raw.all<{ body: string }>('SELECT body FROM events ORDER BY id'))
     .map((row) => JSON.parse(row.body) as TicketEvent)
     .filter((event) => event.type.startsWith('ticket.') && event.data.ticket.id === ticketId)
 

@@ -97,11 +97,14 @@ interface DeliveryRow {
 
 const rows = (s: Setup, webhookId: string) =>
   s.app.context.db.raw.all<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY created_at, attempt', [webhookId])
-const webhookState = async (s: Setup, id: string) =>
-  (await s.app.context.db.raw.get<{ enabled: number; disabled_reason: string | null; consecutive_failures: number }>(
+/** The webhook's state as stored; `enabled` read as the modules read it (0/1 on SQLite, a boolean on PostgreSQL). */
+const webhookState = async (s: Setup, id: string) => {
+  const row = (await s.app.context.db.raw.get<{ enabled: number | boolean; disabled_reason: string | null; consecutive_failures: number }>(
     'SELECT enabled, disabled_reason, consecutive_failures FROM webhooks WHERE id = ?',
     [id],
   ))!
+  return { ...row, enabled: Boolean(row.enabled) }
+}
 
 describe('a delivery', () => {
   test('is the stored envelope byte for byte, with both signatures and the delivery headers, and leaves a success record', async () => {
@@ -175,7 +178,7 @@ describe('failures', () => {
     )
     expect(new Set(s.receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1)
     expect(s.receiver.received.map((r) => r.headers['x-service-attempt'])).toEqual(['1', '2', '3', '4', '5', '6'])
-    expect(await webhookState(s, webhookId)).toEqual({ enabled: 0, disabled_reason: 'exhausted', consecutive_failures: 6 })
+    expect(await webhookState(s, webhookId)).toEqual({ enabled: false, disabled_reason: 'exhausted', consecutive_failures: 6 })
     const disabled = await s.app.context.db.raw.all<{ event: string; reason: string }>(
       "SELECT event, reason FROM audit_logs WHERE target_id = ? AND event = 'webhook.disabled'",
       [webhookId],
@@ -202,7 +205,7 @@ describe('failures', () => {
       [2, 'failed'],
       [3, 'failed'],
     ])
-    expect(await webhookState(s, webhookId)).toEqual({ enabled: 0, disabled_reason: 'exhausted', consecutive_failures: 3 })
+    expect(await webhookState(s, webhookId)).toEqual({ enabled: false, disabled_reason: 'exhausted', consecutive_failures: 3 })
   })
 
   test("a success of another event after an event's first attempt keeps the webhook on when that event's last attempt fails", async () => {
@@ -219,7 +222,7 @@ describe('failures', () => {
       await s.run()
     }
     expect((await rows(s, webhookId)).map((r) => r.status).sort()).toEqual(['failed', 'failed', 'failed', 'success'])
-    expect(await webhookState(s, webhookId)).toMatchObject({ enabled: 1, consecutive_failures: 2 })
+    expect(await webhookState(s, webhookId)).toMatchObject({ enabled: true, consecutive_failures: 2 })
   })
 
   test('a recovered event whose fresh schedule fails again disables the webhook again', async () => {
@@ -232,7 +235,7 @@ describe('failures', () => {
       s.app.clock.advance(1_200)
       await s.run()
     }
-    expect(await webhookState(s, webhookId)).toMatchObject({ enabled: 0, disabled_reason: 'exhausted' })
+    expect(await webhookState(s, webhookId)).toMatchObject({ enabled: false, disabled_reason: 'exhausted' })
     expect((await s.send('PATCH', `/api/v1/webhooks/${webhookId}`, { enabled: true })).status).toBe(200)
     s.app.clock.advance(60_000)
     expect((await json<{ queued: number }>(await s.send('POST', `/api/v1/webhooks/${webhookId}/recover`, { since }))).queued).toBe(1)
@@ -246,7 +249,7 @@ describe('failures', () => {
       ['recover', 1, 'failed'],
       ['recover', 2, 'failed'],
     ])
-    expect(await webhookState(s, webhookId)).toMatchObject({ enabled: 0, disabled_reason: 'exhausted' })
+    expect(await webhookState(s, webhookId)).toMatchObject({ enabled: false, disabled_reason: 'exhausted' })
     up = true
   })
 
@@ -256,7 +259,7 @@ describe('failures', () => {
     await newTicket(s)
     await s.run()
     expect((await rows(s, webhookId)).map((r) => r.status)).toEqual(['failed'])
-    expect(await webhookState(s, webhookId)).toMatchObject({ enabled: 0, disabled_reason: 'gone' })
+    expect(await webhookState(s, webhookId)).toMatchObject({ enabled: false, disabled_reason: 'gone' })
   })
 
   test('a redirect is not followed: one request, a failure of class redirect', async () => {
@@ -303,7 +306,7 @@ describe('failures', () => {
     expect((await webhookState(s, webhookId)).consecutive_failures).toBe(1)
     s.app.clock.advance(70_000)
     await s.run()
-    expect(await webhookState(s, webhookId)).toMatchObject({ enabled: 1, consecutive_failures: 0 })
+    expect(await webhookState(s, webhookId)).toMatchObject({ enabled: true, consecutive_failures: 0 })
   })
 })
 

@@ -1,6 +1,6 @@
 // The webhooks module's SQL about delivery records: writing attempts to come (the fan-out of every
 // event, retries, recovery, manual sends), closing them with their outcome, the records list, pruning.
-import type { Queries, Tx } from '../../../db/database.ts'
+import type { Queries, SqlValue, Tx } from '../../../db/database.ts'
 import { type Condition, defineList } from '../../../db/list.ts'
 import type { WebhookDeliveriesTable } from '../table.ts'
 import type { DueDelivery } from './dispatch.ts'
@@ -43,7 +43,9 @@ const INSERT = `INSERT INTO webhook_deliveries (id, organization_id, webhook_id,
  * of events. Raw: this runs for every event the API writes.
  */
 export async function insertDeliveries(tx: Tx, rows: readonly NewDeliveryRow[]): Promise<void> {
-  for (const row of rows) await insertDelivery(tx, row)
+  // Started a chunk at a time: on PostgreSQL each chunk goes down the connection as one pipeline.
+  for (let start = 0; start < rows.length; start += 64)
+    await Promise.all(rows.slice(start, start + 64).map((row) => insertDelivery(tx, row)))
 }
 
 /** One row; the fan-out's and the retries' insert. */
@@ -127,6 +129,44 @@ export function closeDelivery(tx: Tx, id: string, record: AttemptRecord, now: nu
     now,
     id,
   ])
+}
+
+// Many attempts closed by one statement on PostgreSQL, where each statement is a round trip under the
+// writer lock: an UPDATE joined to a VALUES list (columns column1… on both engines), typed by CAST because
+// PostgreSQL types bare parameters in VALUES as text. The list is padded to a power of two by repeating
+// its last row (the same row updated with the same values: no change), so a handful of texts serve every count.
+const CLOSE_ROW =
+  '(CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))'
+const CLOSE_MANY: string[] = []
+const MAX_CLOSE_ROWS = 128
+
+export function closeManyStatement(rows: number): string {
+  return (CLOSE_MANY[rows] ??=
+    'UPDATE webhook_deliveries SET status = v.column2, lease_until = NULL, next_attempt_at = NULL, response_code = v.column3, ' +
+    'response_time_ms = v.column4, response_body = v.column5, error_class = v.column6, error_message = v.column7, delivered_at = ? ' +
+    `FROM (VALUES ${Array.from({ length: rows }, () => CLOSE_ROW).join(', ')}) AS v WHERE webhook_deliveries.id = v.column1`)
+}
+
+/**
+ * Closes attempts with their outcomes, all at `now`. SQLite: one cached statement a row, as cheap as it
+ * gets there; PostgreSQL: one statement per MAX_CLOSE_ROWS rows.
+ */
+export async function closeDeliveries(tx: Tx, closes: ReadonlyArray<{ id: string; record: AttemptRecord }>, now: number): Promise<void> {
+  if (tx.engine === 'sqlite' || closes.length === 1) {
+    for (const { id, record } of closes) await closeDelivery(tx, id, record, now)
+    return
+  }
+  for (let start = 0; start < closes.length; start += MAX_CLOSE_ROWS) {
+    const chunk = closes.slice(start, start + MAX_CLOSE_ROWS)
+    let size = 1
+    while (size < chunk.length) size *= 2
+    const params: SqlValue[] = [now]
+    for (let i = 0; i < size; i++) {
+      const { id, record: r } = chunk[Math.min(i, chunk.length - 1)]!
+      params.push(id, r.status, r.responseCode, r.responseTimeMs, r.responseBody, r.errorClass, r.errorMessage)
+    }
+    await tx.raw.run(closeManyStatement(size), params)
+  }
 }
 
 // Every event since `since` that went to this webhook and has neither been delivered nor is on its way.

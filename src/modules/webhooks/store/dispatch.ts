@@ -81,9 +81,14 @@ const ownDue = (
   WHERE d.status = 'pending' AND d.${kind} AND d.webhook_id = ? AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?)
   ORDER BY d.next_attempt_at LIMIT ?`
 
+// PostgreSQL: rows another transaction holds are passed over, not waited for (SQLite has no row locks:
+// the writer lock of the caller's transaction keeps claims apart there).
 const STATEMENTS = Object.fromEntries(
-  CLAIM_KINDS.map((kind) => [kind, { webhooks: webhooksWithPending(kind), due: ownDue(kind) }]),
-) as Record<ClaimKind, { webhooks: string; due: string }>
+  CLAIM_KINDS.map((kind) => [
+    kind,
+    { webhooks: webhooksWithPending(kind), due: ownDue(kind), dueLocked: `${ownDue(kind)} FOR UPDATE SKIP LOCKED` },
+  ]),
+) as Record<ClaimKind, { webhooks: string; due: string; dueLocked: string }>
 
 export type WaitingWebhook = Omit<DeliveryTarget, 'body'> & { id: string; due_at: number }
 
@@ -95,12 +100,18 @@ export async function webhooksWithDue(tx: Tx, kind: ClaimKind): Promise<WaitingW
 }
 
 /**
- * THE claim statement: up to `limit` of one webhook's due rows not leased by anyone. On an engine with
- * row locks this becomes `… FOR UPDATE SKIP LOCKED`, so that two instances never take the same rows;
- * on SQLite the writer lock the caller's transaction holds does that.
+ * THE claim statement: up to `limit` of one webhook's due rows not leased by anyone. On PostgreSQL it
+ * is `… FOR UPDATE SKIP LOCKED`, so two instances never take the same rows even if their claims run at
+ * once (today the engine's cluster-wide writer lock serializes them as well); on SQLite the writer lock
+ * the caller's transaction holds does that.
  */
 export function dueRowsOf(tx: Tx, kind: ClaimKind, webhookId: string, now: number, limit: number): Promise<ClaimedDelivery[]> {
-  return tx.raw.all<ClaimedDelivery>(STATEMENTS[kind].due, [webhookId, now, now, limit])
+  return tx.raw.all<ClaimedDelivery>(claimStatement(kind, tx.engine), [webhookId, now, now, limit])
+}
+
+/** The claim statement on `engine`. */
+export function claimStatement(kind: ClaimKind, engine: Tx['engine']): string {
+  return engine === 'postgres' ? STATEMENTS[kind].dueLocked : STATEMENTS[kind].due
 }
 
 /** Leases claimed rows until `leaseUntil`, by primary key. */
@@ -122,6 +133,28 @@ export const EVENT_BODY = 'SELECT body FROM events WHERE id = ?'
 
 export async function eventBody(db: Queries, eventId: string): Promise<string | undefined> {
   return (await db.raw.get<{ body: string }>(EVENT_BODY, [eventId]))?.body
+}
+
+/** Several events' envelopes by primary key: PostgreSQL's planner seeks each key (query-plans-postgres.test.ts). */
+export const EVENT_BODIES = (list: string) => `SELECT id, body FROM events WHERE id IN (${list})`
+
+/**
+ * The stored envelopes of `eventIds` (those that exist). SQLite: EVENT_BODY once per event, a few µs each;
+ * PostgreSQL, where each statement is a round trip under the writer lock: one statement per MAX_IDS events.
+ */
+export async function eventBodies(db: Queries, eventIds: readonly string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>()
+  if (db.engine === 'sqlite') {
+    for (const id of eventIds) {
+      const body = await eventBody(db, id)
+      if (body !== undefined) found.set(id, body)
+    }
+    return found
+  }
+  await forIdChunks(eventIds, async (list, chunk) => {
+    for (const row of await db.raw.all<{ id: string; body: string }>(EVENT_BODIES(list), chunk)) found.set(row.id, row.body)
+  })
+  return found
 }
 
 /** Claimed deliveries of a disabled webhook: not sent, kept as skipped for POST /webhooks/{id}/recover. */

@@ -1,0 +1,109 @@
+// Throwaway PostgreSQL and Redis servers for tests and benchmarks: started from the Debian binaries on
+// loopback in a temporary directory (as the unprivileged `nobody` when running as root: PostgreSQL
+// refuses root), and removed when stopped. `available()` says whether the programs are installed.
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { freePort } from './process.ts'
+
+const PG_BIN = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'].find((dir) =>
+  existsSync(join(dir, 'initdb')),
+)
+const REDIS = Bun.which('redis-server')
+
+export const postgresAvailable = PG_BIN !== undefined
+export const redisAvailable = REDIS !== null
+
+const asRoot = process.getuid?.() === 0
+const NOBODY = 65534
+
+function run(command: string[], cwd?: string): void {
+  const argv = asRoot ? ['runuser', '-u', 'nobody', '--', ...command] : command
+  const result = Bun.spawnSync(argv, { cwd, stdout: 'pipe', stderr: 'pipe' })
+  if (result.exitCode !== 0) throw new Error(`${command[0]} failed: ${result.stderr.toString().trim() || result.stdout.toString().trim()}`)
+}
+
+export interface RunningService {
+  url: string
+  stop(): Promise<void>
+  /** Stops the server but keeps its port and files (PostgreSQL keeps its data; Redis has none). */
+  pause(): Promise<void>
+  /** Starts it again on the same port, and waits until it answers. */
+  resume(): Promise<void>
+}
+
+/** A fresh PostgreSQL cluster with a database `switchboard`; `url` is its postgres:// address. */
+export async function startPostgres(): Promise<RunningService> {
+  if (!PG_BIN) throw new Error('PostgreSQL is not installed (Debian package postgresql)')
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-pg-'))
+  if (asRoot) chownSync(dir, NOBODY, NOBODY)
+  const data = join(dir, 'data')
+  const port = freePort()
+  run([join(PG_BIN, 'initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'])
+  // fsync off: a test cluster that dies is thrown away anyway. 1000 connections: each app's pool holds 10
+  // (Bun.SQL fills it even for one query after another), and a test file may keep 20 apps open at once.
+  const options = `-k ${dir} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000`
+  const start = () => run([join(PG_BIN!, 'pg_ctl'), '-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start'])
+  start()
+  const admin = new Bun.SQL(`postgres://postgres@127.0.0.1:${port}/postgres`)
+  await admin.unsafe('CREATE DATABASE switchboard')
+  await admin.close()
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/switchboard`,
+    async pause() {
+      run([join(PG_BIN!, 'pg_ctl'), '-D', data, '-m', 'fast', '-w', 'stop'])
+    },
+    async resume() {
+      start()
+    },
+    async stop() {
+      try {
+        run([join(PG_BIN, 'pg_ctl'), '-D', data, '-m', 'immediate', 'stop'])
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    },
+  }
+}
+
+/** A fresh Redis on loopback, no persistence. */
+export async function startRedis(): Promise<RunningService> {
+  if (!REDIS) throw new Error('Redis is not installed (Debian package redis-server)')
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-redis-'))
+  const port = freePort()
+  const url = `redis://127.0.0.1:${port}`
+  const spawn = async () => {
+    const child = Bun.spawn([REDIS!, '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+      stdout: 'ignore',
+      stderr: 'pipe',
+    })
+    for (const deadline = Date.now() + 10_000; ; ) {
+      try {
+        const client = new Bun.RedisClient(url)
+        await client.send('PING', [])
+        client.close()
+        return child
+      } catch (error) {
+        if (Date.now() > deadline) throw new Error(`redis-server did not start: ${(error as Error).message}`)
+        await Bun.sleep(50)
+      }
+    }
+  }
+  let child: Bun.Subprocess | undefined = await spawn()
+  const kill = async () => {
+    child?.kill('SIGKILL')
+    await child?.exited
+    child = undefined
+  }
+  return {
+    url,
+    async stop() {
+      await kill()
+      rmSync(dir, { recursive: true, force: true })
+    },
+    pause: kill,
+    async resume() {
+      child ??= await spawn()
+    },
+  }
+}

@@ -1,0 +1,144 @@
+// Rate limits of several instances on one real Redis: a user's budget is the plan's across the instances
+// (not once per instance), and while Redis is away the limits fail open with one warning a minute,
+// coming back by themselves when Redis does (restarted on the same port, or answering again).
+import { afterAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openRedis } from '../../../src/db/redis.ts'
+import { createLogger, memorySink } from '../../../src/lib/log.ts'
+import { RateLimiter, type RateAnswer, type Rates, redisRateCounters } from '../../../src/modules/rate-limits/index.ts'
+import { FakeClock } from '../../helpers/clock.ts'
+import { redisAvailable, startRedis } from '../../helpers/services.ts'
+
+const SETTINGS = { enabled: true, orgLimitFactor: 5, unauthPerMinute: 60 }
+const FREE: Rates = { perMinute: 60, perDay: 1_000 }
+const cleanups: Array<() => Promise<unknown> | undefined> = []
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup()
+})
+
+/** One instance's view: its own connection to the shared Redis, its own limiter and log. */
+function instance(url: string, prefix: string, options: { timeoutMs?: number } = {}) {
+  const sink = memorySink()
+  const log = createLogger({ level: 'debug', sink })
+  const redis = openRedis(url, { prefix, retryMs: 50 })
+  cleanups.push(() => redis.close())
+  const limiter = new RateLimiter(SETTINGS, redisRateCounters(redis, { log, ...options }))
+  return { redis, limiter, sink }
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !condition(); await Bun.sleep(20))
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`)
+}
+
+/** redis-server on `port` (the port a stopped one had: the instances' REDIS_URL stays the same). */
+async function redisServerOn(port: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-redis-again-'))
+  const argv = [Bun.which('redis-server')!, '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir]
+  const child = Bun.spawn(argv, { stdout: 'ignore', stderr: 'ignore' })
+  const stop = async () => {
+    child.kill('SIGKILL')
+    await child.exited
+    rmSync(dir, { recursive: true, force: true })
+  }
+  cleanups.push(stop)
+  return { child, stop }
+}
+
+const outcomes = async (answers: RateAnswer[]) => (await Promise.all(answers)).map((outcome) => outcome.ok)
+const warnings = (sink: ReturnType<typeof memorySink>) => sink.records().filter((record) => record.level === 'warn')
+
+describe.skipIf(!redisAvailable)('rate limits shared by two instances', () => {
+  test("a user's per-minute budget is the plan's across both instances, not twice it", async () => {
+    const server = await startRedis()
+    cleanups.push(() => server.stop())
+    const [a, b] = [instance(server.url, 'sb:two:'), instance(server.url, 'sb:two:')]
+    await until(() => a.redis.connected && b.redis.connected, 'both instances connected')
+    const now = Date.UTC(2026, 0, 1, 12, 0, 0)
+    const remaining: number[] = []
+    for (let i = 0; i < 60; i++) {
+      const outcome = await (i % 2 === 0 ? a : b).limiter.user('usr_1', 'org_1', FREE, undefined, now + i)
+      if (!outcome.ok) throw new Error(`request ${i + 1} refused: ${outcome.message}`)
+      remaining.push(outcome.report.remaining)
+    }
+    // The X-RateLimit-Remaining a client sees counts down across the instances.
+    expect(remaining.slice(0, 3)).toEqual([59, 58, 57])
+    expect(remaining.at(-1)).toBe(0)
+    for (const { limiter } of [a, b]) {
+      const refused = await limiter.user('usr_1', 'org_1', FREE, undefined, now + 100)
+      expect(refused).toMatchObject({ ok: false, message: 'Rate limit reached: 60 requests per minute for this user' })
+    }
+    // Another user of the organization has their own minute.
+    expect(await b.limiter.user('usr_2', 'org_1', FREE, undefined, now + 100)).toMatchObject({ ok: true, report: { remaining: 59 } })
+  })
+
+  test('requests arriving at the same moment on both instances: exactly the budget is accepted', async () => {
+    const server = await startRedis()
+    cleanups.push(() => server.stop())
+    const [a, b] = [instance(server.url, 'sb:race:'), instance(server.url, 'sb:race:')]
+    await until(() => a.redis.connected && b.redis.connected, 'both instances connected')
+    const now = Date.UTC(2026, 0, 1, 12, 0, 0)
+    const answers = Array.from({ length: 150 }, (_, i) => (i % 2 === 0 ? a : b).limiter.login('192.0.2.1', `user${i}@example.com`, now))
+    expect((await outcomes(answers)).filter(Boolean)).toHaveLength(10)
+  })
+})
+
+describe.skipIf(!redisAvailable)('Redis unreachable: rate limits fail open', () => {
+  test('accepted with one warning a minute; enforced again once Redis is back on the same port', async () => {
+    const server = await startRedis()
+    const port = Number(new URL(server.url).port)
+    const clock = new FakeClock()
+    const one = instance(server.url, 'sb:outage:', { timeoutMs: 200 })
+    await until(() => one.redis.connected, 'connected')
+    const rates: Rates = { perMinute: 3, perDay: 1_000 }
+    const user = () => one.limiter.user('usr_1', 'org_1', rates, undefined, clock.now())
+    expect(await outcomes([user(), user(), user(), user()])).toEqual([true, true, true, false])
+
+    await server.stop()
+    await until(() => !one.redis.connected, 'the connection lost')
+    const during = await Promise.all(Array.from({ length: 10 }, user))
+    const start = clock.now() - (clock.now() % 60_000)
+    // As if each were the first request of its window.
+    for (const outcome of during) expect(outcome).toEqual({ ok: true, report: { limit: 3, remaining: 2, resetAt: start + 120_000 } })
+    expect(warnings(one.sink)).toHaveLength(1)
+    const [warning] = warnings(one.sink)
+    expect(warning).toMatchObject({ msg: 'rate limits not enforced: redis unreachable', error: expect.any(String) })
+    expect(JSON.stringify(warning)).not.toContain(String(port))
+    clock.advance(59_999)
+    await user()
+    expect(warnings(one.sink)).toHaveLength(1)
+    clock.advance(1)
+    await user()
+    expect(warnings(one.sink)).toHaveLength(2)
+
+    // The same address again (an empty Redis: it has forgotten the counts and the script).
+    const again = await redisServerOn(port)
+    await until(() => one.redis.connected, 'reconnected')
+    clock.advance(120_000)
+    expect(await outcomes([user(), user(), user(), user()])).toEqual([true, true, true, false])
+    expect(one.sink.records().filter((record) => record.msg === 'rate limits enforced again: redis reachable')).toHaveLength(1)
+
+    // A Redis that stops answering (frozen, not gone) does not hold requests up either.
+    again.child.kill('SIGSTOP')
+    clock.advance(60_000)
+    const started = performance.now()
+    expect(await user()).toMatchObject({ ok: true, report: { limit: 3, remaining: 2 } })
+    expect(performance.now() - started).toBeLessThan(2_000)
+    expect(warnings(one.sink).at(-1)?.error).toBe('redis did not answer within 200 ms')
+    again.child.kill('SIGCONT')
+    clock.advance(120_000)
+    expect(await outcomes([user(), user(), user(), user()])).toEqual([true, true, true, false])
+  }, 30_000)
+
+  test('an instance started while Redis is down accepts requests', async () => {
+    const server = await startRedis()
+    const url = server.url
+    await server.stop()
+    const one = instance(url, 'sb:never:')
+    expect(await one.limiter.anonymous('192.0.2.1', Date.UTC(2026, 0, 1))).toMatchObject({ ok: true, report: { limit: 60, remaining: 59 } })
+    expect(warnings(one.sink)).toHaveLength(1)
+  })
+})
