@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { tempDir } from '../helpers/app.ts'
+import { eventually } from '../helpers/wait.ts'
 import { compiledBinary } from '../helpers/binary.ts'
 import { freePort, run, type RunningServer, startServer } from '../helpers/process.ts'
 import { type Answer, CA_FILE, type Receiver, startReceiver } from '../helpers/receiver.ts'
@@ -32,15 +33,6 @@ let answer: Answer = { status: 200 }
 
 function instance(name: string): Promise<RunningServer> {
   return startServer([binary], { ...env, INSTANCE_ID: name, DATA_DIR: join(folder, name) }, folder, 30_000)
-}
-
-async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  for (const deadline = Date.now() + ms; ; ) {
-    const value = await check()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(50)
-  }
 }
 
 interface Tokens {

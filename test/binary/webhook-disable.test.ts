@@ -8,21 +8,12 @@ import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { compiledBinary } from '../helpers/binary.ts'
 import { tempDir } from '../helpers/app.ts'
+import { eventually } from '../helpers/wait.ts'
 import { run, startServer, type RunningServer } from '../helpers/process.ts'
 import { CA_FILE, startReceiver } from '../helpers/receiver.ts'
 
 const folder = tempDir('switchboard-webhook-disable-')
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
-
-/** Polls `check` every 100 ms until it returns something other than undefined, or fails after `ms`. */
-async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  for (const deadline = Date.now() + ms; ; ) {
-    const value = await check()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(100)
-  }
-}
 
 test('always 500: disabled after the 6th attempt, in the audit log and the log; later events skipped; enable + recover sends them', async () => {
   const binary = await compiledBinary()

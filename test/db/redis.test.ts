@@ -4,19 +4,17 @@
 // server) is noticed within a few seconds and made again once the server answers.
 import { afterAll, describe, expect, test } from 'bun:test'
 import { openRedis, redisPrefixOf } from '../../src/db/redis.ts'
-import { freePort } from '../helpers/process.ts'
-import { redisAvailable } from '../helpers/services.ts'
+import { redisAvailable, startRedis } from '../helpers/services.ts'
+import { until } from '../helpers/wait.ts'
 
-async function eventually(what: string, check: () => boolean, ms = 10_000): Promise<void> {
-  for (const deadline = Date.now() + ms; !check(); await Bun.sleep(50)) if (Date.now() > deadline) throw new Error(`timed out: ${what}`)
-}
+const started = redisAvailable ? await startRedis() : undefined
 
 describe.skipIf(!redisAvailable)('SharedRedis', () => {
-  const port = freePort()
-  const spawn = () => Bun.spawn(['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', ''], { stdout: 'ignore' })
-  let server = spawn()
+  // A describe callback cannot await: the server was started above (top-level await), when installed.
+  const server = started
+  if (!server) return
   const errors: string[] = []
-  const redis = openRedis(`redis://127.0.0.1:${port}`, { prefix: 'sb:test:', retryMs: 200, onError: (what) => errors.push(what) })
+  const redis = openRedis(server.url, { prefix: 'sb:test:', retryMs: 200, onError: (what) => errors.push(what) })
   const received: string[] = []
   let resumed = 0
   redis.subscribe(
@@ -26,7 +24,7 @@ describe.skipIf(!redisAvailable)('SharedRedis', () => {
   )
   afterAll(async () => {
     await redis.close()
-    server.kill('SIGKILL')
+    await server.stop()
   })
 
   test('keys are named after the database', () => {
@@ -35,36 +33,36 @@ describe.skipIf(!redisAvailable)('SharedRedis', () => {
   })
 
   test('a message published reaches the subscriber', async () => {
-    await eventually('the subscription', () => redis.subscribed)
+    await until(() => redis.subscribed, 'the subscription')
     expect(await redis.publish('news', 'one')).toBe(true)
-    await eventually('the message', () => received.includes('one'))
+    await until(() => received.includes('one'), 'the message')
   })
 
   test('Redis gone: publish answers false at once; back: subscribed again, listeners told to catch up', async () => {
-    server.kill('SIGKILL')
-    await server.exited
-    await eventually('the loss to be seen', () => !redis.connected)
+    await server.pause()
+    await until(() => !redis.connected, 'the loss to be seen')
     const started = performance.now()
     expect(await redis.publish('news', 'lost')).toBe(false)
     expect(performance.now() - started).toBeLessThan(100)
-    expect(errors).toContain('redis unreachable')
-    server = spawn()
-    await eventually('the subscription again', () => redis.subscribed && resumed === 1)
+    // Reported by the retry loop's next attempt (every 200 ms here).
+    await until(() => errors.includes('redis unreachable'), 'the outage to be reported')
+    await server.resume()
+    await until(() => redis.subscribed && resumed === 1, 'the subscription again')
     expect(await redis.publish('news', 'two')).toBe(true)
-    await eventually('the message after the return', () => received.includes('two'))
+    await until(() => received.includes('two'), 'the message after the return')
     expect(received).not.toContain('lost')
   })
 
   test('a frozen Redis: the silent subscription is noticed, and made again once Redis answers', async () => {
-    process.kill(server.pid, 'SIGSTOP')
+    process.kill(server.pid!, 'SIGSTOP')
     try {
-      await eventually('the silence to be noticed', () => !redis.subscribed, 8000)
+      await until(() => !redis.subscribed, 'the silence to be noticed', 8000)
       expect(errors).toContain('redis subscription silent')
     } finally {
-      process.kill(server.pid, 'SIGCONT')
+      process.kill(server.pid!, 'SIGCONT')
     }
-    await eventually('the subscription again', () => redis.subscribed && resumed === 2)
+    await until(() => redis.subscribed && resumed === 2, 'the subscription again')
     expect(await redis.publish('news', 'three')).toBe(true)
-    await eventually('the message after the thaw', () => received.includes('three'))
+    await until(() => received.includes('three'), 'the message after the thaw')
   }, 20_000)
 })

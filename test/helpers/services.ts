@@ -67,7 +67,7 @@ export async function startPostgres(): Promise<RunningService> {
 }
 
 /** A fresh Redis on loopback, no persistence. */
-export async function startRedis(): Promise<RunningService> {
+export async function startRedis(): Promise<RunningService & { readonly pid: number | undefined }> {
   if (!REDIS) throw new Error('Redis is not installed (Debian package redis-server)')
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-redis-'))
   const port = freePort()
@@ -97,6 +97,10 @@ export async function startRedis(): Promise<RunningService> {
   }
   return {
     url,
+    /** The running server's process (to freeze it with SIGSTOP); undefined while paused. */
+    get pid() {
+      return child?.pid
+    },
     async stop() {
       await kill()
       rmSync(dir, { recursive: true, force: true })

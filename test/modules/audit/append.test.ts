@@ -3,30 +3,13 @@
 // hash says, in an organization's chain and in the installation chain, and verifyChains finds them intact.
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { ChainedFields } from '../../../src/modules/audit/chain.ts'
 import { appendAudit, verifyChains } from '../../../src/modules/audit/index.ts'
 import { makeTestApp, type TestApp } from '../../helpers/app.ts'
 import { seedOrganization, type SeededOrg } from '../../helpers/seed.ts'
 
-interface Row {
-  id: string
-  organization_id: string | null
-  seq: number
-  created_at: number
-  actor_type: string
-  actor_id: string | null
-  credential_id: string | null
-  event: string
-  outcome: string
-  reason: string | null
-  ip: string | null
-  user_agent: string | null
-  request_id: string | null
-  target_type: string | null
-  target_id: string | null
-  details: string
-  prev_hash: string
-  hash: string
-}
+/** A record as stored: its chained fields, then the links. */
+type Row = ChainedFields & { prev_hash: string; hash: string }
 
 /** The documented hash, computed here independently of the module. */
 function expectedHash(r: Row): string {

@@ -2,14 +2,12 @@
 // (not once per instance), and while Redis is away the limits fail open with one warning a minute,
 // coming back by themselves when Redis does (restarted on the same port, or answering again).
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { openRedis } from '../../../src/db/redis.ts'
 import { createLogger, memorySink } from '../../../src/lib/log.ts'
 import { RateLimiter, type RateAnswer, type Rates, redisRateCounters } from '../../../src/modules/rate-limits/index.ts'
 import { FakeClock } from '../../helpers/clock.ts'
 import { redisAvailable, startRedis } from '../../helpers/services.ts'
+import { until } from '../../helpers/wait.ts'
 
 const SETTINGS = { enabled: true, orgLimitFactor: 5, unauthPerMinute: 60 }
 const FREE: Rates = { perMinute: 60, perDay: 1_000 }
@@ -27,25 +25,6 @@ function instance(url: string, prefix: string, options: { timeoutMs?: number } =
   cleanups.push(() => redis.close())
   const limiter = new RateLimiter(SETTINGS, redisRateCounters(redis, { log, ...options }))
   return { redis, limiter, sink }
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (const deadline = Date.now() + 10_000; !condition(); await Bun.sleep(20))
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`)
-}
-
-/** redis-server on `port` (the port a stopped one had: the instances' REDIS_URL stays the same). */
-async function redisServerOn(port: number) {
-  const dir = mkdtempSync(join(tmpdir(), 'switchboard-redis-again-'))
-  const argv = [Bun.which('redis-server')!, '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir]
-  const child = Bun.spawn(argv, { stdout: 'ignore', stderr: 'ignore' })
-  const stop = async () => {
-    child.kill('SIGKILL')
-    await child.exited
-    rmSync(dir, { recursive: true, force: true })
-  }
-  cleanups.push(stop)
-  return { child, stop }
 }
 
 const outcomes = async (answers: RateAnswer[]) => (await Promise.all(answers)).map((outcome) => outcome.ok)
@@ -97,7 +76,7 @@ describe.skipIf(!redisAvailable)('Redis unreachable: rate limits fail open', () 
     const user = () => one.limiter.user('usr_1', 'org_1', rates, undefined, clock.now())
     expect(await outcomes([user(), user(), user(), user()])).toEqual([true, true, true, false])
 
-    await server.stop()
+    await server.pause()
     await until(() => !one.redis.connected, 'the connection lost')
     const during = await Promise.all(Array.from({ length: 10 }, user))
     const start = clock.now() - (clock.now() % 60_000)
@@ -115,20 +94,21 @@ describe.skipIf(!redisAvailable)('Redis unreachable: rate limits fail open', () 
     expect(warnings(one.sink)).toHaveLength(2)
 
     // The same address again (an empty Redis: it has forgotten the counts and the script).
-    const again = await redisServerOn(port)
+    await server.resume()
+    cleanups.push(() => server.stop())
     await until(() => one.redis.connected, 'reconnected')
     clock.advance(120_000)
     expect(await outcomes([user(), user(), user(), user()])).toEqual([true, true, true, false])
     expect(one.sink.records().filter((record) => record.msg === 'rate limits enforced again: redis reachable')).toHaveLength(1)
 
     // A Redis that stops answering (frozen, not gone) does not hold requests up either.
-    again.child.kill('SIGSTOP')
+    process.kill(server.pid!, 'SIGSTOP')
     clock.advance(60_000)
     const started = performance.now()
     expect(await user()).toMatchObject({ ok: true, report: { limit: 3, remaining: 2 } })
     expect(performance.now() - started).toBeLessThan(2_000)
     expect(warnings(one.sink).at(-1)?.error).toBe('redis did not answer within 200 ms')
-    again.child.kill('SIGCONT')
+    process.kill(server.pid!, 'SIGCONT')
     clock.advance(120_000)
     expect(await outcomes([user(), user(), user(), user()])).toEqual([true, true, true, false])
   }, 30_000)

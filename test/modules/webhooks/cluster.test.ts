@@ -16,6 +16,7 @@ import { freePort } from '../../helpers/process.ts'
 import { type Receiver, startReceiver } from '../../helpers/receiver.ts'
 import { seedOrganization } from '../../helpers/seed.ts'
 import { postgresAvailable, redisAvailable } from '../../helpers/services.ts'
+import { until } from '../../helpers/wait.ts'
 import { allowWebhookCidrs } from './allow.ts'
 
 // Each test starts two instances on a fresh database (migrations, a signing key): slow on a busy machine.
@@ -80,11 +81,6 @@ async function cluster(overrides: Record<string, string> = {}): Promise<Cluster>
         'SELECT status, lease_until FROM webhook_deliveries ORDER BY created_at, id',
       ),
   }
-}
-
-async function until(condition: () => boolean, what: string, ms = 5000): Promise<void> {
-  for (const deadline = Date.now() + ms; !condition(); await Bun.sleep(5))
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
 }
 
 const deliveryIds = (receiver: Receiver) => receiver.received.map((r) => r.headers['x-service-delivery-id'])
