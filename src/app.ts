@@ -10,6 +10,7 @@ import { apiKeysRoutes } from './modules/api-keys/index.ts'
 import { auditRoutes } from './modules/audit/index.ts'
 import { mfaRoutes } from './modules/mfa/index.ts'
 import { oauthClientsRoutes } from './modules/oauth-clients/index.ts'
+import { oauthRoutes } from './modules/oauth/index.ts'
 import { organizationRoutes } from './modules/organizations/index.ts'
 import { authRoutes } from './modules/auth/index.ts'
 import { keysRoutes } from './modules/keys/index.ts'
@@ -36,6 +37,7 @@ export function createApp(context: AppContext) {
     .use(ticketsRoutes(context))
     .use(webhooksRoutes(context))
     .use(oauthClientsRoutes(context))
+    .use(oauthRoutes(context))
   return app
 }
 

@@ -17,6 +17,7 @@ export { continueSession, openSession } from './open-session.ts'
 export { Revocations } from './revocations.ts'
 export {
   finishSignIn,
+  openBrowserSession,
   openSignInSession,
   type SignInOrganization,
   type SignInOutcome,

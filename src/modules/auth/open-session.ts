@@ -65,6 +65,11 @@ export async function openSession(
     mfa_enrollment_only: kind.mfaEnrollmentOnly,
     revoked_at: null,
     revoked_reason: null,
+    kind: 'api',
+    client_id: null,
+    scope: null,
+    parent_session_id: null,
+    cookie_hash: null,
   })
   const refreshToken = await addRefreshToken(tx, app, session, 1, now)
   return { sessionId: session.id, ...(await prepareAccess(tx, app, subject, session, now)), refreshToken }

@@ -7,7 +7,8 @@ import { AppError } from '../../errors.ts'
 import { type Role, roleGrants } from '../access/index.ts'
 import { appendAudit } from '../audit/index.ts'
 import { openSession } from './open-session.ts'
-import { liveSessionIds, revokeSession } from './store.ts'
+import { prefixedId } from '../../lib/ids.ts'
+import { insertSession, liveSessionIds, revokeSession } from './store.ts'
 import { mintTokens, type PendingTokens, type SessionKind } from './tokens.ts'
 
 /** The user signing in, as its row has it. */
@@ -118,6 +119,87 @@ export async function openSignInSession(
     now,
   })
   return { ok: true, pending, evicted: room.evicted, kind }
+}
+
+/**
+ * Inside a sign-in transaction of the authorization server's pages: the session limit applies as to any
+ * sign-in; the session (kind `browser`) issues no tokens itself and is found again by the SHA-256 of its
+ * cookie. It lasts SESSION_MAX_AGE. `evicted` must be remembered as revoked after commit.
+ */
+export async function openBrowserSession(
+  tx: Tx,
+  input: {
+    user: SignInUser
+    org: SignInOrganization
+    kind: SessionKind
+    cookieHash: string
+    maxAgeMs: number
+    request: RequestMeta
+    now: number
+  },
+): Promise<{ ok: true; sessionId: string; evicted: [string, number][] } | { ok: false; error: AppError }> {
+  const { user, org, kind, request, now } = input
+  const actor = { type: 'user' as const, id: user.id }
+  const room = await makeRoom(tx, org, user.id, now)
+  if (!room.ok) {
+    await appendAudit(tx, {
+      organizationId: org.id,
+      actor,
+      event: 'login.failure',
+      outcome: 'failure',
+      reason: 'session_limit_reached',
+      target: { type: 'user', id: user.id },
+      details: { via: 'authorization_server' },
+      request,
+      now,
+    })
+    return {
+      ok: false,
+      error: new AppError('SESSION_LIMIT_REACHED', `You already have ${org.max_concurrent_sessions} active sessions: sign out of one first`),
+    }
+  }
+  for (const [sessionId] of room.evicted)
+    await appendAudit(tx, {
+      organizationId: org.id,
+      actor,
+      event: 'session.evicted',
+      reason: 'session_limit',
+      target: { type: 'session', id: sessionId },
+      details: { user_id: user.id },
+      request,
+      now,
+    })
+  const sessionId = prefixedId('ses')
+  await insertSession(tx, {
+    id: sessionId,
+    organization_id: org.id,
+    user_id: user.id,
+    ip: request.ip,
+    user_agent: request.userAgent,
+    created_at: now,
+    last_used_at: now,
+    access_expires_at: 0,
+    expires_at: now + input.maxAgeMs,
+    auth_methods: JSON.stringify(kind.authMethods),
+    mfa_enrollment_only: false,
+    revoked_at: null,
+    revoked_reason: null,
+    kind: 'browser',
+    client_id: null,
+    scope: null,
+    parent_session_id: null,
+    cookie_hash: input.cookieHash,
+  })
+  await appendAudit(tx, {
+    organizationId: org.id,
+    actor: { ...actor, credentialId: sessionId },
+    event: 'login.success',
+    target: { type: 'user', id: user.id },
+    details: { amr: kind.authMethods, via: 'authorization_server' },
+    request,
+    now,
+  })
+  return { ok: true, sessionId, evicted: room.evicted }
 }
 
 /** After the sign-in transaction committed: the login response, or the error it decided on. */

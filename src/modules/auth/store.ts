@@ -59,10 +59,13 @@ export async function revokeUserSessions(
   return rows.map((r) => [r.id, Number(r.until)])
 }
 
-/** Live (not revoked, newest refresh token not expired) sessions of a user, oldest first. */
+/**
+ * Live (not revoked, not expired) sign-ins of a user, oldest first: what the session limit counts. The
+ * token families of OAuth clients (kind `oauth`) are not sign-ins: the browser session they came from is.
+ */
 export async function liveSessionIds(db: Queries, userId: string, now: number): Promise<string[]> {
   const rows = await db.raw.all<{ id: string }>(
-    'SELECT id FROM sessions WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at, id',
+    "SELECT id FROM sessions WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ? AND kind <> 'oauth' ORDER BY created_at, id",
     [userId, now],
   )
   return rows.map((r) => r.id)
