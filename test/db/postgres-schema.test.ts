@@ -286,6 +286,9 @@ describe.skipIf(!available)('the PostgreSQL schema', () => {
       'SELECT i.relname AS name, pg_get_expr(x.indpred, x.indrelid) AS predicate FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid WHERE x.indpred IS NOT NULL ORDER BY 1',
     )
     expect([...predicates]).toEqual([
+      { name: 'sessions_client_user', predicate: '(client_id IS NOT NULL)' },
+      { name: 'sessions_cookie', predicate: '(cookie_hash IS NOT NULL)' },
+      { name: 'sessions_parent', predicate: '(parent_session_id IS NOT NULL)' },
       { name: 'webhook_deliveries_due_first', predicate: "((status = 'pending'::text) AND (attempt = 1))" },
       { name: 'webhook_deliveries_due_retry', predicate: "((status = 'pending'::text) AND (attempt > 1))" },
     ])
