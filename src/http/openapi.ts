@@ -54,6 +54,7 @@ function documentation(config: Config) {
         name: 'OAuth clients',
         description: 'Applications that may ask the authorization server for tokens: redirect URIs, grants, scopes, secrets',
       },
+      { name: 'OAuth grants', description: 'What you let OAuth clients do on your behalf: list and revoke' },
       { name: 'Webhook events', description: 'What a receiver gets: one POST per event type of the catalog (the `webhooks` section)' },
     ],
     components: {

@@ -155,7 +155,10 @@ export async function openBrowserSession(
     })
     return {
       ok: false,
-      error: new AppError('SESSION_LIMIT_REACHED', `You already have ${org.max_concurrent_sessions} active sessions: sign out of one first`),
+      error: new AppError(
+        'SESSION_LIMIT_REACHED',
+        `You already have ${org.max_concurrent_sessions} active sessions: sign out of one first`,
+      ),
     }
   }
   for (const [sessionId] of room.evicted)

@@ -35,6 +35,11 @@ export async function noteAccessIssued(tx: Tx, sessionId: string, expiresAt: num
   await tx.raw.run(ACCESS_ISSUED, [expiresAt, expiresAt, now, sessionId])
 }
 
+/** When a session without refresh tokens ends (an OAuth client's family without offline access). */
+export async function setSessionExpiry(tx: Tx, sessionId: string, expiresAt: number): Promise<void> {
+  await tx.raw.run('UPDATE sessions SET expires_at = ? WHERE id = ?', [expiresAt, sessionId])
+}
+
 /** Revokes a live session; returns until when its access tokens must be refused (undefined if it was not live). */
 export async function revokeSession(tx: Tx, sessionId: string, reason: string, now: number): Promise<number | undefined> {
   const row = await tx.raw.get<{ until: number }>(

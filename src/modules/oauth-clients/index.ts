@@ -3,9 +3,10 @@
 export { oauthClientJson } from './client-json.ts'
 export { createOAuthClient, type NewOAuthClient } from './create-client.ts'
 export { redirectUriMatches, redirectUriProblem } from './redirect-uri.ts'
-export { ALL_SCOPES, GRANT_TYPES, OIDC_SCOPES, permissionsOfScopes, RESOURCE_SCOPES } from './scopes.ts'
+export { clientActingUserId } from './acting-user.ts'
+export { ALL_SCOPES, GRANT_TYPES, grantsWithinScopes, OIDC_SCOPES, permissionsOfScopes, RESOURCE_SCOPES } from './scopes.ts'
 export { clientSecretMatches } from './secret.ts'
-export { getClientInOrg, type OAuthClientRow } from './store.ts'
+export { clientNames, findClient, getClientInOrg, type OAuthClientRow } from './store.ts'
 
 import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../context.ts'

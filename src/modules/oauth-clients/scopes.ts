@@ -1,5 +1,5 @@
 // Scopes and grant types as data: the OpenID scopes, the resource scopes and the permissions each one stands for, and who may register which.
-import { hasPermission, type Permission } from '../access/index.ts'
+import { type Grant, hasPermission, intersectGrants, type Permission } from '../access/index.ts'
 
 export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const
 export type GrantType = (typeof GRANT_TYPES)[number]
@@ -31,4 +31,10 @@ export function permissionsOfScopes(scopes: readonly string[]): Permission[] {
 /** The permissions of `scope` that `grants` do not hold: a client's scopes never exceed its creator's. */
 export function missingPermissions(grants: readonly string[], scope: string): Permission[] {
   return (RESOURCE_SCOPES[scope] ?? []).filter((permission) => !hasPermission(grants, permission))
+}
+
+/** What a holder of `grants` may do through a token of `scopes`: the grants narrowed to the scopes' permissions. */
+export function grantsWithinScopes(grants: readonly string[], scopes: readonly string[]): Grant[] {
+  const permissions = permissionsOfScopes(scopes)
+  return permissions.length === 0 ? [] : intersectGrants(grants, permissions)
 }

@@ -31,3 +31,27 @@ export function saveClient(tx: Tx, id: string, changes: Partial<Omit<OAuthClient
 export async function deleteClientRow(tx: Tx, id: string): Promise<void> {
   await tx.raw.run('DELETE FROM oauth_clients WHERE id = ?', [id])
 }
+
+/** A client by its id, whatever its organization (the authorization server identifies clients by id alone). */
+export async function findClient(db: Queries, id: string): Promise<OAuthClientRow | undefined> {
+  return db.raw.get<OAuthClientRow>('SELECT * FROM oauth_clients WHERE id = ?', [id])
+}
+
+/** Names of the organization's clients among `ids` (for lists that show them). */
+export async function clientNames(db: Queries, organizationId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db.raw.all<{ id: string; name: string }>(
+    `SELECT id, name FROM oauth_clients WHERE organization_id = ? AND id IN (${ids.map(() => '?').join(', ')})`,
+    [organizationId, ...ids],
+  )
+  return new Map(rows.map((r) => [r.id, r.name]))
+}
+
+/** The organization's longest-standing active Super Admin (whom an operator-registered client acts for). */
+export async function oldestActiveSuperAdmin(db: Queries, organizationId: string): Promise<string | undefined> {
+  const row = await db.raw.get<{ id: string }>(
+    "SELECT id FROM users WHERE organization_id = ? AND role = 'super_admin' AND status = 'active' ORDER BY created_at, id LIMIT 1",
+    [organizationId],
+  )
+  return row?.id
+}

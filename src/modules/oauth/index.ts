@@ -4,6 +4,8 @@ import type { AppContext } from '../../context.ts'
 import { authorizeRoutes } from './authorize/routes.ts'
 import { tokenRoutes } from './token/routes.ts'
 
+export { OAUTH_CLEANUP_INTERVAL_MS, oauthCleanupTask } from './jobs.ts'
+
 export function oauthRoutes(app: AppContext) {
   return new Elysia().use(tokenRoutes(app)).use(authorizeRoutes(app))
 }

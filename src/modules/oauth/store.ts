@@ -1,7 +1,7 @@
 // The authorization server's SQL: authorization codes, consents (grants), and its two kinds of sessions
 // (the browser's sign-in cookie, and each client's token family). Writes take the caller's transaction.
 import type { Queries, Tx } from '../../db/database.ts'
-import { defineList } from '../../db/list.ts'
+import { type Condition, defineList } from '../../db/list.ts'
 import type { OAuthCodesTable, OAuthGrantsTable } from './table.ts'
 
 export type CodeRow = OAuthCodesTable
@@ -97,4 +97,32 @@ export async function revokeOnlineChildren(tx: Tx, browserSessionId: string, rea
     [now, reason, browserSessionId],
   )
   return rows.map((r) => [r.id, Number(r.until)])
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The browser side (authorize/, pages/, logout): added by the authorization-endpoint work.
+
+/** A client by its client_id, whatever its organization: an authorization request names only the id. */
+export async function findClientById(db: Queries, clientId: string) {
+  return db.kysely.selectFrom('oauth_clients').selectAll().where('id', '=', clientId).executeTakeFirst()
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The protocol side (token/, grants/, jobs.ts): added by the token-endpoint work.
+
+/** The browser session a client's tokens came from: when the user signed in (the ID token's auth_time), and whether it was revoked. */
+export async function findSignIn(db: Queries, browserSessionId: string) {
+  const row = await db.raw.get<{ created_at: number; revoked_at: number | null }>(
+    "SELECT created_at, revoked_at FROM sessions WHERE id = ? AND kind = 'browser'",
+    [browserSessionId],
+  )
+  return row && { signedInAt: Number(row.created_at), revoked: row.revoked_at !== null }
+}
+
+/** The conditions of a user's grants list: live ones, of clients that still exist. */
+export function liveGrantsOf(userId: string): Condition[] {
+  return [
+    { sql: 'oauth_grants.user_id = ? AND oauth_grants.revoked_at IS NULL', params: [userId] },
+    { sql: 'EXISTS (SELECT 1 FROM oauth_clients WHERE oauth_clients.id = oauth_grants.client_id)', params: [] },
+  ]
 }
