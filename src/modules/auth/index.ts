@@ -9,6 +9,8 @@ export { dummyHash, generatePassword, hashPassword, PASSWORD_MAX_LENGTH, PASSWOR
 export { ChangePasswordBody, LoginBody, RefreshBody, TokenResponse } from './model.ts'
 export { authenticate, authenticateAccessToken, type TokenHolder, tokenHolder } from './authenticate.ts'
 export { chargePasswordAttempt } from './attempt-limit.ts'
+export { openBrowserSession } from './browser-session.ts'
+export { type CredentialCheck, checkCredentials } from './check-credentials.ts'
 export { Activity } from './activity.ts'
 export { presentedCredential, unauthorized } from './credential.ts'
 export { assertIpAllowed, checkIp, type Who } from './ip-gate.ts'
@@ -18,7 +20,6 @@ export { type Rotation, rotateRefreshToken, settleRotation } from './refresh.ts'
 export { Revocations } from './revocations.ts'
 export {
   finishSignIn,
-  openBrowserSession,
   openSignInSession,
   type SignInOrganization,
   type SignInOutcome,

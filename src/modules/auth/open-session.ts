@@ -3,7 +3,7 @@
 import type { AppContext } from '../../context.ts'
 import type { Tx } from '../../db/database.ts'
 import { prefixedId } from '../../lib/ids.ts'
-import { insertRefreshToken, insertSession, noteAccessIssued, setSessionExpiry } from './store.ts'
+import { insertRefreshToken, insertSession, noteAccessIssued, type SessionRow, setSessionExpiry } from './store.ts'
 import {
   accessClaims,
   type ClientClaims,
@@ -45,6 +45,34 @@ async function addRefreshToken(tx: Tx, app: Issuer, session: SessionClaims, gene
   return token
 }
 
+/** A new session's row: what every kind shares, then what is its kind's own (`api` by default). */
+export function newSessionRow(
+  input: { id: string; subject: Pick<TokenSubject, 'id' | 'organization_id'>; meta: SessionMeta; authMethods: string[]; now: number },
+  own: Partial<SessionRow> = {},
+): SessionRow {
+  return {
+    id: input.id,
+    organization_id: input.subject.organization_id,
+    user_id: input.subject.id,
+    ip: input.meta.ip,
+    user_agent: input.meta.userAgent,
+    created_at: input.now,
+    last_used_at: input.now,
+    access_expires_at: 0,
+    expires_at: 0,
+    auth_methods: JSON.stringify(input.authMethods),
+    mfa_enrollment_only: false,
+    revoked_at: null,
+    revoked_reason: null,
+    kind: 'api',
+    client_id: null,
+    scope: null,
+    parent_session_id: null,
+    cookie_hash: null,
+    ...own,
+  }
+}
+
 /** A new session, its first refresh token, and the access token to sign. */
 export async function openSession(
   tx: Tx,
@@ -53,26 +81,8 @@ export async function openSession(
 ): Promise<PendingTokens & { sessionId: string }> {
   const { subject, meta, kind, now } = input
   const session: SessionClaims = { id: prefixedId('ses'), createdAt: now, ...kind }
-  await insertSession(tx, {
-    id: session.id,
-    organization_id: subject.organization_id,
-    user_id: subject.id,
-    ip: meta.ip,
-    user_agent: meta.userAgent,
-    created_at: now,
-    last_used_at: now,
-    access_expires_at: 0,
-    expires_at: 0,
-    auth_methods: JSON.stringify(kind.authMethods),
-    mfa_enrollment_only: kind.mfaEnrollmentOnly,
-    revoked_at: null,
-    revoked_reason: null,
-    kind: 'api',
-    client_id: null,
-    scope: null,
-    parent_session_id: null,
-    cookie_hash: null,
-  })
+  const base = { id: session.id, subject, meta, authMethods: kind.authMethods, now }
+  await insertSession(tx, newSessionRow(base, { mfa_enrollment_only: kind.mfaEnrollmentOnly }))
   const refreshToken = await addRefreshToken(tx, app, session, 1, now)
   return { sessionId: session.id, ...(await prepareAccess(tx, app, subject, session, now)), refreshToken }
 }
@@ -116,26 +126,11 @@ export async function openClientSession(
 ): Promise<PendingClientTokens & { sessionId: string }> {
   const { subject, meta, kind, client, now } = input
   const session: SessionClaims = { id: prefixedId('ses'), createdAt: now, ...kind }
-  await insertSession(tx, {
-    id: session.id,
-    organization_id: subject.organization_id,
-    user_id: subject.id,
-    ip: meta.ip,
-    user_agent: meta.userAgent,
-    created_at: now,
-    last_used_at: now,
-    access_expires_at: 0,
-    expires_at: 0,
-    auth_methods: JSON.stringify(kind.authMethods),
-    mfa_enrollment_only: false,
-    revoked_at: null,
-    revoked_reason: null,
-    kind: 'oauth',
-    client_id: client.clientId,
-    scope: client.scope,
-    parent_session_id: input.parentSessionId,
-    cookie_hash: null,
-  })
+  const base = { id: session.id, subject, meta, authMethods: kind.authMethods, now }
+  await insertSession(
+    tx,
+    newSessionRow(base, { kind: 'oauth', client_id: client.clientId, scope: client.scope, parent_session_id: input.parentSessionId }),
+  )
   const refreshToken = input.withRefreshToken ? await addRefreshToken(tx, app, session, 1, now) : undefined
   const access = await prepareAccess(tx, app, subject, session, now, client)
   // Without a refresh token the family lives as long as its one access token.

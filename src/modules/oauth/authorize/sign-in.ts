@@ -7,11 +7,9 @@
 import type { AppContext, RequestMeta } from '../../../context.ts'
 import { AppError } from '../../../errors.ts'
 import { appendAudit } from '../../audit/index.ts'
-import { checkIp, dummyHash, verifyPassword } from '../../auth/index.ts'
+import { checkCredentials, checkIp } from '../../auth/index.ts'
 import { confirmedMethods, createChallenge, type MfaMethod } from '../../mfa/index.ts'
 import type { OAuthClientRow } from '../../oauth-clients/index.ts'
-import { findOrganization } from '../../organizations/index.ts'
-import { findUserByEmail, normalizeEmail } from '../../users/index.ts'
 import { openBrowserSignIn, rememberEvicted, type SignInOpened } from './open-sign-in.ts'
 
 export type PasswordOutcome = SignInOpened | { kind: 'mfa'; mfaToken: string; methods: MfaMethod[] }
@@ -21,36 +19,19 @@ export async function signInWithPassword(
   input: { client: OAuthClientRow; email: string; password: string; replacedCookie: string | undefined; request: RequestMeta },
 ): Promise<PasswordOutcome> {
   const { request, client } = input
+  const via = { via: 'authorization_server', client_id: client.id }
   // No address has control characters (and PostgreSQL text cannot hold NUL): such an e-mail is simply unknown.
   const email = input.email.replace(/\p{Cc}/gu, '')
-  const user = email === input.email ? await findUserByEmail(app.db, email) : undefined
-  const matches = await verifyPassword(input.password, user?.password_hash ?? (await dummyHash()))
-  const now = app.clock.now()
-  const org = user ? await findOrganization(app.db, user.organization_id) : undefined
-  const ranges = org ? app.allowlists.ranges(org.allowed_ips) : []
-  const via = { via: 'authorization_server', client_id: client.id }
-  if (!user || !org || !matches || user.status !== 'active') {
-    const reason = !user ? 'unknown_email' : !matches ? 'wrong_password' : 'user_disabled'
-    const ipError = await app.db.write('login.failure', async (tx) => {
-      await appendAudit(tx, {
-        organizationId: user?.organization_id ?? null,
-        actor: user ? { type: 'user', id: user.id } : { type: 'anonymous', id: null },
-        event: 'login.failure',
-        outcome: 'failure',
-        reason,
-        ...(user
-          ? { target: { type: 'user', id: user.id }, details: via }
-          : { details: { ...via, email: normalizeEmail(email).slice(0, 254) } }),
-        request,
-        now,
-      })
-      // The same answer as for the right password from this address (below).
-      return user && org
-        ? checkIp(tx, app, { ranges, who: { organizationId: org.id, actor: { type: 'user', id: user.id } }, request, now })
-        : undefined
-    })
-    return { kind: 'refused', error: ipError ?? new AppError('INVALID_CREDENTIALS', 'The e-mail address or the password is incorrect.') }
-  }
+  const checked = await checkCredentials(app, {
+    email,
+    unknown: email !== input.email,
+    password: input.password,
+    request,
+    details: via,
+    message: 'The e-mail address or the password is incorrect.',
+  })
+  if (!checked.ok) return { kind: 'refused', error: checked.error }
+  const { user, org, ranges, now } = checked
   const outcome = await app.db.write('oauth.sign_in', async (tx): Promise<PasswordOutcome> => {
     const actor = { type: 'user' as const, id: user.id }
     const ipError = await checkIp(tx, app, { ranges, who: { organizationId: org.id, actor }, request, now })
