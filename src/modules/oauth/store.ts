@@ -99,17 +99,6 @@ export async function revokeOnlineChildren(tx: Tx, browserSessionId: string, rea
   return rows.map((r) => [r.id, Number(r.until)])
 }
 
-// ---------------------------------------------------------------------------------------------------
-// The browser side (authorize/, pages/, logout): added by the authorization-endpoint work.
-
-/** A client by its client_id, whatever its organization: an authorization request names only the id. */
-export async function findClientById(db: Queries, clientId: string) {
-  return db.kysely.selectFrom('oauth_clients').selectAll().where('id', '=', clientId).executeTakeFirst()
-}
-
-// ---------------------------------------------------------------------------------------------------
-// The protocol side (token/, grants/, jobs.ts): added by the token-endpoint work.
-
 /** The browser session a client's tokens came from: when the user signed in (the ID token's auth_time), and whether it was revoked. */
 export async function findSignIn(db: Queries, browserSessionId: string) {
   const row = await db.raw.get<{ created_at: number; revoked_at: number | null }>(

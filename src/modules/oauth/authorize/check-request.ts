@@ -3,8 +3,7 @@
 // a bad one is an error page of ours. Every later problem goes back to the client's redirect URI.
 // The pages' forms carry the request along and every POST checks it again, exactly like the first time.
 import type { Queries } from '../../../db/database.ts'
-import { ALL_SCOPES, type OAuthClientRow, redirectUriMatches } from '../../oauth-clients/index.ts'
-import { findClientById } from '../store.ts'
+import { ALL_SCOPES, findClient, type OAuthClientRow, redirectUriMatches } from '../../oauth-clients/index.ts'
 import type { AuthorizeErrorCode, ReplyTo } from './redirect.ts'
 
 /** The parameters the pages' forms carry from step to step (the others served the first request only). */
@@ -72,7 +71,7 @@ export async function checkAuthorizationRequest(db: Queries, issuer: string, ent
   if (clientId === undefined) return { ok: false, page: 'The request names no application (client_id is missing).' }
   if (repeated.has('client_id') || repeated.has('redirect_uri'))
     return { ok: false, page: 'The request names its application or its return address more than once.' }
-  const client = CLIENT_ID.test(clientId) ? await findClientById(db, clientId) : undefined
+  const client = CLIENT_ID.test(clientId) ? await findClient(db, clientId) : undefined
   if (!client) return { ok: false, page: 'The application that sent you here is not registered (unknown client_id).' }
   if (redirectUri === undefined) return { ok: false, page: 'The request has no return address (redirect_uri is missing).' }
   if (!jsonList(client.redirect_uris).some((registered) => redirectUriMatches(registered, redirectUri)))

@@ -5,7 +5,8 @@
 import type { AppContext, RequestMeta } from '../../../context.ts'
 import { appendAudit } from '../../audit/index.ts'
 import { revokeSession } from '../../auth/index.ts'
-import { findBrowserSession, findClientById, revokeOnlineChildren } from '../store.ts'
+import { findClient } from '../../oauth-clients/index.ts'
+import { findBrowserSession, revokeOnlineChildren } from '../store.ts'
 import { CLIENT_ID, collectParams } from './check-request.ts'
 import { cookieHash } from './cookies.ts'
 import { verifyIdTokenHint } from './id-token-hint.ts'
@@ -26,7 +27,7 @@ async function returnAddress(app: Pick<AppContext, 'db' | 'keys' | 'config'>, pa
   const uri = params.get('post_logout_redirect_uri')
   if (uri === undefined) return undefined
   const clientId = await namedClientId(app, params)
-  const client = clientId === undefined || !CLIENT_ID.test(clientId) ? undefined : await findClientById(app.db, clientId)
+  const client = clientId === undefined || !CLIENT_ID.test(clientId) ? undefined : await findClient(app.db, clientId)
   if (!client || !(JSON.parse(client.post_logout_redirect_uris) as string[]).includes(uri)) return undefined
   const state = params.get('state')
   return state === undefined ? uri : withQuery(uri, [['state', state]])
