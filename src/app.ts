@@ -9,6 +9,8 @@ import { accessRoutes } from './modules/access/index.ts'
 import { apiKeysRoutes } from './modules/api-keys/index.ts'
 import { auditRoutes } from './modules/audit/index.ts'
 import { mfaRoutes } from './modules/mfa/index.ts'
+import { oauthClientsRoutes } from './modules/oauth-clients/index.ts'
+import { oauthRoutes } from './modules/oauth/index.ts'
 import { organizationRoutes } from './modules/organizations/index.ts'
 import { authRoutes } from './modules/auth/index.ts'
 import { keysRoutes } from './modules/keys/index.ts'
@@ -34,6 +36,8 @@ export function createApp(context: AppContext) {
     .use(auditRoutes(context))
     .use(ticketsRoutes(context))
     .use(webhooksRoutes(context))
+    .use(oauthClientsRoutes(context))
+    .use(oauthRoutes(context))
   return app
 }
 

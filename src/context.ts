@@ -79,10 +79,38 @@ export interface ApiKeyCredential {
   readonly id: string
 }
 
+/** An access token an OAuth client got for a user (authorization code, refresh): a third-party token. */
+export interface OAuthCredential {
+  readonly type: 'oauth'
+  /** The session id (`sid`): the client's token family for this user. */
+  readonly id: string
+  readonly tokenId: string
+  /** Expiry of the presented token, in ms. */
+  readonly tokenExpiresAt: number
+  readonly clientId: string
+  /** The scopes the token carries. */
+  readonly scopes: readonly string[]
+}
+
+/**
+ * A client-credentials access token: the client acting for the user who registered it (or, registered
+ * by the operator, for its organization's oldest active Super Admin), within its scopes.
+ */
+export interface OAuthClientCredential {
+  readonly type: 'oauth_client'
+  /** The client id (the token's `sub` and `sid`). */
+  readonly id: string
+  readonly tokenId: string
+  /** Expiry of the presented token, in ms. */
+  readonly tokenExpiresAt: number
+  readonly clientId: string
+  readonly scopes: readonly string[]
+}
+
 /**
  * A user authenticated by an access token or a personal access token. Grants come from the user's
- * current role (narrowed by the token's own permissions for a personal access token), never from
- * what the token says.
+ * current role (narrowed by the token's own permissions for a personal access token, by its scopes for
+ * an OAuth client's token), never from what the token says.
  */
 export interface UserActor {
   readonly kind: 'user'
@@ -90,7 +118,7 @@ export interface UserActor {
   readonly organizationId: string
   readonly role: Role
   readonly grants: readonly Grant[]
-  readonly credential: SessionCredential | ApiKeyCredential
+  readonly credential: SessionCredential | ApiKeyCredential | OAuthCredential | OAuthClientCredential
   readonly request: RequestMeta
   /** The organization's request rates as they are now (plan or set-limits values). */
   readonly rates: Rates

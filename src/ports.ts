@@ -29,6 +29,10 @@ export interface VerifiedClaims {
   exp: number
   /** Issued to a user who must enroll in MFA first: good for the enrollment routes only. */
   mfaEnrollmentOnly: boolean
+  /** Issued to an OAuth client (`client_id`); with `sub` equal to it, a client-credentials token. */
+  clientId?: string
+  /** The OAuth token's scopes (`scope`, space-separated). */
+  scope?: string
 }
 
 /** Access tokens already verified, so a known token skips the RSA check. */

@@ -40,6 +40,8 @@ describe('refused', () => {
     ['src/context.ts', './modules/access/permissions.ts', 'only through its public entry'],
     ['src/jobs/registry.ts', '../modules/tickets/jobs.ts', 'only through its public entry'],
     ['src/modules/tickets/index.ts', '../../app.ts', 'never import the composition root'],
+    ['src/modules/oauth/token/issue.ts', 'elysia', 'never import elysia'],
+    ['src/modules/oauth/token/routes.ts', '../../users/store.ts', 'only through its public entry'],
   ]
   for (const [path, specifier, message] of cases) {
     test(`${specifier} in ${path}`, () => expect(lint(path, specifier)).toContain(message))
@@ -56,6 +58,8 @@ describe('allowed', () => {
     ['src/modules/tickets/index.ts', 'elysia'],
     ['src/db/sqlite.ts', 'bun:sqlite'],
     ['src/http/auth.ts', '../modules/access/index.ts'],
+    ['src/modules/oauth/token/routes.ts', 'elysia'],
+    ['src/modules/oauth/grants/model.ts', '../../../http/list.ts'],
   ]
   for (const [path, specifier] of cases) {
     test(`${specifier} in ${path}`, () => expect(lint(path, specifier)).toBe(''))

@@ -3,6 +3,7 @@
 // organization. A test at the end fails when a route is added without a row here.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
 import { routeEntry } from '../src/app.ts'
+import { prefixedId } from '../src/lib/ids.ts'
 import { createRouteTable } from '../src/lib/route-match.ts'
 import { hasPermission } from '../src/modules/access/match.ts'
 import { ROLE_GRANTS, ROLES, type Permission } from '../src/modules/access/permissions.ts'
@@ -30,6 +31,17 @@ const sidOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1]!, '
 const key = { name: 'Target key', expires_at: new Date(app.clock.now() + 86_400_000).toISOString() }
 // localhost: a test send is refused at once by the SSRF check (loopback), no network needed.
 const hook = { url: 'https://localhost:9/switchboard', events: ['ticket.*'], secret: 'a-secret-of-16-chars-or-more' }
+const oauthClient = { name: 'Target client', redirect_uris: ['https://app.example.com/cb'] }
+// A consent of the organization's viewer to a client (as the authorization server's consent page saves one).
+async function grantOf(org: typeof home): Promise<string> {
+  const clientId = await post(org, '/api/v1/oauth-clients', oauthClient)
+  const id = prefixedId('ogr')
+  await app.context.db.raw.run(
+    'INSERT INTO oauth_grants (id, organization_id, user_id, client_id, scope, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [id, org.org.id, org.users.viewer.user.id, clientId, 'openid', app.clock.now(), app.clock.now()],
+  )
+  return id
+}
 const targets = {
   user: {
     home: await post(home, '/api/v1/users', { email: 'target@home.test', name: 'Target', password: 'password-123', role: 'viewer' }),
@@ -39,6 +51,11 @@ const targets = {
   session: { home: sidOf(home.users.viewer.accessToken), away: sidOf(away.users.agent.accessToken) },
   api_key: { home: await post(home, '/api/v1/api-keys', key), away: await post(away, '/api/v1/api-keys', key) },
   webhook: { home: await post(home, '/api/v1/webhooks', hook), away: await post(away, '/api/v1/webhooks', hook) },
+  oauth_client: {
+    home: await post(home, '/api/v1/oauth-clients', oauthClient),
+    away: await post(away, '/api/v1/oauth-clients', oauthClient),
+  },
+  oauth_grant: { home: await grantOf(home), away: await grantOf(away) },
 }
 
 interface Route {
@@ -128,6 +145,20 @@ const ROUTES: Route[] = [
     byId: 'webhook',
   },
   { method: 'DELETE', path: (id) => `/api/v1/webhooks/${id}`, permission: 'webhook:delete', byId: 'webhook' },
+  { method: 'POST', path: () => '/api/v1/oauth-clients', permission: 'oauth_client:create', body: oauthClient },
+  { method: 'GET', path: () => '/api/v1/oauth-clients', permission: 'oauth_client:read' },
+  { method: 'GET', path: (id) => `/api/v1/oauth-clients/${id}`, permission: 'oauth_client:read', byId: 'oauth_client' },
+  {
+    method: 'PATCH',
+    path: (id) => `/api/v1/oauth-clients/${id}`,
+    permission: 'oauth_client:update',
+    body: { name: 'Renamed' },
+    byId: 'oauth_client',
+  },
+  { method: 'POST', path: (id) => `/api/v1/oauth-clients/${id}/rotate-secret`, permission: 'oauth_client:update', byId: 'oauth_client' },
+  { method: 'DELETE', path: (id) => `/api/v1/oauth-clients/${id}`, permission: 'oauth_client:delete', byId: 'oauth_client' },
+  { method: 'GET', path: () => '/api/v1/me/oauth-grants', permission: null },
+  { method: 'DELETE', path: (id) => `/api/v1/me/oauth-grants/${id}`, permission: null, byId: 'oauth_grant' },
 ]
 
 const call = async (route: Route, id: string, headers: Record<string, string>) => {

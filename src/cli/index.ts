@@ -7,6 +7,7 @@ import { EXIT, type CliIo, type Command } from './command.ts'
 import { healthcheckCommand } from './healthcheck.ts'
 import { keysRotateCommand } from './keys.ts'
 import { migrateCommand } from './migrate.ts'
+import { oauthClientCreateCommand } from './oauth-client.ts'
 import { orgClearAllowlistCommand, orgCreateCommand } from './org.ts'
 import { orgSetLimitsCommand, orgSetPlanCommand } from './org-limits.ts'
 import { orgWebhookCidrsCommand } from './org-webhook-cidrs.ts'
@@ -25,6 +26,7 @@ export const COMMANDS: Command[] = [
   orgSetLimitsCommand,
   orgWebhookCidrsCommand,
   userCreateCommand,
+  oauthClientCreateCommand,
   keysRotateCommand,
   auditVerifyCommand,
   healthcheckCommand,

@@ -1,6 +1,6 @@
 // Applies the embedded migrations in order, each once and in its own write transaction, and refuses
 // a database that a newer Switchboard has migrated (no silent downgrade).
-import type { Database, Tx } from './database.ts'
+import type { Database, Engine, Tx } from './database.ts'
 
 export interface Migration {
   tag: string
@@ -26,13 +26,25 @@ export function checksum(source: string): string {
   return new Bun.CryptoHasher('sha256').update(source).digest('hex')
 }
 
+/**
+ * What `COLLATE "C"` becomes on SQLite: nothing. Portable migrations spell byte-order text as PostgreSQL
+ * needs it; SQLite knows no collation named C, and its default (BINARY) is that same byte order.
+ */
+const COLLATE_C = / COLLATE "C"/g
+
+/** The statements of a migration's text on `engine` (what migrate() runs, in order). */
+export function statementsFor(text: string, engine: Engine): string[] {
+  const sql = engine === 'sqlite' ? text.replace(COLLATE_C, '') : text
+  return sql.split(STATEMENT_BREAKPOINT).filter((statement) => statement.trim() !== '')
+}
+
 /** A migration written as SQL statements separated by `--> statement-breakpoint`. */
 export function sqlMigration(tag: string, text: string): Migration {
   return {
     tag,
     source: text,
     async up(tx) {
-      for (const statement of text.split(STATEMENT_BREAKPOINT)) if (statement.trim() !== '') await tx.raw.run(statement)
+      for (const statement of statementsFor(text, tx.engine)) await tx.raw.run(statement)
     },
   }
 }

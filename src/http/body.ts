@@ -61,6 +61,44 @@ export function isReadable(type: string): boolean {
   return isJson(type) || type === URLENCODED || type === 'text/plain'
 }
 
+// The url-encoded bodies as sent: the OAuth endpoints refuse a parameter sent twice (RFC 6749 §3.2),
+// which the plain object a route sees cannot show.
+const forms = new WeakMap<Request, URLSearchParams>()
+
+/** The parameters of a url-encoded request body, every occurrence kept; undefined for any other body. */
+export function formParameters(request: Request): URLSearchParams | undefined {
+  return forms.get(request)
+}
+
+export function nulCharacter(): AppError {
+  return new AppError('VALIDATION_FAILED', 'Text must not contain the NUL character (U+0000)')
+}
+
+/** True when a string anywhere in `value` holds a NUL: no field of ours may, and PostgreSQL text cannot. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0')
+  if (Array.isArray(value)) return value.some(holdsNul)
+  if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\0') || holdsNul(v))
+  return false
+}
+
+/**
+ * The authorization server's protocol endpoints answer bad text in their protocols' words (RFC 6749
+ * JSON errors, an HTML page) and check it themselves (src/modules/oauth).
+ */
+function checksOwnText(request: Request): boolean {
+  const path = request.url.slice(request.url.indexOf('/', request.url.indexOf('//') + 2))
+  return path.startsWith('/oauth2/') || path.startsWith('/userinfo')
+}
+
+/**
+ * Refused before routing, on both engines alike: a NUL in the URL (`%00`) — no id, filter or parameter of
+ * ours holds one, and PostgreSQL would fail on it instead of finding nothing.
+ */
+export function checkUrlUpFront(request: Request): void {
+  if (request.url.includes('%00') && !checksOwnText(request)) throw nulCharacter()
+}
+
 /**
  * Parses JSON, url-encoded and plain-text bodies, each read with the cap. Any other body was refused
  * up front; null (Elysia's "no body") keeps the framework from reading one whole itself.
@@ -70,9 +108,23 @@ export async function parseBody(request: Request, contentType: string, limit: nu
   if (isJson(type)) {
     const text = await readBodyText(request, limit)
     // null tells Elysia "no body" (undefined would make it parse again).
-    return text.trim() === '' ? null : JSON.parse(text)
+    if (text.trim() === '') return null
+    const value: unknown = JSON.parse(text)
+    // JSON can only spell a NUL as an escape: most bodies skip the walk.
+    if (text.includes('u0000') && holdsNul(value)) throw nulCharacter()
+    return value
   }
-  if (type === URLENCODED) return Object.fromEntries(new URLSearchParams(await readBodyText(request, limit)))
-  if (type === 'text/plain') return readBodyText(request, limit)
+  if (type === URLENCODED) {
+    const params = new URLSearchParams(await readBodyText(request, limit))
+    const fields = Object.fromEntries(params)
+    if (holdsNul(fields) && !checksOwnText(request)) throw nulCharacter()
+    forms.set(request, params)
+    return fields
+  }
+  if (type === 'text/plain') {
+    const text = await readBodyText(request, limit)
+    if (text.includes('\0')) throw nulCharacter()
+    return text
+  }
   return null
 }

@@ -50,6 +50,11 @@ function documentation(config: Config) {
       { name: 'Users', description: "Users and roles of the caller's organization" },
       { name: 'Tickets', description: 'Tickets, their lifecycle, assignment and comments' },
       { name: 'Webhooks', description: "Receivers of the organization's events: signed deliveries with retries" },
+      {
+        name: 'OAuth clients',
+        description: 'Applications that may ask the authorization server for tokens: redirect URIs, grants, scopes, secrets',
+      },
+      { name: 'OAuth grants', description: 'What you let OAuth clients do on your behalf: list and revoke' },
       { name: 'Webhook events', description: 'What a receiver gets: one POST per event type of the catalog (the `webhooks` section)' },
     ],
     components: {

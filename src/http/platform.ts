@@ -3,7 +3,7 @@
 import { Elysia, StatusMap } from 'elysia'
 import type { AppContext } from '../context.ts'
 import type { RouteTable } from '../lib/route-match.ts'
-import { checkBodyUpFront, parseBody } from './body.ts'
+import { checkBodyUpFront, checkUrlUpFront, parseBody } from './body.ts'
 import { chargeAnonymous, chargeFailedRequest, isUncounted, writeRateLimitHeaders } from './rate-limit.ts'
 import { renderError, toAppError } from './render-error.ts'
 import { beginRequest, pathOf, requestState } from './request-state.ts'
@@ -16,6 +16,7 @@ export function httpPlatform(app: Pick<AppContext, 'config' | 'log' | 'ports' | 
       // onRequest hooks are always global and run before routing, so 404s get an id too.
       .onRequest((ctx) => {
         ctx.set.headers['x-request-id'] = beginRequest(ctx).id
+        checkUrlUpFront(ctx.request)
         checkBodyUpFront(ctx.request, limit)
       })
       .onParse({ as: 'global' }, ({ request, contentType }) => parseBody(request, contentType, limit))

@@ -2,6 +2,7 @@
 // index.ts), plus the engine's maintenance. A task runs once per cluster unless its scope is `instance`.
 import type { AppContext } from '../context.ts'
 import { authCleanupTask, revocationsPruneTask } from '../modules/auth/index.ts'
+import { oauthCleanupTask } from '../modules/oauth/index.ts'
 import { rateLimitSaveTask } from '../modules/rate-limits/index.ts'
 import { ticketAutoCloseTask } from '../modules/tickets/index.ts'
 import { type WebhookDispatcher, webhookDispatchTask, webhookPruneTask } from '../modules/webhooks/index.ts'
@@ -17,6 +18,7 @@ export function registerTasks(
     .register(dbMaintenanceTask(app.db))
     .register(authCleanupTask(app, app.config.authCleanupIntervalMs))
     .register(revocationsPruneTask(app, app.config.authCleanupIntervalMs))
+    .register(oauthCleanupTask(app, app.config.authCleanupIntervalMs))
     .register(ticketAutoCloseTask(app, app.config.ticketAutoCloseIntervalMs))
   // The counters of this process's memory (in Redis, Redis keeps them).
   if (app.config.rateLimits.enabled && app.config.redisUrl === undefined)

@@ -51,6 +51,7 @@ describe('dist/switchboard copied alone to a folder', () => {
         'db_maintenance',
         'auth_cleanup',
         'revocations_prune',
+        'oauth_cleanup',
         'ticket_auto_close',
         // This binary runs on its embedded database (no DATA_DIR given): its counters are in memory.
         'rate_limit_save',

@@ -1,7 +1,8 @@
 // Two compiled binaries on one PostgreSQL and one Redis, behind no balancer: the promises of several
 // instances (README, "Several instances") checked through the HTTP API on the real clock. Started at
 // the same moment on an empty database; tokens, page tokens and keys shared; a client's rate budget
-// shared; revocations reach the other instance within a second; cron tasks run once; webhook
+// shared; revocations reach the other instance within a second; the authorization server's browser
+// session, codes and refresh tokens work across instances; cron tasks run once; webhook
 // deliveries sent once by whichever instance claims them, and all of them after a SIGKILL; Redis
 // stopped for 10 s under load; PostgreSQL stopped and back.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
@@ -9,6 +10,7 @@ import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { tempDir } from '../helpers/app.ts'
+import { callbackOf, OAuthBrowser } from '../helpers/oauth-browser.ts'
 import { eventually } from '../helpers/wait.ts'
 import { compiledBinary } from '../helpers/binary.ts'
 import { freePort, run, type RunningServer, startServer } from '../helpers/process.ts'
@@ -169,6 +171,59 @@ describe.skipIf(!ready)('several instances on PostgreSQL + Redis (compiled binar
     expect(change.status).toBeLessThan(300)
     expect(await refusedWithin(a, other.access_token)).toBeLessThan(1000)
     ADMIN.password += '!'
+  })
+
+  test("the authorization server across instances: pages on a, the code redeemed on b, the browser's cookie on b; refresh reuse on b kills the family on a", async () => {
+    const CALLBACK = 'https://app.cluster.test/cb'
+    const created = await call(a, 'POST', '/oauth-clients', admin.access_token, {
+      name: 'Cluster app',
+      redirect_uris: [CALLBACK],
+      scopes: ['openid', 'offline_access', 'tickets:read'],
+      grant_types: ['authorization_code', 'refresh_token'],
+    })
+    expect(created.status).toBe(201)
+    const client = (await created.json()) as { client_id: string; client_secret: string }
+    // One cookie jar for both instances (as behind the balancer); each request from its own address.
+    const origins = new Set([new URL(a.url).origin, new URL(b.url).origin])
+    const browser = new OAuthBrowser(
+      (url, init) =>
+        fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-forwarded-for': `198.51.100.${++clients}` } }),
+      (u) => origins.has(u.origin),
+      a.url,
+    )
+    const query = new URLSearchParams({
+      client_id: client.client_id,
+      redirect_uri: CALLBACK,
+      response_type: 'code',
+      scope: 'openid offline_access tickets:read',
+      state: 'c',
+    })
+    const code = callbackOf(await browser.authorize(`${a.url}/oauth2/auth?${query}`, { ...ADMIN, consent: 'allow' })).params.code!
+    const token = async (server: RunningServer, form: Record<string, string>) => {
+      const response = await fetch(`${server.url}/oauth2/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${btoa(`${client.client_id}:${client.client_secret}`)}`,
+          'x-forwarded-for': `198.51.100.${++clients}`,
+        },
+        body: new URLSearchParams(form).toString(),
+      })
+      return { status: response.status, body: (await response.json()) as Record<string, string> }
+    }
+    const first = await token(b, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK })
+    expect(first.status).toBe(200)
+    expect((await call(a, 'GET', '/tickets', first.body.access_token)).status).toBe(200)
+    // Signed in on a's pages: b knows the cookie (prompt=none gives a code at once).
+    const silent = await browser.request(`${b.url}/oauth2/auth?${query}&prompt=none`)
+    expect(silent.kind === 'redirect' && typeof callbackOf(silent.location).params.code).toBe('string')
+
+    const second = await token(a, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token! })
+    expect(second.status).toBe(200)
+    expect((await call(b, 'GET', '/tickets', second.body.access_token)).status).toBe(200)
+    const reuse = await token(b, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token! })
+    expect({ status: reuse.status, error: reuse.body.error }).toEqual({ status: 400, error: 'invalid_grant' })
+    expect(await refusedWithin(a, second.body.access_token!)).toBeLessThan(1000)
   })
 
   test('cron tasks run once, by the leader; /health on either instance says which instance ran them', async () => {

@@ -3,7 +3,8 @@
 // about a minute, then each is checked in its own test: access-token expiry, mfa_token expiry, page-token
 // expiry, the unauthenticated rate window and its Retry-After, ticket auto-close by the binary's own cron,
 // SESSION_MAX_AGE (a refresh halfway works, one after the end does not), the session limit no longer
-// counting an ended session, and auth_cleanup deleting what has expired.
+// counting an ended session, auth_cleanup deleting what has expired, and an OAuth authorization code and
+// browser session expiring (and oauth_cleanup deleting the code).
 // Tickets and MFA challenges keep days and an hour: the test moves their recorded times to just before the
 // threshold, and the real clock carries them over it. About 65 s in all.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
@@ -13,6 +14,7 @@ import { tempDir } from '../helpers/app.ts'
 import { compiledBinary } from '../helpers/binary.ts'
 import { type DataDirDb, openDataDirDb } from '../helpers/data-dir-db.ts'
 import { startServer, type RunningServer } from '../helpers/process.ts'
+import { callbackOf, OAuthBrowser } from '../helpers/oauth-browser.ts'
 import { stepOf, totpForStep } from '../helpers/totp.ts'
 
 const folder = tempDir('switchboard-real-clock-')
@@ -92,6 +94,31 @@ const s = {} as {
   limited: { email: string; password: string; endsAt: number }
   refresher: { endsAt: number; halfway: Promise<Reply> }
   rate: Promise<{ refused: Reply; early: Reply | undefined; late: Reply; retryAfterS: number }>
+  oauth: { browser: OAuthBrowser; clientId: string; secret: string; code: string; codeExpiresAt: number; signedInAt: number }
+}
+
+const CALLBACK = 'https://app.example.com/cb'
+
+/** The authorization server's pages in a cookie-keeping browser; each request from a new client address. */
+function oauthBrowserOf(base: string): OAuthBrowser {
+  const origin = new URL(base).origin
+  const fetcher = (url: string, init: RequestInit) =>
+    fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-forwarded-for': fresh() } })
+  return new OAuthBrowser(fetcher, (u) => u.origin === origin, base)
+}
+
+/** The token endpoint, with client_secret_basic. */
+async function exchange(clientId: string, secret: string, code: string): Promise<Reply> {
+  const response = await fetch(`${server.url}/oauth2/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${btoa(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`)}`,
+      'x-forwarded-for': fresh(),
+    },
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: CALLBACK }).toString(),
+  })
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Json }
 }
 
 /** Every public route counts against the client address: each request but the rate scenario's comes from a new one. */
@@ -199,6 +226,32 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
     await expectStatus(admin('GET', `/api/v1/tickets?page_size=1&page_token=${encodeURIComponent(page.next_page_token)}`), 200)
     s.page = { token: page.next_page_token, expiresAt: pageMadeAt + 60_000 }
 
+    // OAuth: a user signs in on the authorization server's pages; one code is redeemed now, another kept
+    // for after the wait (60 s, fixed), when the browser session (SESSION_MAX_AGE) has ended too.
+    const oauthUser = { email: 'oauth@real-clock.test', password: 'oauth-user-password' }
+    await expectStatus(admin('POST', '/api/v1/users', { ...oauthUser, name: 'OAuth user', role: 'agent' }), 201)
+    const registered = await expectStatus(
+      admin('POST', '/api/v1/oauth-clients', { name: 'Real-clock app', redirect_uris: [CALLBACK], scopes: ['openid', 'email'] }),
+      201,
+    )
+    const browser = oauthBrowserOf(server.url)
+    const authorize = `${server.url}/oauth2/auth?${new URLSearchParams({ client_id: registered.client_id, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid email', state: 'rc' })}`
+    const signedInAt = Date.now()
+    const firstCode = callbackOf(await browser.authorize(authorize, { ...oauthUser, consent: 'allow' })).params.code!
+    expect((await exchange(registered.client_id, registered.client_secret, firstCode)).status).toBe(200)
+    const silent = await browser.request(`${authorize}&prompt=none`)
+    const codeIssuedAt = Date.now()
+    const kept = silent.kind === 'redirect' ? callbackOf(silent.location).params.code : undefined
+    expect(kept).toBeString()
+    s.oauth = {
+      browser,
+      clientId: registered.client_id,
+      secret: registered.client_secret,
+      code: kept!,
+      codeExpiresAt: codeIssuedAt + 60_000,
+      signedInAt,
+    }
+
     // Session limit last (it binds everyone of the organization): one live session per user, deny_new.
     await expectStatus(
       admin('PATCH', '/api/v1/organization/security', { max_concurrent_sessions: 1, session_limit_policy: 'deny_new' }),
@@ -225,6 +278,7 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
     expect(await count('SELECT count(*) AS n FROM revoked_tokens WHERE jti = ?', s.loggedOut.jti)).toBe(1)
     expect(await count('SELECT count(*) AS n FROM refresh_tokens WHERE token_hash = ?', sha256(s.admin.refresh))).toBe(1)
     expect(await count('SELECT count(*) AS n FROM mfa_challenges WHERE id = ?', agedChallengeId)).toBe(1)
+    expect(await count('SELECT count(*) AS n FROM oauth_codes WHERE code_hash = ?', sha256(s.oauth.code))).toBe(1)
     expect(Date.now()).toBeLessThan(s.tickets.crossesAt)
     expect((await expectStatus(admin('GET', `/api/v1/tickets/${crossing.id}`), 200)).status).toBe('solved')
 
@@ -238,6 +292,8 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
         s.limited.endsAt,
         s.refresher.endsAt,
         s.tickets.crossesAt,
+        s.oauth.codeExpiresAt,
+        s.oauth.signedInAt + 60_000,
       ) + MARGIN_MS
     await Bun.sleep(Math.max(0, until - Date.now()))
   }, 110_000)
@@ -316,6 +372,16 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
     expect(again.access_token).toBeString()
     const denied = await expectStatus(login(fresh(), s.limited.email, s.limited.password), 403)
     expect(denied.code).toBe('SESSION_LIMIT_REACHED')
+  }, 10_000)
+
+  test('OAuth: the code kept past its 60 s is invalid_grant; the browser session ended with SESSION_MAX_AGE (prompt=none: login_required); oauth_cleanup deleted the code', async () => {
+    const late = await exchange(s.oauth.clientId, s.oauth.secret, s.oauth.code)
+    expect({ status: late.status, error: late.body.error }).toEqual({ status: 400, error: 'invalid_grant' })
+    expect(late.headers.get('cache-control')).toBe('no-store')
+    const authorize = `${server.url}/oauth2/auth?${new URLSearchParams({ client_id: s.oauth.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid email', state: 'rc', prompt: 'none' })}`
+    const step = await s.oauth.browser.request(authorize)
+    expect(step.kind === 'redirect' && callbackOf(step.location).params).toMatchObject({ error: 'login_required', state: 'rc' })
+    expect(await count('SELECT count(*) AS n FROM oauth_codes WHERE code_hash = ?', sha256(s.oauth.code))).toBe(0)
   }, 10_000)
 
   test("auth_cleanup: the binary's cron deleted the expired revocation, the expired refresh token and the aged MFA challenge", async () => {

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Database } from '../../src/db/database.ts'
-import { checksum, type Migration, migrate, MigrationError, sqlMigration } from '../../src/db/migrate.ts'
+import { checksum, type Migration, migrate, MigrationError, sqlMigration, statementsFor } from '../../src/db/migrate.ts'
 import { MIGRATIONS, migrationsFor } from '../../src/db/migrations/index.ts'
 import { openSqlite } from '../../src/db/sqlite.ts'
 import { withDataDirDb } from '../helpers/data-dir-db.ts'
@@ -106,6 +106,28 @@ describe('migrate', () => {
     await migrate(db, MIGRATIONS, '1.0.0')
     await db.raw.run("UPDATE schema_migrations SET checksum = 'edited' WHERE tag = ?", [MIGRATIONS[0]!.tag])
     expect(await migrate(db, MIGRATIONS, '1.0.0')).toEqual({ applied: [], changed: [MIGRATIONS[0]!.tag] })
+  })
+})
+
+describe('statementsFor', () => {
+  const text =
+    'CREATE TABLE t (\n\tid text COLLATE "C" PRIMARY KEY NOT NULL,\n\tn bigint\n);\n--> statement-breakpoint\nCREATE INDEX t_n ON t (n);\n'
+  test('PostgreSQL runs the text as written, split at the breakpoints', () => {
+    expect(statementsFor(text, 'postgres')).toEqual([
+      'CREATE TABLE t (\n\tid text COLLATE "C" PRIMARY KEY NOT NULL,\n\tn bigint\n);\n',
+      '\nCREATE INDEX t_n ON t (n);\n',
+    ])
+  })
+  test('SQLite drops COLLATE "C" (its BINARY default is the same byte order), and the statements run there', async () => {
+    const statements = statementsFor(text, 'sqlite')
+    expect(statements[0]).toBe('CREATE TABLE t (\n\tid text PRIMARY KEY NOT NULL,\n\tn bigint\n);\n')
+    const db = openSqlite(':memory:')
+    await migrate(db, [sqlMigration('0000_t', text)], 'test')
+    expect(await db.raw.all('SELECT name, type FROM pragma_table_info(?) ORDER BY cid', ['t'])).toEqual([
+      { name: 'id', type: 'TEXT' },
+      { name: 'n', type: 'bigint' },
+    ])
+    await db.close()
   })
 })
 

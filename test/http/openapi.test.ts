@@ -50,7 +50,8 @@ type Route = {
 
 const DOC_ROUTES = new Set(['/openapi.json', '/docs', SCALAR_ASSET_PATH])
 const doc = await json<Document>(await app.request('/openapi.json'))
-const documented = (app.app.routes as Route[]).filter((r) => !DOC_ROUTES.has(r.path))
+// Hidden: the authorization server's protocol routes and pages, which follow the OAuth RFCs, not the API's shapes.
+const documented = (app.app.routes as Route[]).filter((r) => !DOC_ROUTES.has(r.path) && !r.hooks?.detail?.hide)
 const operationOf = (route: Route) => doc.paths[route.path.replace(/:(\w+)/g, '{$1}')]![route.method.toLowerCase()]!
 const resolve = (schema: Schema): Schema => (schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!]! : schema)
 

@@ -20,6 +20,8 @@ import m8 from './0008_webhook_due_per_webhook.sql' with { type: 'text' }
 import m9 from './0009_webhook_allowed_cidrs.sql' with { type: 'text' }
 import m10 from './0010_audit_no_overwrite_indexed.sql' with { type: 'text' }
 import m11 from './0011_audit_chain_index.sql' with { type: 'text' }
+import m12 from './0012_oauth_clients.sql' with { type: 'text' }
+import m13 from './0013_oauth_server.sql' with { type: 'text' }
 import pgBaseline from './postgres/0010_baseline.sql' with { type: 'text' }
 
 /** The SQLite list: every migration since the first. */
@@ -36,6 +38,8 @@ export const MIGRATIONS: readonly Migration[] = [
   sqlMigration('0009_webhook_allowed_cidrs', m9),
   sqlMigration('0010_audit_no_overwrite_indexed', m10),
   sqlMigration('0011_audit_chain_index', m11),
+  sqlMigration('0012_oauth_clients', m12),
+  sqlMigration('0013_oauth_server', m13),
 ]
 
 /** Where the portable migrations begin: every migration from here on runs on both engines. */

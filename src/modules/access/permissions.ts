@@ -22,6 +22,7 @@ export const VOCABULARY = {
   report: ['read'],
   audit: ['read'],
   api_key: ['read', 'create', 'delete'],
+  oauth_client: ['read', 'create', 'update', 'delete'],
   organization: ['read', 'update'],
   // Other users' sessions; everyone may list and end their own.
   session: ['read', 'delete'],
@@ -50,7 +51,7 @@ export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
   admin: [
     'ticket:*', 'call:*', 'recording:*', 'agent:*', 'user:*', 'role:*',
     'account:*', 'contact:*', 'lead:*', 'engagement:*', 'survey:*', 'webhook:*', 'upload:*',
-    'report:*', 'audit:*', 'api_key:*', 'organization:*', 'session:*',
+    'report:*', 'audit:*', 'api_key:*', 'oauth_client:*', 'organization:*', 'session:*',
     'subscription:read', 'payment:read', 'invoice:read',
   ],
   // Team management and reporting: runs the floor, reads the customer record.
@@ -68,7 +69,7 @@ export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
     'survey:read', 'upload:read', 'upload:create', 'user:read',
     'api_key:read', 'api_key:create', 'api_key:delete',
   ],
-  // Read-only, except security records (audit log, webhooks, API keys, billing).
+  // Read-only, except security records (audit log, webhooks, API keys, OAuth clients, billing).
   viewer: readAll('ticket', 'call', 'recording', 'agent', 'user', 'role', 'account', 'contact', 'lead', 'engagement', 'survey', 'upload', 'report'),
 }
 

@@ -10,9 +10,11 @@ export function requirePermission(actor: UserActor, permission: Permission): voi
     throw new AppError('INSUFFICIENT_PERMISSIONS', `This operation requires the ${permission} permission`)
 }
 
-/** Refuses personal access tokens: managing credentials needs a sign-in. */
+/** Refuses personal access tokens and OAuth clients' tokens: managing credentials needs a sign-in. */
 export function requireSession(actor: UserActor): SessionActor {
-  if (actor.credential.type !== 'session')
+  if (actor.credential.type === 'api_key')
     throw new AppError('INSUFFICIENT_PERMISSIONS', 'Personal access tokens cannot do this: sign in and use an access token')
+  if (actor.credential.type !== 'session')
+    throw new AppError('INSUFFICIENT_PERMISSIONS', 'Tokens issued to OAuth clients cannot do this: sign in and use an access token')
   return actor as SessionActor
 }

@@ -1,45 +1,70 @@
 // authenticate: the request's credential -> the Actor, or 401. An access token is RS256 with one of
 // our keys, then issuer, audience, nbf and exp (once per token, then cached until it expires); then,
 // on every request, revocation (failing closed: revocations.ts), the user as it is now (a disabled
-// user's tokens die at once, and permissions follow the user's current role) and the organization's
-// IP allowlist. Personal access tokens go to the api-keys module. Runs on every request: kept lean on
-// purpose (one read, on the read connection; the RSA check only for a token not seen before).
+// user's tokens die at once, and permissions follow the user's current role), for an OAuth client's
+// token the client as it is now (client-tokens.ts), and the organization's IP allowlist. Personal
+// access tokens go to the api-keys module. Runs on every request: kept lean on purpose (one read, on
+// the read connection; the RSA check only for a token not seen before).
 import type { AppContext, RequestMeta, UserActor } from '../../context.ts'
 import type { VerifiedClaims } from '../../ports.ts'
-import { isRole, roleGrants } from '../access/index.ts'
+import { isRole, type Role, roleGrants } from '../access/index.ts'
 import { authenticateApiKey } from '../api-keys/index.ts'
 import { ratesFromColumn } from '../rate-limits/index.ts'
+import { clientHolder } from './client-tokens.ts'
 import { presentedCredential, unauthorized } from './credential.ts'
 import { assertIpAllowed } from './ip-gate.ts'
-import { userState } from './store.ts'
+import { type UserState, userState } from './store.ts'
 import { hasCanonicalSegments, verifyJwt } from './verify-jwt.ts'
 
 /** The actor of a request, or 401 (and the IP allowlist's 403). */
 export async function authenticate(app: AppContext, request: Request, meta: RequestMeta): Promise<UserActor> {
   const presented = presentedCredential(request)
   if (presented.kind === 'api_key') return authenticateApiKey(app, presented.token, meta)
-  const claims = knownClaims(app, presented.token) ?? (await verifiedClaims(app, presented.token))
+  return authenticateAccessToken(app, presented.token, meta)
+}
+
+/** An access token -> the Actor (with the IP allowlist's check), or 401. */
+export async function authenticateAccessToken(app: AppContext, token: string, meta: RequestMeta): Promise<UserActor> {
+  const holder = await tokenHolder(app, token)
+  const ranges = app.allowlists.ranges(holder.state.allowed_ips)
+  if (ranges.length > 0) {
+    const actor = { type: 'user' as const, id: holder.userId, credentialId: holder.credential.id }
+    await assertIpAllowed(app, ranges, { organizationId: holder.organizationId, actor }, meta)
+  }
+  if (holder.credential.type !== 'oauth_client') app.lastSeen.session(holder.credential.id, app.clock.now())
+  return {
+    kind: 'user',
+    userId: holder.userId,
+    organizationId: holder.organizationId,
+    role: holder.role,
+    grants: holder.grants,
+    credential: holder.credential,
+    request: meta,
+    rates: ratesFromColumn(holder.state.rates),
+  }
+}
+
+/** What a valid access token stands for now, wherever it is presented (the API, userinfo, introspection). */
+export interface TokenHolder extends Omit<UserActor, 'kind' | 'request' | 'rates'> {
+  claims: VerifiedClaims
+  /** The acting user's row state (role, status, the organization's allowlist and rates). */
+  state: UserState
+}
+
+/** The holder of a valid, unrevoked access token whose user (and client) are still there; else 401. */
+export async function tokenHolder(app: AppContext, token: string): Promise<TokenHolder> {
+  const claims = knownClaims(app, token) ?? (await verifiedClaims(app, token))
   // From memory (synchronous, the common case); from the database while memory may have missed another
   // instance's revocations.
   const revoked = app.ports.revocations.revoked(claims.jti, claims.sid)
   if (revoked === true || (revoked !== false && (await revoked))) throw unauthorized('TOKEN_INVALID', 'The access token has been revoked')
-  const user = await userState(app.db, claims.sub, claims.organizationId)
-  if (user?.status !== 'active' || !isRole(user.role)) throw unauthorized('TOKEN_INVALID', 'The user of this token is disabled or gone')
-  const ranges = app.allowlists.ranges(user.allowed_ips)
-  if (ranges.length > 0)
-    await assertIpAllowed(
-      app,
-      ranges,
-      { organizationId: claims.organizationId, actor: { type: 'user', id: claims.sub, credentialId: claims.sid } },
-      meta,
-    )
-  app.lastSeen.session(claims.sid, app.clock.now())
+  if (claims.clientId !== undefined) return clientHolder(app, claims)
+  const state = await activeUserState(app, claims.sub, claims.organizationId)
   return {
-    kind: 'user',
     userId: claims.sub,
     organizationId: claims.organizationId,
-    role: user.role,
-    grants: claims.mfaEnrollmentOnly ? [] : roleGrants(user.role),
+    role: state.role as Role,
+    grants: claims.mfaEnrollmentOnly ? [] : roleGrants(state.role as Role),
     credential: {
       type: 'session',
       id: claims.sid,
@@ -47,9 +72,16 @@ export async function authenticate(app: AppContext, request: Request, meta: Requ
       tokenExpiresAt: claims.exp * 1000,
       mfaEnrollmentOnly: claims.mfaEnrollmentOnly,
     },
-    request: meta,
-    rates: ratesFromColumn(user.rates),
+    claims,
+    state,
   }
+}
+
+/** The user as it is now, or 401 when disabled or gone. */
+export async function activeUserState(app: Pick<AppContext, 'db'>, userId: string, organizationId: string): Promise<UserState> {
+  const user = await userState(app.db, userId, organizationId)
+  if (user?.status !== 'active' || !isRole(user.role)) throw unauthorized('TOKEN_INVALID', 'The user of this token is disabled or gone')
+  return user
 }
 
 const REQUIRED = ['sub', 'jti', 'iat', 'nbf', 'exp', 'sid', 'organization_id'] as const
@@ -74,16 +106,18 @@ async function verifiedClaims(app: AppContext, token: string): Promise<VerifiedC
   if (result === 'unknown_key' && (await app.keys.reloadKeys())) result = verifyJwt(token, keyFor, expect)
   if (result === 'expired') throw unauthorized('TOKEN_EXPIRED', 'The access token has expired')
   if (typeof result === 'string') throw malformed()
-  const { sub, jti, sid, organization_id: organizationId, exp } = result
+  const { sub, jti, sid, organization_id: organizationId, exp, client_id: clientId, scope } = result
   if (
     typeof sub !== 'string' ||
     typeof jti !== 'string' ||
     typeof sid !== 'string' ||
     typeof organizationId !== 'string' ||
-    typeof exp !== 'number'
+    typeof exp !== 'number' ||
+    (clientId !== undefined && (typeof clientId !== 'string' || typeof scope !== 'string'))
   )
     throw malformed()
-  const claims = { sub, jti, sid, organizationId, exp, mfaEnrollmentOnly: result.mfa_enrollment_required === true }
+  const claims: VerifiedClaims = { sub, jti, sid, organizationId, exp, mfaEnrollmentOnly: result.mfa_enrollment_required === true }
+  if (typeof clientId === 'string') Object.assign(claims, { clientId, scope })
   app.ports.verifiedTokens.remember(token, claims)
   return claims
 }

@@ -7,13 +7,16 @@
 // imports (which reach users) are still loading.
 export { dummyHash, generatePassword, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from './password.ts'
 export { ChangePasswordBody, LoginBody, RefreshBody, TokenResponse } from './model.ts'
-export { authenticate } from './authenticate.ts'
+export { authenticate, authenticateAccessToken, type TokenHolder, tokenHolder } from './authenticate.ts'
 export { chargePasswordAttempt } from './attempt-limit.ts'
+export { openBrowserSession } from './browser-session.ts'
+export { type CredentialCheck, checkCredentials } from './check-credentials.ts'
 export { Activity } from './activity.ts'
 export { presentedCredential, unauthorized } from './credential.ts'
 export { assertIpAllowed, checkIp, type Who } from './ip-gate.ts'
 export { AUTH_CLEANUP_INTERVAL_MS, authCleanupTask, revocationsPruneTask } from './jobs.ts'
-export { continueSession, openSession } from './open-session.ts'
+export { continueSession, openClientSession, openSession, type PendingClientTokens, prepareClientCredentials } from './open-session.ts'
+export { type Rotation, rotateRefreshToken, settleRotation } from './refresh.ts'
 export { Revocations } from './revocations.ts'
 export {
   finishSignIn,
@@ -23,8 +26,17 @@ export {
   type SignInUser,
   tokenUser,
 } from './session-start.ts'
-export { revokeSession, revokeUserSessions } from './store.ts'
-export { hashToken, mintTokens, type PendingTokens, type SessionKind, type SessionMeta, sessionEnd, type TokenSubject } from './tokens.ts'
+export { findRefreshToken, insertRevokedToken, revokeSession, revokeUserSessions, type SessionRow } from './store.ts'
+export {
+  type ClientClaims,
+  hashToken,
+  mintTokens,
+  type PendingTokens,
+  type SessionKind,
+  type SessionMeta,
+  sessionEnd,
+  type TokenSubject,
+} from './tokens.ts'
 export { type VerifiedClaims, VerifiedTokens } from './verified-tokens.ts'
 
 import { Elysia, t } from 'elysia'

@@ -20,6 +20,8 @@ export async function listSessions(ctx: Ctx<UserActor>, input: { userId?: string
     where: [
       { sql: 'sessions.user_id = ?', params: [target] },
       { sql: 'sessions.revoked_at IS NULL AND sessions.expires_at > ?', params: [ctx.clock.now()] },
+      // Sign-ins only: an OAuth client's tokens are listed (and revoked) as the user's grants.
+      { sql: "sessions.kind <> 'oauth'", params: [] },
     ],
   })
 }

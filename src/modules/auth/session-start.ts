@@ -1,4 +1,4 @@
-// The end of every sign-in (password, MFA, later OAuth): within the caller's transaction, the
+// The end of every sign-in through the API (password, MFA): within the caller's transaction, the
 // organization's session limit, the new session and the audit records; after commit, the evicted
 // sessions are remembered as revoked and the access token is signed.
 import type { AppContext, RequestMeta } from '../../context.ts'
@@ -43,24 +43,51 @@ export type SignInOutcome =
   | { ok: false; error: AppError }
 
 /**
- * Makes room for one more session of the user: refuses (deny_new) or ends the oldest (evict_oldest).
- * In the transaction that opens the session: two simultaneous sign-ins are counted one after the other.
+ * Makes room for one more session of the user: refuses (deny_new) or ends the oldest (evict_oldest),
+ * either recorded in the audit log. In the transaction that opens the session: two simultaneous
+ * sign-ins are counted one after the other. `details`: added to the refusal's record.
  */
-async function makeRoom(
+export async function makeRoom(
   tx: Tx,
-  org: SignInOrganization,
-  userId: string,
-  now: number,
-): Promise<{ ok: true; evicted: [string, number][] } | { ok: false }> {
+  input: { org: SignInOrganization; userId: string; request: RequestMeta; now: number; details?: Record<string, unknown> },
+): Promise<{ ok: true; evicted: [string, number][] } | { ok: false; error: AppError }> {
+  const { org, userId, request, now } = input
+  const actor = { type: 'user' as const, id: userId }
   const max = org.max_concurrent_sessions === null ? null : Number(org.max_concurrent_sessions)
   if (max === null) return { ok: true, evicted: [] }
   const live = await liveSessionIds(tx, userId, now)
   if (live.length < max) return { ok: true, evicted: [] }
-  if (org.session_limit_policy === 'deny_new') return { ok: false }
+  if (org.session_limit_policy === 'deny_new') {
+    await appendAudit(tx, {
+      organizationId: org.id,
+      actor,
+      event: 'login.failure',
+      outcome: 'failure',
+      reason: 'session_limit_reached',
+      target: { type: 'user', id: userId },
+      ...(input.details ? { details: input.details } : {}),
+      request,
+      now,
+    })
+    const message = `You already have ${org.max_concurrent_sessions} active sessions: sign out of one first`
+    return { ok: false, error: new AppError('SESSION_LIMIT_REACHED', message) }
+  }
   const evicted: [string, number][] = []
   for (const id of live.slice(0, live.length - max + 1)) {
     const until = await revokeSession(tx, id, 'evicted', now)
-    if (until !== undefined) evicted.push([id, until])
+    if (until === undefined) continue
+    evicted.push([id, until])
+    const target = { type: 'session', id }
+    await appendAudit(tx, {
+      organizationId: org.id,
+      actor,
+      event: 'session.evicted',
+      reason: 'session_limit',
+      target,
+      details: { user_id: userId },
+      request,
+      now,
+    })
   }
   return { ok: true, evicted }
 }
@@ -74,39 +101,8 @@ export async function openSignInSession(
   const { user, org, kind, request, now } = input
   const actor = { type: 'user' as const, id: user.id }
   const target = { type: 'user', id: user.id }
-  const room = await makeRoom(tx, org, user.id, now)
-  if (!room.ok) {
-    await appendAudit(tx, {
-      organizationId: org.id,
-      actor,
-      event: 'login.failure',
-      outcome: 'failure',
-      reason: 'session_limit_reached',
-      target,
-      request,
-      now,
-    })
-    return {
-      ok: false,
-      error: new AppError(
-        'SESSION_LIMIT_REACHED',
-        `You already have ${org.max_concurrent_sessions} active sessions: sign out of one first`,
-      ),
-    }
-  }
-  for (const [sessionId] of room.evicted) {
-    const details = { user_id: user.id }
-    await appendAudit(tx, {
-      organizationId: org.id,
-      actor,
-      event: 'session.evicted',
-      reason: 'session_limit',
-      target: { type: 'session', id: sessionId },
-      details,
-      request,
-      now,
-    })
-  }
+  const room = await makeRoom(tx, { org, userId: user.id, request, now })
+  if (!room.ok) return room
   const pending = await openSession(tx, app, { subject: user, meta: { ip: request.ip, userAgent: request.userAgent }, kind, now })
   await appendAudit(tx, {
     organizationId: org.id,

@@ -35,6 +35,11 @@ export async function noteAccessIssued(tx: Tx, sessionId: string, expiresAt: num
   await tx.raw.run(ACCESS_ISSUED, [expiresAt, expiresAt, now, sessionId])
 }
 
+/** When a session without refresh tokens ends (an OAuth client's family without offline access). */
+export async function setSessionExpiry(tx: Tx, sessionId: string, expiresAt: number): Promise<void> {
+  await tx.raw.run('UPDATE sessions SET expires_at = ? WHERE id = ?', [expiresAt, sessionId])
+}
+
 /** Revokes a live session; returns until when its access tokens must be refused (undefined if it was not live). */
 export async function revokeSession(tx: Tx, sessionId: string, reason: string, now: number): Promise<number | undefined> {
   const row = await tx.raw.get<{ until: number }>(
@@ -59,10 +64,13 @@ export async function revokeUserSessions(
   return rows.map((r) => [r.id, Number(r.until)])
 }
 
-/** Live (not revoked, newest refresh token not expired) sessions of a user, oldest first. */
+/**
+ * Live (not revoked, not expired) sign-ins of a user, oldest first: what the session limit counts. The
+ * token families of OAuth clients (kind `oauth`) are not sign-ins: the browser session they came from is.
+ */
 export async function liveSessionIds(db: Queries, userId: string, now: number): Promise<string[]> {
   const rows = await db.raw.all<{ id: string }>(
-    'SELECT id FROM sessions WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at, id',
+    "SELECT id FROM sessions WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ? AND kind <> 'oauth' ORDER BY created_at, id",
     [userId, now],
   )
   return rows.map((r) => r.id)

@@ -19,7 +19,19 @@ export interface SessionsTable {
   mfa_enrollment_only: number | boolean
   revoked_at: number | null
   revoked_reason: string | null
+  /** `api` (a sign-in through /api/v1/auth), `browser` (the authorization server's cookie) or `oauth` (one client's tokens). */
+  kind: SessionKindName
+  /** `oauth`: the client whose tokens these are. */
+  client_id: string | null
+  /** `oauth`: the granted scopes, space-separated. */
+  scope: string | null
+  /** `oauth`: the browser session the authorization code came from (the ID token's `sid`). */
+  parent_session_id: string | null
+  /** `browser`: SHA-256 (hex) of the cookie's value. */
+  cookie_hash: string | null
 }
+
+export type SessionKindName = 'api' | 'browser' | 'oauth'
 
 /** A row of refresh_tokens (Kysely). */
 export interface RefreshTokensTable {

@@ -32,6 +32,14 @@ export interface TokenSubject {
   role: string
 }
 
+/** What an OAuth client's access token adds: its client id and scopes, and the permissions those scopes leave the user. */
+export interface ClientClaims {
+  clientId: string
+  /** Space-separated. */
+  scope: string
+  permissions: readonly string[]
+}
+
 /** What a committed transaction hands to mintTokens(): everything but the signature. */
 export interface PendingTokens {
   kid: string
@@ -53,8 +61,8 @@ export function newRefreshToken(): string {
   return `rt_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')}`
 }
 
-/** The claims of an access token of `session` issued at `now`, and its expiry (unix seconds). */
-export function accessClaims(config: Config, subject: TokenSubject, session: SessionClaims, now: number) {
+/** The claims of an access token of `session` issued at `now` (to `client`, if an OAuth client's), and its expiry (unix seconds). */
+export function accessClaims(config: Config, subject: TokenSubject, session: SessionClaims, now: number, client?: ClientClaims) {
   const iat = Math.floor(now / 1000)
   const exp = Math.min(iat + config.accessTokenTtlS, Math.floor(sessionEnd(config, session.createdAt) / 1000))
   const claims: Record<string, unknown> = {
@@ -67,12 +75,42 @@ export function accessClaims(config: Config, subject: TokenSubject, session: Ses
     jti: prefixedId('at'),
     organization_id: subject.organization_id,
     roles: [subject.role],
-    permissions: session.mfaEnrollmentOnly ? [] : [...roleGrants(subject.role as Role)],
+    permissions: session.mfaEnrollmentOnly ? [] : [...(client?.permissions ?? roleGrants(subject.role as Role))],
     sid: session.id,
     auth_time: Math.floor(session.createdAt / 1000),
     amr: session.authMethods,
   }
   if (session.mfaEnrollmentOnly) claims.mfa_enrollment_required = true
+  if (client) {
+    claims.client_id = client.clientId
+    claims.scope = client.scope
+  }
+  return { claims, iat, exp }
+}
+
+/**
+ * The claims of a client-credentials access token: no user session, so `sub` and `sid` are the client
+ * id; `permissions` are those of the user it acts for within its scopes, which the API recomputes on
+ * every request (the acting user's current role).
+ */
+export function clientCredentialsClaims(config: Config, organizationId: string, client: ClientClaims, now: number) {
+  const iat = Math.floor(now / 1000)
+  const exp = iat + config.accessTokenTtlS
+  const claims: Record<string, unknown> = {
+    iss: config.authUrl,
+    aud: config.apiAudience,
+    sub: client.clientId,
+    iat,
+    nbf: iat,
+    exp,
+    jti: prefixedId('at'),
+    organization_id: organizationId,
+    roles: [],
+    permissions: [...client.permissions],
+    sid: client.clientId,
+    client_id: client.clientId,
+    scope: client.scope,
+  }
   return { claims, iat, exp }
 }
 

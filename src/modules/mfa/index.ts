@@ -33,7 +33,8 @@ export {
 } from './table.ts'
 export { deleteStaleMfaRecords, endOpenChallenges } from './store.ts'
 export { confirmedMethods, useTotpCode } from './user-factors.ts'
-export { invalidMfaToken, VERIFY_METHODS, type VerifyMethod } from './verify.ts'
+export { type CheckedMfa, checkMfaCode, invalidMfaToken, VERIFY_METHODS, type VerifyMethod } from './verify.ts'
+export { sendLoginSms } from './send-login-sms.ts'
 
 import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../context.ts'

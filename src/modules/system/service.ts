@@ -14,7 +14,9 @@ export const HIDDEN_ERROR = 'hidden: shown to Super Admins only (send their acce
  */
 export function isOperator(actor: UserActor | undefined): boolean {
   if (actor?.role !== 'super_admin') return false
-  return actor.credential.type !== 'session' || !actor.credential.mfaEnrollmentOnly
+  // A token issued to an OAuth client is the client's, not the operator's.
+  if (actor.credential.type === 'api_key') return true
+  return actor.credential.type === 'session' && !actor.credential.mfaEnrollmentOnly
 }
 
 /**

@@ -35,6 +35,7 @@ describe('vocabulary', () => {
         'report',
         'audit',
         'api_key',
+        'oauth_client',
         'organization',
         'session',
       ].sort(),
@@ -56,15 +57,16 @@ describe('vocabulary', () => {
     ['report', ['read']],
     ['audit', ['read']],
     ['api_key', ['read', 'create', 'delete']],
+    ['oauth_client', ['read', 'create', 'update', 'delete']],
     ['organization', ['read', 'update']],
     ['session', ['read', 'delete']],
   ] as const)('%s has the actions %p', (resource, actions) => {
     expect([...VOCABULARY[resource]].sort()).toEqual([...actions].sort())
   })
 
-  test('ALL_PERMISSIONS lists each resource:action pair exactly once (71 in all)', () => {
-    expect(ALL_PERMISSIONS).toHaveLength(71)
-    expect(new Set(ALL_PERMISSIONS).size).toBe(71)
+  test('ALL_PERMISSIONS lists each resource:action pair exactly once (75 in all)', () => {
+    expect(ALL_PERMISSIONS).toHaveLength(75)
+    expect(new Set(ALL_PERMISSIONS).size).toBe(75)
     for (const p of ALL_PERMISSIONS) expect(p).toMatch(/^[a-z_]+:[a-z]+$/)
     expect(ALL_PERMISSIONS).toContain('ticket:comment')
     expect(ALL_PERMISSIONS).toContain('lead:convert')
@@ -222,6 +224,10 @@ describe('role matrix', () => {
     ['report:read', T, T, T, F, T],
     ['api_key:read', T, T, T, T, F],
     ['api_key:create', T, T, T, T, F],
+    ['oauth_client:read', T, T, F, F, F],
+    ['oauth_client:create', T, T, F, F, F],
+    ['oauth_client:update', T, T, F, F, F],
+    ['oauth_client:delete', T, T, F, F, F],
     ['lead:read', T, T, T, T, T],
     ['lead:convert', T, T, F, F, F],
     ['contact:create', T, T, F, T, F],
@@ -259,7 +265,15 @@ describe('role matrix', () => {
   })
 
   test('the viewer reads no security or billing record', () => {
-    for (const p of ['audit:read', 'webhook:read', 'api_key:read', 'subscription:read', 'payment:read', 'invoice:read'] as const) {
+    for (const p of [
+      'audit:read',
+      'webhook:read',
+      'api_key:read',
+      'oauth_client:read',
+      'subscription:read',
+      'payment:read',
+      'invoice:read',
+    ] as const) {
       expect({ p, allowed: hasPermission(roleGrants('viewer'), p) }).toEqual({ p, allowed: false })
     }
   })
