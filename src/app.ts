@@ -11,6 +11,7 @@ import { auditRoutes } from './modules/audit/index.ts'
 import { mfaRoutes } from './modules/mfa/index.ts'
 import { oauthClientsRoutes } from './modules/oauth-clients/index.ts'
 import { oauthRoutes } from './modules/oauth/index.ts'
+import { crmRoutes } from './modules/crm/index.ts'
 import { organizationRoutes } from './modules/organizations/index.ts'
 import { authRoutes } from './modules/auth/index.ts'
 import { keysRoutes } from './modules/keys/index.ts'
@@ -35,6 +36,7 @@ export function createApp(context: AppContext) {
     .use(organizationRoutes(context))
     .use(auditRoutes(context))
     .use(ticketsRoutes(context))
+    .use(crmRoutes(context))
     .use(webhooksRoutes(context))
     .use(oauthClientsRoutes(context))
     .use(oauthRoutes(context))
