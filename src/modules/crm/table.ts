@@ -52,7 +52,8 @@ export interface ContactsTable {
   consent: string
   tags: string
   custom_fields: string
-  last_activity_at: number | null
+  /** When a ticket of theirs was last created; 0 until then (the API shows null): NOT NULL, as a keyset sort needs. */
+  last_activity_at: number
   /** Set when merged into another contact: the row stays (the merged id is recorded) but leaves every list. */
   merged_into_id: string | null
   created_at: number
@@ -79,8 +80,8 @@ export interface LeadsTable {
   phone: string | null
   company_name: string | null
   source: string | null
-  /** 0-100. */
-  score: number | null
+  /** 0-100; 0 until scored (NOT NULL: it is a keyset sort, and a NULL would fall out of the seek). */
+  score: number
   status: LeadStatus
   owner_id: string | null
   converted_at: number | null
