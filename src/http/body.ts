@@ -61,6 +61,19 @@ export function isReadable(type: string): boolean {
   return isJson(type) || type === URLENCODED || type === 'text/plain'
 }
 
+// The bodies as sent, of the requests that carry an Idempotency-Key: the key is bound to the body's exact
+// text (http/idempotency.ts). Kept for those requests only, so no other pays for it.
+const idempotentBodies = new WeakMap<Request, string>()
+
+/** The body's text as read, for a request that carries an Idempotency-Key; undefined when none was read. */
+export function idempotentBodyText(request: Request): string | undefined {
+  return idempotentBodies.get(request)
+}
+
+function keepForIdempotency(request: Request, text: string): void {
+  if (request.headers.has('idempotency-key')) idempotentBodies.set(request, text)
+}
+
 // The url-encoded bodies as sent: the OAuth endpoints refuse a parameter sent twice (RFC 6749 §3.2),
 // which the plain object a route sees cannot show.
 const forms = new WeakMap<Request, URLSearchParams>()
@@ -107,6 +120,7 @@ export async function parseBody(request: Request, contentType: string, limit: nu
   const type = mediaType(contentType)
   if (isJson(type)) {
     const text = await readBodyText(request, limit)
+    keepForIdempotency(request, text)
     // null tells Elysia "no body" (undefined would make it parse again).
     if (text.trim() === '') return null
     const value: unknown = JSON.parse(text)
@@ -115,7 +129,9 @@ export async function parseBody(request: Request, contentType: string, limit: nu
     return value
   }
   if (type === URLENCODED) {
-    const params = new URLSearchParams(await readBodyText(request, limit))
+    const text = await readBodyText(request, limit)
+    keepForIdempotency(request, text)
+    const params = new URLSearchParams(text)
     const fields = Object.fromEntries(params)
     if (holdsNul(fields) && !checksOwnText(request)) throw nulCharacter()
     forms.set(request, params)
@@ -123,6 +139,7 @@ export async function parseBody(request: Request, contentType: string, limit: nu
   }
   if (type === 'text/plain') {
     const text = await readBodyText(request, limit)
+    keepForIdempotency(request, text)
     if (text.includes('\0')) throw nulCharacter()
     return text
   }

@@ -226,6 +226,7 @@ describe('GET /openapi.json', () => {
 
   test('response headers are reusable components: X-Request-Id on every response, X-RateLimit-* where counted, Retry-After on 429', () => {
     expect(Object.keys(doc.components.headers).sort()).toEqual([
+      'Idempotent-Replayed',
       'Retry-After',
       'X-RateLimit-Limit',
       'X-RateLimit-Remaining',

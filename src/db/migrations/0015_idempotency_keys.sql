@@ -1,6 +1,6 @@
 -- Idempotency-Key on every POST (issue 16; Stripe's rules): the first answer to a key is kept 24 h and
--- replayed to the same caller's retries. `scope` is who may replay it (the credential's user, or the
--- client's address for a route without one); `request_hash` the SHA-256 of method, path and body, so the
+-- replayed to the same caller's retries. `scope` is who may replay it (the credential's user id: the
+-- routes without a credential take no key); `request_hash` an HMAC-SHA256 of method, path and body, so the
 -- same key with other parameters is refused; `status` is `in_progress` while the first request runs.
 CREATE TABLE idempotency_keys (
 	scope text COLLATE "C" NOT NULL,

@@ -2,12 +2,13 @@
 
 /** A row of idempotency_keys (Kysely). */
 export interface IdempotencyKeysTable {
-  /** Who may replay it: the credential's user (`usr_…`), or the client address of a route without one. */
+  /** Who may replay it: the credential's user (`usr_…`); the same key from another user is another key. */
   scope: string
   idempotency_key: string
   organization_id: string | null
-  /** SHA-256 (hex) of the method, the path and the body: the same key with other parameters is refused. */
+  /** HMAC-SHA256 (hex, keyed from the master key) of the method, the path and the body: the same key with other parameters is refused. */
   request_hash: string
+  /** `in_progress` from the claim until the answer is saved (or the claim is abandoned: see rules.ts). */
   status: 'in_progress' | 'done'
   response_status: number | null
   /** JSON object of the headers to replay (content-type, location, ...). */
