@@ -122,6 +122,10 @@ CREATE INDEX leads_org_status_created ON leads (organization_id, status, created
 --> statement-breakpoint
 CREATE INDEX leads_org_owner_created ON leads (organization_id, owner_id, created_at, id);
 --> statement-breakpoint
+CREATE INDEX leads_org_source_created ON leads (organization_id, source, created_at, id);
+--> statement-breakpoint
+CREATE INDEX leads_org_name ON leads (organization_id, name_key, id);
+--> statement-breakpoint
 CREATE INDEX leads_converted_contact ON leads (converted_contact_id) WHERE converted_contact_id IS NOT NULL;
 --> statement-breakpoint
 ALTER TABLE tickets ADD COLUMN contact_id text COLLATE "C";
