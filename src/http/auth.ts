@@ -55,7 +55,8 @@ function buildMacros(app: AppContext) {
         return { actor, ctx: contextFor(app, actor) }
       },
       ...idempotency,
-      detail: { security, description: `Requires the \`${permission}\` permission.` },
+      // Not a description: the macro's would replace the route's own (openapi-document.ts writes both).
+      detail: { security, 'x-permission': permission },
     }),
     session: (mode: 'full' | 'mfa_enrollment') => ({
       async resolve(c): Promise<{ actor: SessionActor; ctx: Ctx<SessionActor> }> {

@@ -13,7 +13,11 @@ import { webhookEvents } from './openapi-webhooks.ts'
 
 type Json = Record<string, unknown>
 type Operation = Json & { responses?: Record<string, Json>; requestBody?: Json; security?: unknown[]; operationId?: string }
-type RouteLike = { method: string; path: string; hooks?: { body?: unknown; detail?: { hide?: boolean } } }
+type RouteLike = {
+  method: string
+  path: string
+  hooks?: { body?: unknown; detail?: { hide?: boolean; requestBody?: unknown; responses?: unknown } }
+}
 
 const OPENAPI_VERSION = '3.1.1'
 const HEADER = (name: string) => ({ $ref: `#/components/headers/${name}` })
@@ -193,9 +197,19 @@ export function buildDocument(app: AnyElysia, base: { info: Json; servers: Json[
     if (!operation) continue
     const requestBody = requestBodyOf(route)
     if (requestBody) operation.requestBody = requestBody
-    else delete operation.requestBody
+    // A route that reads its body as a stream (a CSV import) describes it in its detail.
+    else if (!route.hooks?.detail?.requestBody) delete operation.requestBody
+    // A route answering other than JSON (a CSV export) describes that answer in its detail; its errors
+    // come from its response schemas, which the generator writes over the detail's.
+    const ownResponses = route.hooks?.detail?.responses
+    if (ownResponses)
+      operation.responses = { ...(JSON.parse(JSON.stringify(ownResponses)) as Record<string, Json>), ...operation.responses }
     // Only the auth macros declare security; a route without them needs no credential.
     if (!operation.security?.length) operation.security = []
+    // The permission macro's mark, after the route's own words.
+    const permission = operation['x-permission']
+    if (typeof permission === 'string')
+      operation.description = [operation.description, `Requires the \`${permission}\` permission.`].filter(Boolean).join(' ')
     eachSchema(operation, (schema) => mapSchema(schema, toJsonSchema2020))
     for (const [status, response] of Object.entries(operation.responses ?? {})) {
       // The plugin writes `content: {type: "void"}` for t.Void(): a 204 has no content at all.
