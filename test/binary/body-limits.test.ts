@@ -160,7 +160,7 @@ async function measure(requests: () => Promise<{ status: number | 'closed'; code
 /** Each answer is ours, or Bun's bare 413 (BARE_413): never a 2xx, a 5xx or a hang-up. */
 function expectRefusals(answers: { status: number | 'closed'; code?: string }[], ours: { status: number; code: string }[]) {
   expect(answers.length).toBe(ours.length)
-  answers.forEach((answer, i) => expect([ours[i], BARE_413] as unknown[]).toContainEqual(answer))
+  for (const [i, answer] of answers.entries()) expect([ours[i], BARE_413] as unknown[]).toContainEqual(answer)
 }
 
 describe('chunked bodies without credentials', () => {
@@ -171,7 +171,10 @@ describe('chunked bodies without credentials', () => {
     const boundary = 'switchboard-limit-test'
     const { answers, peak } = await measure(() => [1, 2, 3].map(() => send('/api/v1/tickets', `multipart/form-data; boundary=${boundary}`)))
     expect(peak - idle).toBeLessThan(MARGIN_BYTES)
-    expectRefusals(answers, [1, 2, 3].map(() => ({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' })))
+    expectRefusals(
+      answers,
+      [1, 2, 3].map(() => ({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' })),
+    )
   }, 60_000)
 
   test('octet-stream, no content type, and JSON past MAX_BODY_BYTES -> 415, 415, 413; memory stays near idle', async () => {
