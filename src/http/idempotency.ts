@@ -12,7 +12,7 @@ import {
   requestHash,
   type StoredAnswer,
 } from '../modules/idempotency/index.ts'
-import { idempotentBodyText } from './body.ts'
+import { idempotentBodyText, isStreamedRequest } from './body.ts'
 import { requestState } from './request-state.ts'
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key'
@@ -41,9 +41,24 @@ type HookContext = { request: Request; route: string }
 
 /**
  * The auth macros' beforeHandle: claims the request's key, or answers from it (a replay, or a 409 thrown).
- * A request refused before this point (400 by its schema, 401, 403, 429) never touches its key.
+ * A request refused before this point (400 by its schema, 401, 403, 429) never touches its key. A route
+ * that streams its body (body.ts's StreamedBody) claims later, itself, with claimKeyForStreamedBody.
  */
-export async function claimIdempotencyKey(app: AppContext, c: HookContext): Promise<Response | undefined> {
+export function claimIdempotencyKey(app: AppContext, c: HookContext): Promise<Response | undefined> | undefined {
+  if (isStreamedRequest(c.request)) return
+  // No text when the route reads no body (Elysia then parses none): a body it ignores cannot change its answer.
+  return claimKey(app, c, () => idempotentBodyText(c.request) ?? '')
+}
+
+/**
+ * For a route that streams its body, once it has read it whole: claims the key bound to the body's
+ * SHA-256 (`digest`, hex), or answers from it. Undefined when the request names no key.
+ */
+export function claimKeyForStreamedBody(app: AppContext, c: object, digest: string): Promise<Response | undefined> | undefined {
+  return claimKey(app, c as HookContext, () => `sha256:${digest}`)
+}
+
+function claimKey(app: AppContext, c: HookContext, bodyText: () => string): Promise<Response | undefined> | undefined {
   const { request } = c
   if (!takesIdempotencyKey(request.method, c.route)) return
   const key = request.headers.get(IDEMPOTENCY_KEY_HEADER)
@@ -57,16 +72,17 @@ export async function claimIdempotencyKey(app: AppContext, c: HookContext): Prom
   const { actor } = c as HookContext & { actor: UserActor }
   const url = request.url
   const pathWithQuery = url.slice(url.indexOf('/', url.indexOf('//') + 2))
-  // No text when the route reads no body (Elysia then parses none): a body it ignores cannot change its answer.
-  const body = idempotentBodyText(request) ?? ''
-  const begun = await beginIdempotentRequest(app, {
-    scope: actor.userId,
-    organizationId: actor.organizationId,
-    key,
-    requestHash: requestHash(app.masterKey, { method: request.method, pathWithQuery, body }),
-  })
-  if (begun.kind === 'replay') return responseOf(begun.answer, { [REPLAYED_HEADER]: 'true' })
-  ;(c as unknown as Record<symbol, ClaimRef>)[CLAIM] = begun.claim
+  return (async () => {
+    const begun = await beginIdempotentRequest(app, {
+      scope: actor.userId,
+      organizationId: actor.organizationId,
+      key,
+      requestHash: requestHash(app.masterKey, { method: request.method, pathWithQuery, body: bodyText() }),
+    })
+    if (begun.kind === 'replay') return responseOf(begun.answer, { [REPLAYED_HEADER]: 'true' })
+    ;(c as unknown as Record<symbol, ClaimRef>)[CLAIM] = begun.claim
+    return undefined
+  })()
 }
 
 /**

@@ -4,13 +4,17 @@
 import { Elysia, StatusMap } from 'elysia'
 import type { AppContext } from '../context.ts'
 import type { RouteTable } from '../lib/route-match.ts'
-import { checkBodyUpFront, checkUrlUpFront, parseBody } from './body.ts'
+import { checkBodyUpFront, checkUrlUpFront, parseBody, type StreamedBody } from './body.ts'
 import { keepIdempotentAnswer } from './idempotency.ts'
 import { chargeAnonymous, chargeFailedRequest, isUncounted, writeRateLimitHeaders } from './rate-limit.ts'
 import { renderError, toAppError } from './render-error.ts'
 import { beginRequest, pathOf, requestState } from './request-state.ts'
 
-export function httpPlatform(app: Pick<AppContext, 'config' | 'db' | 'log' | 'ports' | 'clock'>, routes: () => RouteTable) {
+export function httpPlatform(
+  app: Pick<AppContext, 'config' | 'db' | 'log' | 'ports' | 'clock'>,
+  routes: () => RouteTable,
+  streamed: readonly StreamedBody[] = [],
+) {
   const { log } = app
   const limit = app.config.maxBodyBytes
   return (
@@ -19,7 +23,7 @@ export function httpPlatform(app: Pick<AppContext, 'config' | 'db' | 'log' | 'po
       .onRequest((ctx) => {
         ctx.set.headers['x-request-id'] = beginRequest(ctx).id
         checkUrlUpFront(ctx.request)
-        checkBodyUpFront(ctx.request, limit)
+        checkBodyUpFront(ctx.request, limit, streamed)
       })
       .onParse({ as: 'global' }, ({ request, contentType }) => parseBody(request, contentType, limit))
       // Global hooks run before a route's own (the auth macros'): routes without a credential count
