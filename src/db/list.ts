@@ -62,6 +62,11 @@ export interface List<T extends TableName> {
   /** The sort fields a client may name. */
   readonly sorts: readonly string[]
   page(db: Queries, tokens: PageTokens, request: ListRequest, scope: ListScope): Promise<Page<RowOf<T>>>
+  /**
+   * Every row the scope selects, in `sort` order, `batchSize` at a time: an export's walk. Each batch is
+   * its own keyset query (no transaction stays open while a client reads), so memory stays one batch.
+   */
+  walk(db: Queries, sort: string, scope: Omit<ListScope, 'filters'>, batchSize: number): AsyncGenerator<RowOf<T>[]>
   /** The statement of one page (for plan checks): rows after `after` in `sort` order. */
   statement(
     sort: string,
@@ -135,6 +140,18 @@ export function defineList<T extends TableName>(table: T, spec: ListSpec<T>): Li
         page.totalCount = Number(count?.n ?? 0)
       }
       return page
+    },
+    async *walk(db, sort, scope, batchSize) {
+      const column = columns[sort.split(':')[0]!]!
+      let after: readonly [string | number, string] | undefined
+      for (;;) {
+        const query = statement(sort, scope.organizationId, scope.where ?? [], after, batchSize)
+        const rows = await db.raw.all<RowOf<T>>(query.sql, query.params)
+        if (rows.length > 0) yield rows
+        if (rows.length < batchSize) return
+        const last = rows.at(-1) as Record<string, unknown>
+        after = [last[column] as string | number, last.id as string]
+      }
     },
   }
 }

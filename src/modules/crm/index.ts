@@ -8,11 +8,18 @@ export { type ContactRow, findContact, touchContactActivity } from './contacts/s
 export { resolveTicketContact, type TicketContactInput } from './contacts/ticket-contact.ts'
 
 import { Elysia } from 'elysia'
+import type { Config } from '../../config.ts'
 import type { AppContext } from '../../context.ts'
+import type { StreamedBody } from '../../http/body.ts'
 import { accountsRoutes } from './accounts/routes.ts'
-import { contactsRoutes } from './contacts/routes.ts'
+import { contactImportBody, contactsRoutes } from './contacts/routes.ts'
 import { leadsRoutes } from './leads/routes.ts'
 
 export function crmRoutes(app: AppContext) {
   return new Elysia().use(accountsRoutes(app)).use(contactsRoutes(app)).use(leadsRoutes(app))
+}
+
+/** The CRM's routes that read their bodies as streams (the contacts' CSV import). */
+export function crmStreamedBodies(config: Pick<Config, 'importMaxBytes'>): StreamedBody[] {
+  return [contactImportBody(config)]
 }

@@ -1,6 +1,6 @@
 // Request and response schemas of the accounts endpoints (the Account component and its examples).
 import { t } from 'elysia'
-import { listResponse, pagingQuery } from '../../../http/list.ts'
+import { exportSortQuery, listResponse, pagingQuery } from '../../../http/list.ts'
 import { oneOf } from '../../../http/schema.ts'
 import { CreatedWindow, CustomFields, CustomFieldsOut, Name, OwnerFilter, OwnerId, Tags } from '../model.ts'
 import { ACCOUNT_SIZES } from './fields.ts'
@@ -72,13 +72,16 @@ export const UpdateAccountBody = t.Object(
   { minProperties: 1, examples: [{ size: '201-1000', owner_id: null }] },
 )
 
-export const AccountListQuery = t.Object({
+const accountFilters = {
   owner_id: t.Optional(OwnerFilter),
   tag: t.Optional(t.String({ minLength: 1, maxLength: 50 })),
   q: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'Prefix of the name (case and accents ignored) or of the domain' })),
   ...CreatedWindow,
-  ...pagingQuery(ACCOUNT_LIST.sorts),
-})
+}
+
+export const AccountListQuery = t.Object({ ...accountFilters, ...pagingQuery(ACCOUNT_LIST.sorts) })
+
+export const AccountExportQuery = t.Object({ ...accountFilters, ...exportSortQuery(ACCOUNT_LIST.sorts) })
 
 export const DeleteAccountQuery = t.Object({
   cascade: t.Optional(

@@ -3,14 +3,24 @@
 import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../../context.ts'
 import { authMacros, protectedErrors } from '../../../http/auth.ts'
-import { listRequest } from '../../../http/list.ts'
+import { EXPORT_SORT_DEFAULT, listRequest } from '../../../http/list.ts'
+import { CSV_RESPONSE, csvDownload } from '../csv.ts'
 import { IdParams } from '../model.ts'
 import { accountJson } from './account-json.ts'
 import { createAccount } from './create-account.ts'
 import { deleteAccount } from './delete-account.ts'
+import { exportAccounts } from './export-accounts.ts'
 import { getAccount } from './get-account.ts'
 import { listAccounts } from './list-accounts.ts'
-import { AccountBody, AccountList, AccountListQuery, CreateAccountBody, DeleteAccountQuery, UpdateAccountBody } from './model.ts'
+import {
+  AccountBody,
+  AccountExportQuery,
+  AccountList,
+  AccountListQuery,
+  CreateAccountBody,
+  DeleteAccountQuery,
+  UpdateAccountBody,
+} from './model.ts'
 import { updateAccount } from './update-account.ts'
 
 const tags = ['Accounts']
@@ -33,6 +43,26 @@ export function accountsRoutes(app: AppContext) {
           operationId: 'createAccount',
           summary: 'Create an account',
           description: 'A company. Its domain (a URL is reduced to its host) is unique in the organization: 409 names the field.',
+        },
+      },
+    )
+    .get(
+      '/export',
+      ({ ctx, query }) => {
+        const { owner_id, tag, q, created_after, created_before } = query
+        const filters = { owner_id, tag, q, created_after, created_before }
+        return csvDownload('accounts', ctx.clock.now(), exportAccounts(ctx, { filters, sort: query.sort ?? EXPORT_SORT_DEFAULT }))
+      },
+      {
+        permission: 'account:read',
+        query: AccountExportQuery,
+        response: protectedErrors('VALIDATION_FAILED'),
+        detail: {
+          tags,
+          operationId: 'exportAccounts',
+          summary: 'Export accounts as CSV',
+          description: 'Every account the filters select (those of the list), streamed, with its owner’s e-mail beside owner_id.',
+          responses: CSV_RESPONSE,
         },
       },
     )

@@ -18,6 +18,16 @@ export function findAccountByDomain(db: Queries, organizationId: string, domain:
   return db.raw.get<AccountRow>('SELECT * FROM accounts WHERE organization_id = ? AND domain = ?', [organizationId, domain])
 }
 
+/** The domains of the organization's accounts among `ids` (an export's batch), by id; null for one without. */
+export async function accountDomains(db: Queries, organizationId: string, ids: readonly string[]): Promise<Map<string, string | null>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db.raw.all<{ id: string; domain: string | null }>(
+    `SELECT id, domain FROM accounts WHERE organization_id = ? AND id IN (${ids.map(() => '?').join(', ')})`,
+    [organizationId, ...ids],
+  )
+  return new Map(rows.map((r) => [r.id, r.domain]))
+}
+
 export async function insertAccount(tx: Tx, row: AccountRow): Promise<void> {
   await tx.kysely.insertInto('accounts').values(row).execute()
   await replaceAccountTags(tx, row)

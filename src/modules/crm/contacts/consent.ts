@@ -10,17 +10,20 @@ type StoredConsent = Record<ConsentChannel, { granted: boolean; at: number } | n
 
 export type ConsentChanges = Partial<Record<ConsentChannel, boolean>>
 
+/** When each change was made, if not now: an import carries the times consent was given elsewhere. */
+export type ConsentTimes = Partial<Record<ConsentChannel, number>>
+
 export const NO_CONSENT = JSON.stringify({ email: null, sms: null, marketing: null } satisfies StoredConsent)
 
 /**
  * The consent after `changes`, as stored. A channel's time moves only when its answer changes: giving
  * again what was given keeps the time it was first given.
  */
-export function applyConsent(stored: string, changes: ConsentChanges, now: number): string {
+export function applyConsent(stored: string, changes: ConsentChanges, now: number, times: ConsentTimes = {}): string {
   const consent = JSON.parse(stored) as StoredConsent
   for (const channel of CONSENT_CHANNELS) {
     const granted = changes[channel]
-    if (granted !== undefined && consent[channel]?.granted !== granted) consent[channel] = { granted, at: now }
+    if (granted !== undefined && consent[channel]?.granted !== granted) consent[channel] = { granted, at: times[channel] ?? now }
   }
   return JSON.stringify(consent)
 }

@@ -6,7 +6,7 @@ import { prefixedId } from '../../../lib/ids.ts'
 import { searchKey } from '../../../lib/search-key.ts'
 import { assertOwner, checkCustomFields, normalizeTags, trimmedOrNull } from '../fields.ts'
 import type { ContactType } from '../table.ts'
-import { applyConsent, type ConsentChanges, NO_CONSENT } from './consent.ts'
+import { applyConsent, type ConsentChanges, type ConsentTimes, NO_CONSENT } from './consent.ts'
 import { recordContactEvent } from './events.ts'
 import { assertAccount, assertMayGive, assertUnique, e164, normalizeEmail } from './fields.ts'
 import { type ContactRow, insertContact } from './store.ts'
@@ -23,10 +23,12 @@ export interface NewContact {
   consent?: ConsentChanges
   tags?: string[]
   custom_fields?: Record<string, string | number | boolean>
+  /** Not in the API: an import's times of the consent it gives (default now). */
+  consentTimes?: ConsentTimes
 }
 
 /** The row of a new contact, its fields normalized (400 naming a field that cannot be). */
-function contactRowOf(organizationId: string, input: NewContact, now: number): ContactRow {
+export function newContactRow(organizationId: string, input: NewContact, now: number): ContactRow {
   const name = input.name.trim()
   const email = trimmedOrNull(input.email)
   const phone = trimmedOrNull(input.phone)
@@ -42,7 +44,7 @@ function contactRowOf(organizationId: string, input: NewContact, now: number): C
     account_id: input.account_id ?? null,
     owner_id: input.owner_id ?? null,
     blocked: input.blocked ?? false,
-    consent: applyConsent(NO_CONSENT, input.consent ?? {}, now),
+    consent: applyConsent(NO_CONSENT, input.consent ?? {}, now, input.consentTimes),
     tags: JSON.stringify(normalizeTags(input.tags ?? [])),
     custom_fields: checkCustomFields(input.custom_fields ?? {}),
     last_activity_at: 0,
@@ -58,7 +60,7 @@ export async function createContactInTx(
   ctx: Ctx,
   input: NewContact & { organizationId: string; now: number },
 ): Promise<ContactRow> {
-  const row = contactRowOf(input.organizationId, input, input.now)
+  const row = newContactRow(input.organizationId, input, input.now)
   if (ctx.actor.kind === 'user') assertMayGive(ctx.actor, row.owner_id)
   await assertUnique(tx, row.organization_id, row)
   if (row.account_id !== null) await assertAccount(tx, row.organization_id, row.account_id)
@@ -71,6 +73,6 @@ export async function createContactInTx(
 export async function createContact(ctx: Ctx<UserActor>, input: NewContact): Promise<ContactRow> {
   const now = ctx.clock.now()
   // The fields' own checks before the writer is taken: a bad phone costs no lock.
-  contactRowOf(ctx.actor.organizationId, input, now)
+  newContactRow(ctx.actor.organizationId, input, now)
   return ctx.db.write('contact.create', (tx) => createContactInTx(tx, ctx, { ...input, organizationId: ctx.actor.organizationId, now }))
 }

@@ -1,6 +1,6 @@
 // Request and response schemas of the contacts endpoints (the Contact and ContactWithAccount components).
 import { t } from 'elysia'
-import { listResponse, pagingQuery } from '../../../http/list.ts'
+import { exportSortQuery, listResponse, pagingQuery } from '../../../http/list.ts'
 import { oneOf } from '../../../http/schema.ts'
 import { ACCOUNT_EXAMPLE, AccountBody } from '../accounts/model.ts'
 import { CreatedWindow, CustomFields, CustomFieldsOut, Name, OwnerFilter, OwnerId, Tags } from '../model.ts'
@@ -109,7 +109,7 @@ export const MergeContactBody = t.Object(
   { examples: [{ other_id: 'con_01KAX3M6W9P8T2V5G7H4J3C1QA' }] },
 )
 
-export const ContactListQuery = t.Object({
+const contactFilters = {
   account_id: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'An account id, or "none" for contacts without one' })),
   owner_id: t.Optional(OwnerFilter),
   contact_type: t.Optional(oneOf(CONTACT_TYPES)),
@@ -123,7 +123,56 @@ export const ContactListQuery = t.Object({
     }),
   ),
   ...CreatedWindow,
-  ...pagingQuery(CONTACT_LIST.sorts),
+}
+
+export const ContactListQuery = t.Object({ ...contactFilters, ...pagingQuery(CONTACT_LIST.sorts) })
+
+export const ContactExportQuery = t.Object({ ...contactFilters, ...exportSortQuery(CONTACT_LIST.sorts) })
+
+export const ContactImportQuery = t.Object({
+  dry_run: t.Optional(t.Boolean({ description: 'true: check every row as an import would, and write nothing' })),
 })
+
+const REFUSAL_EXAMPLE = {
+  row: 7,
+  line: 7,
+  errors: [{ field: 'phone', message: 'must be a valid phone number with its country code, e.g. +14155550123' }],
+}
+
+export const ContactImportReport = t.Object(
+  {
+    dry_run: t.Boolean(),
+    total_rows: t.Integer({ description: 'Data rows of the file (the header not counted)' }),
+    accepted_count: t.Integer(),
+    refused_count: t.Integer(),
+    accepted: t.Array(
+      t.Object({
+        row: t.Integer({ description: 'The row as a spreadsheet numbers it: the header is row 1' }),
+        line: t.Integer({ description: 'The line of the file where the row ends' }),
+        id: t.Nullable(t.String({ description: 'The new contact; null in a dry run' })),
+      }),
+    ),
+    refused: t.Array(
+      t.Object({
+        row: t.Integer(),
+        line: t.Integer(),
+        errors: t.Array(t.Object({ field: t.String({ description: 'The column' }), message: t.String() })),
+      }),
+    ),
+  },
+  {
+    title: 'ContactImportReport',
+    examples: [
+      {
+        dry_run: false,
+        total_rows: 2,
+        accepted_count: 1,
+        refused_count: 1,
+        accepted: [{ row: 2, line: 2, id: CONTACT_EXAMPLE.id }],
+        refused: [{ ...REFUSAL_EXAMPLE, row: 3, line: 3 }],
+      },
+    ],
+  },
+)
 
 export const ContactList = listResponse('contacts', ContactBody)
