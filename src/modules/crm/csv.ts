@@ -11,6 +11,9 @@ import { stringify } from 'csv-stringify/sync'
 export function escapeCell(text: string): string {
   if (text === '') return text
   const first = text[0]!
+  // A text that already reads as an escaped cell gets one more quote, so that the import's unescapeCell
+  // gives it back whole (`'=x` stays `'=x`, not `=x`).
+  if (first === "'" && escapeCell(text.slice(1)) === text) return `'${text}`
   if (first === '=' || first === '@' || first === '\t' || first === '\r') return `'${text}`
   if ((first === '+' || first === '-') && !/^[+-][\d .]*$/.test(text)) return `'${text}`
   return text

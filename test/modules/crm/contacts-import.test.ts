@@ -99,6 +99,15 @@ describe('accepted rows', () => {
     expect((await getContact(report.accepted[0]!.id!)).name).toBe('Line one\nline two')
   })
 
+  test('blank lines and rows of empty cells are skipped, and counted in the row numbers a spreadsheet shows', async () => {
+    const report = await imported('name,email\n\nFirst,first-blank@example.com\n,\n  ,  \nSecond,second-blank@example.com\n,,\n')
+    expect(report.total_rows).toBe(2)
+    expect(report.accepted.map((a) => [a.row, a.line])).toEqual([
+      [3, 3],
+      [6, 6],
+    ])
+  })
+
   test("an export's own columns (id, times) are read past; a cell a spreadsheet escaped with ' is read back", async () => {
     const report = await imported(
       "id,name,email,created_at,updated_at,last_activity_at\r\ncon_X,'=1+2,formula@example.com,2020-01-01T00:00:00.000Z,,\r\n",

@@ -26,7 +26,7 @@ export async function readContactCsv(
   input: { organizationId: string; now: number; maxRows: number },
 ): Promise<ReadCsv> {
   const hash = createHash('sha256')
-  const parser = parse({ relax_column_count: true, skip_empty_lines: true, info: true })
+  const parser = parse({ relax_column_count: true, info: true })
   const rows: ReadRow[] = []
   let columns: string[] | undefined
   const feeding = (async () => {
@@ -54,7 +54,12 @@ export async function readContactCsv(
     }
   })()
   const reading = (async () => {
+    // Every record counts, blank ones too, so that `row` is the row a spreadsheet shows.
+    let row = 0
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      row++
+      // A blank line, or a row of empty cells (spreadsheets write them after the data): nothing to import.
+      if (record.every((cell) => cell.trim() === '')) continue
       if (columns === undefined) {
         const header = headerColumns(record)
         if ('errors' in header) throw validationError(header.errors, 'The header row names columns an import cannot take')
@@ -63,7 +68,7 @@ export async function readContactCsv(
       }
       if (rows.length === input.maxRows)
         throw new AppError('PAYLOAD_TOO_LARGE', `The file has more than ${input.maxRows} rows (IMPORT_MAX_ROWS): split it`)
-      const place = { row: rows.length + 2, line: info.lines }
+      const place = { row, line: info.lines }
       rows.push({ ...place, ...checkedRow(columns, record, input) })
     }
   })()
