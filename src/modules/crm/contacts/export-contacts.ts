@@ -5,7 +5,7 @@ import { findUserInOrg } from '../../users/index.ts'
 import { accountDomains } from '../accounts/store.ts'
 import { csvStream } from '../csv.ts'
 import { EXPORT_COLUMNS, exportCells } from './csv-columns.ts'
-import { type ContactFilters, contactFilterConditions } from './list-contacts.ts'
+import { type ContactFilters, contactFilterConditions, contactScope } from './list-contacts.ts'
 import { CONTACT_LIST, type ContactRow } from './store.ts'
 
 export const EXPORT_BATCH = 1000
@@ -17,7 +17,7 @@ export function exportContacts(ctx: Ctx<UserActor>, input: { filters: ContactFil
   // Owners are the organization's users, few beside its contacts: each looked up once per export.
   const ownerEmails = new Map<string, string | null>()
   async function* batches() {
-    for await (const rows of CONTACT_LIST.walk(ctx.db, input.sort, { organizationId, where }, EXPORT_BATCH)) {
+    for await (const rows of CONTACT_LIST.walk(ctx.db, input.sort, await contactScope(ctx, input.filters, where), EXPORT_BATCH)) {
       const domains = await accountDomains(ctx.db, organizationId, [...new Set(rows.flatMap((r) => (r.account_id ? [r.account_id] : [])))])
       for (const ownerId of new Set(rows.flatMap((r) => (r.owner_id ? [r.owner_id] : []))))
         if (!ownerEmails.has(ownerId)) ownerEmails.set(ownerId, (await findUserInOrg(ctx.db, organizationId, ownerId))?.email ?? null)

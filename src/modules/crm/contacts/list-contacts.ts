@@ -5,7 +5,7 @@ import { type Condition, type ListRequest, listBody } from '../../../db/list.ts'
 import { timeFilter } from '../fields.ts'
 import type { ContactType } from '../table.ts'
 import { contactJson } from './contact-json.ts'
-import { CONTACT_LIST, contactConditions } from './store.ts'
+import { CONTACT_LIST, candidatesCondition, contactConditions, searchCandidates } from './store.ts'
 
 export interface ContactFilters {
   /** An account id, or "none" for contacts without one. */
@@ -36,13 +36,27 @@ export function contactFilterConditions(filters: ContactFilters): Condition[] {
   })
 }
 
+/**
+ * The list's scope: the filters' conditions and, for a search with few candidates, those candidates by
+ * id (store.ts's searchCandidates), which the list then looks up rather than walk its sort for.
+ */
+export async function contactScope(
+  ctx: Ctx<UserActor>,
+  filters: ContactFilters,
+  where: Condition[] = contactFilterConditions(filters),
+): Promise<{ organizationId: string; where: Condition[]; fewRows: boolean }> {
+  const { organizationId } = ctx.actor
+  const q = filters.q?.trim()
+  const candidates = q ? await searchCandidates(ctx.db, organizationId, q) : undefined
+  if (!candidates) return { organizationId, where, fewRows: false }
+  return { organizationId, where: [...where, candidatesCondition(candidates)], fewRows: true }
+}
+
 export async function listContacts(ctx: Ctx<UserActor>, input: { filters: ContactFilters; request: ListRequest }) {
   const { filters } = input
-  const where = contactFilterConditions(filters)
   const page = await CONTACT_LIST.page(ctx.db, ctx.pageTokens, input.request, {
-    organizationId: ctx.actor.organizationId,
+    ...(await contactScope(ctx, filters)),
     filters: { ...filters },
-    where,
   })
   return listBody('contacts', page, contactJson)
 }

@@ -119,6 +119,41 @@ export function searchCondition(q: string): Condition {
   return { sql: parts.join(' OR '), params }
 }
 
+/** At most this many candidates are looked up by id; a search matching more walks the list's sort instead. */
+export const SEARCH_CANDIDATES_MAX = 200
+
+/**
+ * The ids of the live contacts `q` may match (searchCondition still decides), found through the indexes
+ * of name, e-mail, phone and external id: each arm reads at most SEARCH_CANDIDATES_MAX + 1 entries.
+ * Undefined when there are more: the matches are then common, and walking the sort's index meets 21 of
+ * them soon; when they are few, that walk would read the whole organization to find them.
+ */
+export async function searchCandidates(db: Queries, organizationId: string, q: string): Promise<string[] | undefined> {
+  const arms: [string, string][] = [
+    ['name_key', searchKey(q)],
+    ['email', q.toLowerCase()],
+    ['external_id', q],
+  ]
+  const digits = q.replace(/\D/g, '')
+  if (PHONE_LIKE.test(q) && digits !== '') arms.push(['phone', `+${digits}`])
+  // Each arm a range of its index (the prefix, up to the largest code point after it); a subquery so
+  // that each has its own LIMIT.
+  const sql = arms
+    .map(
+      ([column], i) =>
+        `SELECT id FROM (SELECT id FROM contacts WHERE organization_id = ? AND ${LIVE} AND ${column} >= ? AND ${column} < ? LIMIT ?) AS arm${i}`,
+    )
+    .join(' UNION ALL ')
+  const params = arms.flatMap(([, prefix]) => [organizationId, prefix, `${prefix}\u{10FFFF}`, SEARCH_CANDIDATES_MAX + 1])
+  const ids = new Set((await db.raw.all<{ id: string }>(sql, params)).map((row) => row.id))
+  return ids.size > SEARCH_CANDIDATES_MAX ? undefined : [...ids]
+}
+
+/** The condition of a search's few candidates (searchCandidates), for a list with `fewRows`. */
+export function candidatesCondition(ids: readonly string[]): Condition {
+  return ids.length === 0 ? { sql: '1 = 0', params: [] } : { sql: `contacts.id IN (${ids.map(() => '?').join(', ')})`, params: [...ids] }
+}
+
 export function contactConditions(filters: ContactFilterValues): Condition[] {
   const where: Condition[] = [{ sql: `contacts.${LIVE}`, params: [] }]
   if (filters.accountId === 'none') where.push({ sql: 'contacts.account_id IS NULL', params: [] })
