@@ -123,30 +123,38 @@ export function searchCondition(q: string): Condition {
 export const SEARCH_CANDIDATES_MAX = 200
 
 /**
- * The ids of the live contacts `q` may match (searchCondition still decides), found through the indexes
- * of name, e-mail, phone and external id: each arm reads at most SEARCH_CANDIDATES_MAX + 1 entries.
- * Undefined when there are more: the matches are then common, and walking the sort's index meets 21 of
- * them soon; when they are few, that walk would read the whole organization to find them.
+ * The ids of the contacts `q` may match (searchCondition still decides, and LIVE), found through the
+ * indexes of name, external id, phone and e-mail, one after another, stopping as soon as there are
+ * more candidates than SEARCH_CANDIDATES_MAX, or more than a quarter of that by one of the last three.
+ * Undefined then: the matches are common, and walking the sort's index meets 21 of them soon; when
+ * they are few, that walk would read the whole organization to find them.
  */
 export async function searchCandidates(db: Queries, organizationId: string, q: string): Promise<string[] | undefined> {
+  // The name first: (organization_id, name_key, id) answers it from the index alone, and a common name
+  // ends the search there. The partial unique indexes hold no id: those arms read their rows.
   const arms: [string, string][] = [
     ['name_key', searchKey(q)],
-    ['email', q.toLowerCase()],
     ['external_id', q],
   ]
   const digits = q.replace(/\D/g, '')
   if (PHONE_LIKE.test(q) && digits !== '') arms.push(['phone', `+${digits}`])
-  // Each arm a range of its index (the prefix, up to the largest code point after it); a subquery so
-  // that each has its own LIMIT.
-  const sql = arms
-    .map(
-      ([column], i) =>
-        `SELECT id FROM (SELECT id FROM contacts WHERE organization_id = ? AND ${LIVE} AND ${column} >= ? AND ${column} < ? LIMIT ?) AS arm${i}`,
+  arms.push(['email', q.toLowerCase()])
+  const ids = new Set<string>()
+  for (const [column, prefix] of arms) {
+    // The prefix's range of the index, up to the largest code point after it.
+    const byName = column === 'name_key'
+    // The partial indexes are of live contacts only: a query must say so to be allowed them.
+    const live = byName ? '' : ` AND ${LIVE}`
+    // Their rows cost a read each: past a quarter of the cap, such a prefix counts as common.
+    const limit = byName ? SEARCH_CANDIDATES_MAX : SEARCH_CANDIDATES_MAX / 4
+    const rows = await db.raw.all<{ id: string }>(
+      `SELECT id FROM contacts WHERE organization_id = ? AND ${column} >= ? AND ${column} < ?${live} LIMIT ?`,
+      [organizationId, prefix, `${prefix}\u{10FFFF}`, limit + 1],
     )
-    .join(' UNION ALL ')
-  const params = arms.flatMap(([, prefix]) => [organizationId, prefix, `${prefix}\u{10FFFF}`, SEARCH_CANDIDATES_MAX + 1])
-  const ids = new Set((await db.raw.all<{ id: string }>(sql, params)).map((row) => row.id))
-  return ids.size > SEARCH_CANDIDATES_MAX ? undefined : [...ids]
+    for (const row of rows) ids.add(row.id)
+    if (rows.length > limit || ids.size > SEARCH_CANDIDATES_MAX) return undefined
+  }
+  return [...ids]
 }
 
 /** The condition of a search's few candidates (searchCandidates), for a list with `fewRows`. */
