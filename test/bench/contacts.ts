@@ -5,12 +5,12 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
-import { buildBinary } from '../../scripts/build.ts'
 import { encodePageToken, queryDigest } from '../../src/lib/page-token.ts'
 import { tempDir } from '../helpers/app.ts'
 import { freePort } from '../helpers/process.ts'
 import { compare, printTable, waitFor, type LoadResult, type Target } from './load.ts'
 import { seedContacts, seededContact } from './seed-contacts.ts'
+import { bootstrapBench, raiseLimits } from './bootstrap.ts'
 import { seedTickets } from './seed-tickets.ts'
 import { TICKETS } from './tickets.ts'
 
@@ -42,44 +42,15 @@ export async function benchContacts(): Promise<ContactsBench> {
   const dir = tempDir('switchboard-bench-contacts-')
   let app: Bun.Subprocess | undefined
   try {
-    const binary = join(dir, 'switchboard')
-    await buildBinary(binary)
-    const dataDir = join(dir, 'data')
-    const admin = { email: 'bench@bench.example', password: 'bench-password-123' }
-    const env: Record<string, string> = {
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-    }
-
-    // First start creates the organization and its admin; stop it, then seed straight into the file.
-    const bootstrapPort = freePort()
-    const bootstrapping = Bun.spawn([binary, 'serve'], {
-      env: { ...env, PORT: String(bootstrapPort) },
-      stdout: 'ignore',
-      stderr: 'inherit',
-    })
-    await waitFor(`http://127.0.0.1:${bootstrapPort}/health`)
-    bootstrapping.kill('SIGTERM')
-    await bootstrapping.exited
-    const dbPath = join(dataDir, 'switchboard.db')
-    const db = new Database(dbPath)
-    const orgId = db.query<{ id: string }, []>('SELECT id FROM organizations').get()!.id
-    db.close()
+    const setup = await bootstrapBench(dir)
+    const { binary, dbPath, orgId, admin, env } = setup
     let started = performance.now()
     seedTickets(dbPath, orgId, TICKETS, Date.now() - TICKETS * 500)
     const ticketsSeconds = (performance.now() - started) / 1000
     started = performance.now()
     seedContacts(dbPath, orgId, CONTACTS, Date.now() - CONTACTS * 500)
     const contactsSeconds = (performance.now() - started) / 1000
-    const raised = Bun.spawnSync([binary, 'org', 'set-limits', orgId, '--per-minute', '1000000', '--per-day', '100000000'], {
-      env,
-      stdout: 'ignore',
-      stderr: 'inherit',
-    })
-    if (raised.exitCode !== 0) throw new Error('org set-limits failed')
+    raiseLimits(setup)
 
     const port = freePort()
     const base = `http://127.0.0.1:${port}`
