@@ -11,6 +11,7 @@ import { auditRoutes } from './modules/audit/index.ts'
 import { mfaRoutes } from './modules/mfa/index.ts'
 import { oauthClientsRoutes } from './modules/oauth-clients/index.ts'
 import { oauthRoutes } from './modules/oauth/index.ts'
+import { crmRoutes, crmStreamedBodies } from './modules/crm/index.ts'
 import { organizationRoutes } from './modules/organizations/index.ts'
 import { authRoutes } from './modules/auth/index.ts'
 import { keysRoutes } from './modules/keys/index.ts'
@@ -22,8 +23,10 @@ import { webhooksRoutes } from './modules/webhooks/index.ts'
 export function createApp(context: AppContext) {
   // Built on first use, after every module has registered its routes: tells 404 from 405.
   let routeTable: RouteTable | undefined
+  // The routes that read their bodies as streams, with their own types and caps (a CSV import).
+  const streamed = [...crmStreamedBodies(context.config)]
   const app = new Elysia()
-    .use(httpPlatform(context, (): RouteTable => (routeTable ??= createRouteTable(app.routes.map(routeEntry)))))
+    .use(httpPlatform(context, (): RouteTable => (routeTable ??= createRouteTable(app.routes.map(routeEntry))), streamed))
     .use(apiDocs(context.config))
     .use(systemRoutes(context))
     .use(keysRoutes(context))
@@ -35,6 +38,7 @@ export function createApp(context: AppContext) {
     .use(organizationRoutes(context))
     .use(auditRoutes(context))
     .use(ticketsRoutes(context))
+    .use(crmRoutes(context))
     .use(webhooksRoutes(context))
     .use(oauthClientsRoutes(context))
     .use(oauthRoutes(context))

@@ -65,6 +65,18 @@ export const SETTINGS = {
     default: MiB,
     description: 'Largest request body accepted, in bytes; larger bodies get 413.',
   }),
+  IMPORT_MAX_BYTES: Type.Integer({
+    minimum: 1024,
+    maximum: 1024 * MiB,
+    default: 20 * MiB,
+    description: 'Largest CSV file `POST /api/v1/contacts/import` accepts, in bytes; larger files get 413.',
+  }),
+  IMPORT_MAX_ROWS: Type.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    default: 10_000,
+    description: 'Most data rows one CSV import may hold; a file with more gets 413 and imports nothing.',
+  }),
   CRON_TICK_MS: Type.Integer({
     minimum: 10,
     maximum: 60_000,
@@ -226,6 +238,8 @@ export interface Config {
   readonly logLevel: LogLevel
   readonly trustedProxies: readonly Cidr[]
   readonly maxBodyBytes: number
+  readonly importMaxBytes: number
+  readonly importMaxRows: number
   readonly cronTickMs: number
   readonly adminEmail: string
   /** Undefined: the first start generates one and prints it once. */
@@ -318,6 +332,8 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
     logLevel: values.LOG_LEVEL as LogLevel,
     trustedProxies: Object.freeze(parseCidrList('TRUSTED_PROXIES', values.TRUSTED_PROXIES as string)),
     maxBodyBytes: values.MAX_BODY_BYTES as number,
+    importMaxBytes: values.IMPORT_MAX_BYTES as number,
+    importMaxRows: values.IMPORT_MAX_ROWS as number,
     cronTickMs: values.CRON_TICK_MS as number,
     adminEmail: parseEmail('ADMIN_EMAIL', values.ADMIN_EMAIL as string),
     adminPassword: values.ADMIN_PASSWORD as string | undefined,

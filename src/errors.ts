@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   CONFLICT: { status: 409, message: 'The request conflicts with the current state' },
   INVALID_STATE_TRANSITION: { status: 409, message: 'The state transition is not allowed' },
   LIMIT_REACHED: { status: 409, message: 'A limit on the number of these resources is reached' },
+  IDEMPOTENCY_KEY_REUSED: { status: 409, message: 'This Idempotency-Key was used with another request (method, path or body)' },
+  IDEMPOTENCY_KEY_IN_USE: { status: 409, message: 'A request with this Idempotency-Key is still in progress: retry later' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The content type is not supported' },
   RATE_LIMITED: { status: 429, message: 'Too many requests' },

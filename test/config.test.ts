@@ -49,6 +49,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       trustedProxies: [],
       maxBodyBytes: 1048576,
+      importMaxBytes: 20971520,
+      importMaxRows: 10000,
       cronTickMs: 1000,
       adminEmail: 'admin@switchboard.local',
       adminPassword: undefined,

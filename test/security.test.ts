@@ -48,6 +48,11 @@ const targets = {
     away: away.users.agent.user.id,
   },
   ticket: { home: '', away: await post(away, '/api/v1/tickets', { subject: 'Away ticket' }) },
+  // Accounts and contacts (issue 16): recreated for each route; the contact unowned (an agent may write it).
+  account: { home: '', away: await post(away, '/api/v1/accounts', { name: 'Away account' }) },
+  contact: { home: '', away: await post(away, '/api/v1/contacts', { name: 'Away contact' }) },
+  // Leads (issue 16): unowned (an agent may write it), qualified (it converts), recreated for each route.
+  lead: { home: '', away: await post(away, '/api/v1/leads', { name: 'Away lead' }) },
   session: { home: sidOf(home.users.viewer.accessToken), away: sidOf(away.users.agent.accessToken) },
   api_key: { home: await post(home, '/api/v1/api-keys', key), away: await post(away, '/api/v1/api-keys', key) },
   webhook: { home: await post(home, '/api/v1/webhooks', hook), away: await post(away, '/api/v1/webhooks', hook) },
@@ -95,6 +100,38 @@ const ROUTES: Route[] = [
   },
   { method: 'POST', path: (id) => `/api/v1/tickets/${id}/comments`, permission: 'ticket:comment', body: { body: 'Hello' }, byId: 'ticket' },
   { method: 'GET', path: (id) => `/api/v1/tickets/${id}/comments`, permission: 'ticket:read', byId: 'ticket' },
+  // Accounts and contacts (issue 16)
+  { method: 'POST', path: () => '/api/v1/accounts', permission: 'account:create', body: { name: 'New account' } },
+  { method: 'GET', path: () => '/api/v1/accounts', permission: 'account:read' },
+  { method: 'GET', path: (id) => `/api/v1/accounts/${id}`, permission: 'account:read', byId: 'account' },
+  { method: 'PATCH', path: (id) => `/api/v1/accounts/${id}`, permission: 'account:update', body: { industry: 'Retail' }, byId: 'account' },
+  { method: 'DELETE', path: (id) => `/api/v1/accounts/${id}`, permission: 'account:delete', byId: 'account' },
+  { method: 'POST', path: () => '/api/v1/contacts', permission: 'contact:create', body: { name: 'New contact' } },
+  { method: 'GET', path: () => '/api/v1/contacts', permission: 'contact:read' },
+  { method: 'GET', path: (id) => `/api/v1/contacts/${id}`, permission: 'contact:read', byId: 'contact' },
+  { method: 'PATCH', path: (id) => `/api/v1/contacts/${id}`, permission: 'contact:update', body: { name: 'Renamed' }, byId: 'contact' },
+  { method: 'DELETE', path: (id) => `/api/v1/contacts/${id}`, permission: 'contact:delete', byId: 'contact' },
+  {
+    method: 'POST',
+    path: (id) => `/api/v1/contacts/${id}/merge`,
+    permission: 'contact:update',
+    body: { other_id: 'con_00000000000000000000000000' },
+    byId: 'contact',
+  },
+  { method: 'GET', path: (id) => `/api/v1/contacts/${id}/tickets`, permission: 'contact:read', byId: 'contact' },
+  // Leads (issue 16)
+  { method: 'POST', path: () => '/api/v1/leads', permission: 'lead:create', body: { name: 'New lead' } },
+  { method: 'GET', path: () => '/api/v1/leads', permission: 'lead:read' },
+  { method: 'GET', path: (id) => `/api/v1/leads/${id}`, permission: 'lead:read', byId: 'lead' },
+  { method: 'PATCH', path: (id) => `/api/v1/leads/${id}`, permission: 'lead:update', body: { score: 50 }, byId: 'lead' },
+  { method: 'DELETE', path: (id) => `/api/v1/leads/${id}`, permission: 'lead:delete', byId: 'lead' },
+  {
+    method: 'POST',
+    path: (id) => `/api/v1/leads/${id}/convert`,
+    permission: 'lead:convert',
+    body: { contact: { create: {} } },
+    byId: 'lead',
+  },
   { method: 'POST', path: () => '/api/v1/auth/password', permission: null, body: { current_password: 'x', new_password: 'password-456' } },
   { method: 'POST', path: () => '/api/v1/auth/logout', permission: null },
   { method: 'GET', path: () => '/api/v1/auth/sessions', permission: null },
@@ -179,6 +216,9 @@ for (const route of ROUTES) {
     const target = () => targets[route.byId ?? 'user'].home
     beforeEach(async () => {
       if (route.byId === 'ticket') targets.ticket.home = await post(home, '/api/v1/tickets', { subject: 'Home ticket' })
+      if (route.byId === 'account') targets.account.home = await post(home, '/api/v1/accounts', { name: 'Home account' })
+      if (route.byId === 'contact') targets.contact.home = await post(home, '/api/v1/contacts', { name: 'Home contact' })
+      if (route.byId === 'lead') targets.lead.home = await post(home, '/api/v1/leads', { name: 'Home lead', status: 'qualified' })
     })
 
     test('401 without a token, with a garbage token, and with a token from another issuer', async () => {

@@ -16,6 +16,7 @@ import {
   type QueryResult,
 } from 'kysely'
 import type { Database, Queries, RawSql, SqlValue, Tables, Tx } from './database.ts'
+import { BULK_PREFIX } from './writer-lock.ts'
 
 /** What runs a statement: the pool, or the reserved connection of a transaction. */
 type Runner = Pick<Bun.SQL, 'unsafe'>
@@ -129,7 +130,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       }
       const value = await block(tx)
       const heldMs = performance.now() - started
-      if (heldMs > slowMs) options.onSlowWrite?.(name, Math.round(heldMs))
+      if (heldMs > slowMs && !name.startsWith(BULK_PREFIX)) options.onSlowWrite?.(name, Math.round(heldMs))
       return value
     })
     if (effects) for (const effect of effects) effect()

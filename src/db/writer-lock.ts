@@ -1,6 +1,13 @@
 // The one writer's lock: first come, first served. A write transaction holds it from BEGIN to COMMIT;
 // holding it long stalls every other write, so a hold past `slowMs` is reported with its name.
 
+/**
+ * Names a write transaction that is long by design and bounded by its own limit (an import of up to
+ * IMPORT_MAX_ROWS rows): writes waiting behind it wait it out instead of failing after waitTimeoutMs,
+ * and its hold is not reported as slow.
+ */
+export const BULK_PREFIX = 'bulk:'
+
 export interface WriterLockOptions {
   /** A hold longer than this is reported (default 50 ms). */
   slowMs?: number
@@ -45,11 +52,17 @@ export class WriterLock {
     }
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = { name, grant: resolve }
-      waiter.timer = setTimeout(() => {
+      const expire = () => {
+        // A bulk write (BULK_PREFIX) holds the writer for seconds by design, and finishes: wait it out.
+        if (this.holder?.startsWith(BULK_PREFIX)) {
+          waiter.timer = setTimeout(expire, this.waitTimeoutMs)
+          return
+        }
         const at = this.queue.indexOf(waiter)
         if (at >= 0) this.queue.splice(at, 1)
         reject(new WriterLockTimeout(`"${name}" waited ${this.waitTimeoutMs} ms for the database writer, held by "${this.holder}"`))
-      }, this.waitTimeoutMs)
+      }
+      waiter.timer = setTimeout(expire, this.waitTimeoutMs)
       this.queue.push(waiter)
     })
   }
@@ -57,7 +70,8 @@ export class WriterLock {
   /** `quiet`: maintenance (a checkpoint at close, ANALYZE) is expected to take long and is not reported. */
   release(quiet = false): void {
     const heldMs = performance.now() - this.since
-    if (!quiet && heldMs > this.slowMs && this.holder !== undefined) this.options.onSlow?.(this.holder, Math.round(heldMs))
+    if (!quiet && heldMs > this.slowMs && this.holder !== undefined && !this.holder.startsWith(BULK_PREFIX))
+      this.options.onSlow?.(this.holder, Math.round(heldMs))
     this.holder = undefined
     const next = this.queue.shift()
     if (!next) return

@@ -3,12 +3,14 @@
 // `session: 'full' | 'mfa_enrollment'` needs the access token of a sign-in (never a personal access
 // token), 'mfa_enrollment' also accepting the restricted tokens of a user who must enroll in MFA first.
 // Each resolves `{ actor, ctx }` — the actor and the verb context of the request — in one shape per
-// macro (elysia#1891). Built once per app, whatever number of route factories use it.
+// macro (elysia#1891), then claims the request's Idempotency-Key if it carries one (http/idempotency.ts).
+// Built once per app, whatever number of route factories use it.
 import { Elysia } from 'elysia'
 import { type AppContext, contextFor, type Ctx, type SessionActor, type UserActor } from '../context.ts'
 import { AppError, type ErrorCode } from '../errors.ts'
 import { type Permission, requirePermission, requireSession } from '../modules/access/index.ts'
 import { authenticate } from '../modules/auth/index.ts'
+import { claimIdempotencyKey } from './idempotency.ts'
 import { errorResponses } from './problem.ts'
 import { chargeUser } from './rate-limit.ts'
 import { type MetaContext, requestMeta } from './request-meta.ts'
@@ -34,12 +36,16 @@ const macrosOf = new WeakMap<AppContext, ReturnType<typeof buildMacros>>()
 let apps = 0
 
 function buildMacros(app: AppContext) {
+  // After each macro's resolve (hooks run in the order of their keys): authenticated, counted and
+  // authorized, the request claims its key last, just before the handler; a replay answers here.
+  const idempotency = { beforeHandle: async (c: { request: Request; route: string }) => claimIdempotencyKey(app, c) }
   return new Elysia({ name: 'auth-macros', seed: ++apps }).macro({
     auth: {
       async resolve(c): Promise<{ actor: UserActor; ctx: Ctx<UserActor> }> {
         const actor = await authenticated(app, c)
         return { actor, ctx: contextFor(app, actor) }
       },
+      ...idempotency,
       detail: { security },
     },
     permission: (permission: Permission) => ({
@@ -48,13 +54,16 @@ function buildMacros(app: AppContext) {
         requirePermission(actor, permission)
         return { actor, ctx: contextFor(app, actor) }
       },
-      detail: { security, description: `Requires the \`${permission}\` permission.` },
+      ...idempotency,
+      // Not a description: the macro's would replace the route's own (openapi-document.ts writes both).
+      detail: { security, 'x-permission': permission },
     }),
     session: (mode: 'full' | 'mfa_enrollment') => ({
       async resolve(c): Promise<{ actor: SessionActor; ctx: Ctx<SessionActor> }> {
         const actor = requireSession(await authenticated(app, c, mode === 'mfa_enrollment'))
         return { actor, ctx: contextFor(app, actor) }
       },
+      ...idempotency,
       detail: { security: sessionSecurity },
     }),
   })

@@ -9,21 +9,68 @@ export function tooLarge(limit: number): AppError {
   return new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes`)
 }
 
-export function unsupportedMediaType(): AppError {
-  return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json')
+export function unsupportedMediaType(expected = 'as JSON with Content-Type: application/json'): AppError {
+  return new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the body ${expected}`)
+}
+
+/**
+ * A route that reads its body itself, as a stream (a CSV import): its media types and its own cap instead
+ * of MAX_BODY_BYTES. parseBody leaves such a body unread; the route reads it with cappedChunks.
+ */
+export interface StreamedBody {
+  method: string
+  /** The exact path, without a query. */
+  path: string
+  mediaTypes: readonly string[]
+  maxBytes: number
+}
+
+// The requests of streamed routes, marked before routing: their Idempotency-Key is claimed by the route,
+// once it has read the body (http/idempotency.ts).
+const streamedRequests = new WeakSet<Request>()
+
+export function isStreamedRequest(request: Request): boolean {
+  return streamedRequests.has(request)
+}
+
+function streamedBodyOf(request: Request, streamed: readonly StreamedBody[]): StreamedBody | undefined {
+  if (streamed.length === 0) return undefined
+  const url = request.url
+  const start = url.indexOf('/', url.indexOf('//') + 2)
+  const query = url.indexOf('?', start)
+  const path = query === -1 ? url.slice(start) : url.slice(start, query)
+  return streamed.find((s) => s.method === request.method && s.path === path)
 }
 
 /**
  * Runs before routing and authentication: 413 when the declared Content-Length exceeds the limit,
  * 415 when a body of a type parseBody does not read (multipart, octet-stream, none named, ...) is
- * coming. Either way nothing of the body has been read.
+ * coming. Either way nothing of the body has been read. A streamed route (StreamedBody) has its own
+ * types and cap.
  */
-export function checkBodyUpFront(request: Request, limit: number): void {
+export function checkBodyUpFront(request: Request, limit: number, streamed: readonly StreamedBody[] = []): void {
   if (request.method === 'GET' || request.method === 'HEAD') return
+  const own = streamedBodyOf(request, streamed)
+  if (own) streamedRequests.add(request)
+  const cap = own?.maxBytes ?? limit
   const declared = request.headers.get('content-length')
-  if (declared !== null && Number(declared) > limit) throw tooLarge(limit)
+  if (declared !== null && Number(declared) > cap) throw tooLarge(cap)
   const hasBody = declared !== null ? Number(declared) > 0 : request.body !== null
-  if (hasBody && !isReadable(mediaType(request.headers.get('content-type')))) throw unsupportedMediaType()
+  if (!hasBody) return
+  const type = mediaType(request.headers.get('content-type'))
+  if (own && !own.mediaTypes.includes(type)) throw unsupportedMediaType(`with Content-Type: ${own.mediaTypes[0]}`)
+  if (!own && !isReadable(type)) throw unsupportedMediaType()
+}
+
+/** The body of a streamed route (StreamedBody), chunk by chunk, failing with 413 once more than `limit` bytes have come. */
+export async function* cappedChunks(request: Request, limit: number): AsyncGenerator<Uint8Array> {
+  if (!request.body) return
+  let size = 0
+  for await (const chunk of request.body) {
+    size += chunk.byteLength
+    if (size > limit) throw tooLarge(limit)
+    yield chunk
+  }
 }
 
 /** Reads the body as text, failing with 413 as soon as more than `limit` bytes have arrived. */
@@ -59,6 +106,19 @@ export function isJson(type: string): boolean {
 /** The media types parseBody reads; checkBodyUpFront refuses a body of any other before it is read. */
 export function isReadable(type: string): boolean {
   return isJson(type) || type === URLENCODED || type === 'text/plain'
+}
+
+// The bodies as sent, of the requests that carry an Idempotency-Key: the key is bound to the body's exact
+// text (http/idempotency.ts). Kept for those requests only, so no other pays for it.
+const idempotentBodies = new WeakMap<Request, string>()
+
+/** The body's text as read, for a request that carries an Idempotency-Key; undefined when none was read. */
+export function idempotentBodyText(request: Request): string | undefined {
+  return idempotentBodies.get(request)
+}
+
+function keepForIdempotency(request: Request, text: string): void {
+  if (request.headers.has('idempotency-key')) idempotentBodies.set(request, text)
 }
 
 // The url-encoded bodies as sent: the OAuth endpoints refuse a parameter sent twice (RFC 6749 §3.2),
@@ -107,6 +167,7 @@ export async function parseBody(request: Request, contentType: string, limit: nu
   const type = mediaType(contentType)
   if (isJson(type)) {
     const text = await readBodyText(request, limit)
+    keepForIdempotency(request, text)
     // null tells Elysia "no body" (undefined would make it parse again).
     if (text.trim() === '') return null
     const value: unknown = JSON.parse(text)
@@ -115,7 +176,9 @@ export async function parseBody(request: Request, contentType: string, limit: nu
     return value
   }
   if (type === URLENCODED) {
-    const params = new URLSearchParams(await readBodyText(request, limit))
+    const text = await readBodyText(request, limit)
+    keepForIdempotency(request, text)
+    const params = new URLSearchParams(text)
     const fields = Object.fromEntries(params)
     if (holdsNul(fields) && !checksOwnText(request)) throw nulCharacter()
     forms.set(request, params)
@@ -123,6 +186,7 @@ export async function parseBody(request: Request, contentType: string, limit: nu
   }
   if (type === 'text/plain') {
     const text = await readBodyText(request, limit)
+    keepForIdempotency(request, text)
     if (text.includes('\0')) throw nulCharacter()
     return text
   }

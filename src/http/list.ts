@@ -32,6 +32,13 @@ export function pagingQuery(sortFields: readonly string[]) {
   }
 }
 
+/** The sort of an export (a whole list, streamed as CSV): the list's sorts, oldest first by default. */
+export function exportSortQuery(sortFields: readonly string[]) {
+  return { sort: t.Optional(oneOfStrings(sortValues(sortFields), { description: '`field:direction`; default created_at:asc' })) }
+}
+
+export const EXPORT_SORT_DEFAULT = 'created_at:asc'
+
 export function listRequest(query: { page_size?: number; page_token?: string; sort?: string; include_total?: boolean }): ListRequest {
   return {
     pageSize: query.page_size ?? PAGE_SIZE_DEFAULT,

@@ -2,15 +2,22 @@
 // parameters and responses from the runtime `t` schemas; this file finishes what it cannot do.
 // Request bodies (our body parser is a function the plugin cannot describe), valid 3.1 (no
 // `nullable`, no content on 204), `security: []` on public routes, named components for every
-// schema with a `title`, response headers, examples, and the `webhooks` section of the event catalog.
+// schema with a `title`, response headers, examples, the Idempotency-Key parameter of the POSTs that
+// take one, and the `webhooks` section of the event catalog.
 import { toOpenAPISchema, unwrapSchema } from '@elysiajs/openapi/openapi'
 import type { AnyElysia } from 'elysia'
+import { takesIdempotencyKey } from './idempotency.ts'
+import { documentIdempotency, IDEMPOTENCY_PARAMETERS, REPLAYED_RESPONSE_HEADER } from './openapi-idempotency.ts'
 import { isUncounted } from './rate-limit.ts'
 import { webhookEvents } from './openapi-webhooks.ts'
 
 type Json = Record<string, unknown>
 type Operation = Json & { responses?: Record<string, Json>; requestBody?: Json; security?: unknown[]; operationId?: string }
-type RouteLike = { method: string; path: string; hooks?: { body?: unknown; detail?: { hide?: boolean } } }
+type RouteLike = {
+  method: string
+  path: string
+  hooks?: { body?: unknown; detail?: { hide?: boolean; requestBody?: unknown; responses?: unknown } }
+}
 
 const OPENAPI_VERSION = '3.1.1'
 const HEADER = (name: string) => ({ $ref: `#/components/headers/${name}` })
@@ -25,6 +32,7 @@ export const RESPONSE_HEADERS: Record<string, Json> = {
   'X-RateLimit-Remaining': { description: 'Requests left in that window', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'When that window resets, in Unix seconds', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } },
+  'Idempotent-Replayed': REPLAYED_RESPONSE_HEADER,
 }
 
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas'])
@@ -100,7 +108,9 @@ class Components {
       // The plugin folds `X | null` into X's own object with a type array; the component is X.
       const nullable = Array.isArray(node.type) && node.type.includes('null')
       const { description: _description, examples: _examples, ...rest } = node
-      const component: Json = nullable ? { ...node, type: (node.type as string[]).filter((type) => type !== 'null') } : node
+      // One type left is written as that type ("object", not ["object"]): the same shape as X used alone.
+      const types = nullable ? (node.type as string[]).filter((type) => type !== 'null') : []
+      const component: Json = nullable ? { ...node, type: types.length === 1 ? types[0] : types } : node
       const shape = JSON.stringify(nullable ? { ...rest, type: component.type } : rest)
       const known = this.shapes.get(name)
       if (known === undefined) {
@@ -187,9 +197,19 @@ export function buildDocument(app: AnyElysia, base: { info: Json; servers: Json[
     if (!operation) continue
     const requestBody = requestBodyOf(route)
     if (requestBody) operation.requestBody = requestBody
-    else delete operation.requestBody
+    // A route that reads its body as a stream (a CSV import) describes it in its detail.
+    else if (!route.hooks?.detail?.requestBody) delete operation.requestBody
+    // A route answering other than JSON (a CSV export) describes that answer in its detail; its errors
+    // come from its response schemas, which the generator writes over the detail's.
+    const ownResponses = route.hooks?.detail?.responses
+    if (ownResponses)
+      operation.responses = { ...(JSON.parse(JSON.stringify(ownResponses)) as Record<string, Json>), ...operation.responses }
     // Only the auth macros declare security; a route without them needs no credential.
     if (!operation.security?.length) operation.security = []
+    // The permission macro's mark, after the route's own words.
+    const permission = operation['x-permission']
+    if (typeof permission === 'string')
+      operation.description = [operation.description, `Requires the \`${permission}\` permission.`].filter(Boolean).join(' ')
     eachSchema(operation, (schema) => mapSchema(schema, toJsonSchema2020))
     for (const [status, response] of Object.entries(operation.responses ?? {})) {
       // The plugin writes `content: {type: "void"}` for t.Void(): a 204 has no content at all.
@@ -199,6 +219,8 @@ export function buildDocument(app: AnyElysia, base: { info: Json; servers: Json[
     // Before hoisting: an error response's example names its own code, not the Error component's.
     for (const entry of mediaOf(operation)) liftExample(entry)
     eachSchema(operation, (schema) => components.hoist(schema))
+    if (operation.security.length > 0 && takesIdempotencyKey(route.method, route.path))
+      documentIdempotency(operation, (status) => responseHeaders(route.path, status))
   }
 
   const webhooks = webhookEvents(components.schemas)
@@ -212,6 +234,7 @@ export function buildDocument(app: AnyElysia, base: { info: Json; servers: Json[
     components: {
       ...base.components,
       schemas: sortKeys({ ...components.schemas, ...webhooks.schemas }),
+      parameters: IDEMPOTENCY_PARAMETERS,
       headers: RESPONSE_HEADERS,
     },
   }

@@ -25,6 +25,25 @@ const EMITTED: Partial<Record<EventType, { properties: Json; required: string[] 
   'user.created': { properties: { user: ref('User') }, required: ['user'] },
   'user.updated': { properties: { user: ref('User'), changed: CHANGED }, required: ['user', 'changed'] },
   'user.deleted': { properties: { user: ref('User'), changed: CHANGED }, required: ['user', 'changed'] },
+  'crm.account.created': { properties: { account: ref('Account') }, required: ['account'] },
+  'crm.account.updated': { properties: { account: ref('Account'), changed: CHANGED }, required: ['account', 'changed'] },
+  'crm.account.deleted': { properties: { account: ref('Account') }, required: ['account'] },
+  'crm.contact.created': { properties: { contact: ref('Contact') }, required: ['contact'] },
+  'crm.contact.updated': {
+    properties: {
+      contact: ref('Contact'),
+      changed: CHANGED,
+      merged_ids: { type: 'array', items: { type: 'string' }, description: 'Present on a merge: the contacts merged into this one' },
+    },
+    required: ['contact', 'changed'],
+  },
+  'crm.contact.deleted': {
+    properties: {
+      contact: ref('Contact'),
+      merged_into_id: { type: 'string', description: 'Present when it was merged into another contact: the survivor' },
+    },
+    required: ['contact'],
+  },
 }
 
 const HEADERS: Array<[string, string, Json]> = [
@@ -69,7 +88,8 @@ function exampleData(type: EventType, schema: { properties: Json }, components: 
     const target = (property as { $ref?: string }).$ref
     const example = target ? (components[target.slice('#/components/schemas/'.length)]?.examples as unknown[] | undefined)?.[0] : undefined
     if (example !== undefined) data[name] = example
-    else if (name === 'changed') data[name] = type.startsWith('user.') ? ['role'] : ['status', 'priority']
+    else if (name === 'changed')
+      data[name] = type.startsWith('user.') ? ['role'] : type.startsWith('crm.') ? ['name'] : ['status', 'priority']
     else if (name === 'previous_assignee_id') data[name] = null
     else if (name in sample) data[name] = sample[name]
   }

@@ -49,6 +49,9 @@ function documentation(config: Config) {
       { name: 'Audit', description: 'The hash-chained audit log' },
       { name: 'Users', description: "Users and roles of the caller's organization" },
       { name: 'Tickets', description: 'Tickets, their lifecycle, assignment and comments' },
+      { name: 'Accounts', description: 'CRM: companies, with their domain, owner, tags and custom fields' },
+      { name: 'Contacts', description: 'CRM: people, searchable, with their consent, account and tickets; merge duplicates' },
+      { name: 'Leads', description: 'Leads, their lifecycle and conversion into contacts and accounts' },
       { name: 'Webhooks', description: "Receivers of the organization's events: signed deliveries with retries" },
       {
         name: 'OAuth clients',

@@ -1,14 +1,20 @@
 // Cross-cutting HTTP behaviour for every route: request id, body limits and parsing, the error
-// renderer and the access log. Used first in app.ts, because Elysia hooks only apply to later routes.
+// renderer, the access log, and keeping the answers of requests that claimed an Idempotency-Key.
+// Used first in app.ts, because Elysia hooks only apply to later routes.
 import { Elysia, StatusMap } from 'elysia'
 import type { AppContext } from '../context.ts'
 import type { RouteTable } from '../lib/route-match.ts'
-import { checkBodyUpFront, checkUrlUpFront, parseBody } from './body.ts'
+import { checkBodyUpFront, checkUrlUpFront, parseBody, type StreamedBody } from './body.ts'
+import { keepIdempotentAnswer } from './idempotency.ts'
 import { chargeAnonymous, chargeFailedRequest, isUncounted, writeRateLimitHeaders } from './rate-limit.ts'
 import { renderError, toAppError } from './render-error.ts'
 import { beginRequest, pathOf, requestState } from './request-state.ts'
 
-export function httpPlatform(app: Pick<AppContext, 'config' | 'log' | 'ports' | 'clock'>, routes: () => RouteTable) {
+export function httpPlatform(
+  app: Pick<AppContext, 'config' | 'db' | 'log' | 'ports' | 'clock'>,
+  routes: () => RouteTable,
+  streamed: readonly StreamedBody[] = [],
+) {
   const { log } = app
   const limit = app.config.maxBodyBytes
   return (
@@ -17,7 +23,7 @@ export function httpPlatform(app: Pick<AppContext, 'config' | 'log' | 'ports' | 
       .onRequest((ctx) => {
         ctx.set.headers['x-request-id'] = beginRequest(ctx).id
         checkUrlUpFront(ctx.request)
-        checkBodyUpFront(ctx.request, limit)
+        checkBodyUpFront(ctx.request, limit, streamed)
       })
       .onParse({ as: 'global' }, ({ request, contentType }) => parseBody(request, contentType, limit))
       // Global hooks run before a route's own (the auth macros'): routes without a credential count
@@ -64,9 +70,12 @@ export function httpPlatform(app: Pick<AppContext, 'config' | 'log' | 'ports' | 
         }
         if (status >= 500) log.error('request', fields)
         else log.info('request', fields)
-        // Handing the value back unchanged: Elysia 1.4.30's global error path takes a hook's result
-        // without checking it for undefined, and an undefined would erase 404/405/413 bodies.
-        return responseValue as never
+        // A request that claimed an Idempotency-Key: a promise of the answer, settled once it is kept
+        // (Elysia awaits it), so a retry that comes after this answer finds it.
+        const kept = keepIdempotentAnswer(app, ctx, status, responseValue)
+        // Otherwise handing the value back unchanged: Elysia 1.4.30's global error path takes a hook's
+        // result without checking it for undefined, and an undefined would erase 404/405/413 bodies.
+        return (kept ?? responseValue) as never
       })
   )
 }

@@ -2,6 +2,7 @@
 // index.ts), plus the engine's maintenance. A task runs once per cluster unless its scope is `instance`.
 import type { AppContext } from '../context.ts'
 import { authCleanupTask, revocationsPruneTask } from '../modules/auth/index.ts'
+import { idempotencyCleanupTask } from '../modules/idempotency/index.ts'
 import { oauthCleanupTask } from '../modules/oauth/index.ts'
 import { rateLimitSaveTask } from '../modules/rate-limits/index.ts'
 import { ticketAutoCloseTask } from '../modules/tickets/index.ts'
@@ -20,6 +21,7 @@ export function registerTasks(
     .register(revocationsPruneTask(app, app.config.authCleanupIntervalMs))
     .register(oauthCleanupTask(app, app.config.authCleanupIntervalMs))
     .register(ticketAutoCloseTask(app, app.config.ticketAutoCloseIntervalMs))
+    .register(idempotencyCleanupTask(app))
   // The counters of this process's memory (in Redis, Redis keeps them).
   if (app.config.rateLimits.enabled && app.config.redisUrl === undefined)
     scheduler.register({ ...rateLimitSaveTask(app), scope: 'instance' })

@@ -6,6 +6,7 @@ import { benchRateLimiter } from './rate-limiter.ts'
 import { benchRateLimitOverhead } from './rate-limit-overhead.ts'
 import { benchWebhooks, printWebhookBench } from './webhooks.ts'
 import { benchTickets, TICKETS } from './tickets.ts'
+import { benchContacts, CONTACTS, printContactsBench } from './contacts.ts'
 import { runClusterBench } from './cluster.ts'
 import { benchVersusMain, printVersusMain, VERSUS_HEADER } from './versus-main.ts'
 
@@ -37,6 +38,11 @@ const { limited, unlimited } = tickets.overhead
 process.stdout.write(
   `  rate limits on vs off, measured again alone (${limited.rps} vs ${unlimited.rps} req/s): overhead 1 - A'/E' = ${((1 - limited.rps / unlimited.rps) * 100).toFixed(1)}% (target < 5%; in the table above 1 - A/E = ${((1 - a!.rps / e!.rps) * 100).toFixed(1)}%)\n`,
 )
+
+process.stdout.write(
+  `\nContacts list and search: ${CONTACTS.toLocaleString('en')} contacts beside ${TICKETS.toLocaleString('en')} tickets in one organization, on disk\n`,
+)
+printContactsBench(await benchContacts())
 
 process.stdout.write('\nRate limiter, in-process (one authenticated request: user, organization, minute and day windows)\n')
 const limiter = benchRateLimiter()

@@ -7,11 +7,11 @@
 import { cpSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
-import { buildBinary } from '../../scripts/build.ts'
 import { encodePageToken, queryDigest } from '../../src/lib/page-token.ts'
 import { tempDir } from '../helpers/app.ts'
 import { freePort } from '../helpers/process.ts'
 import { compare, waitFor, type LoadResult } from './load.ts'
+import { bootstrapBench, raiseLimits } from './bootstrap.ts'
 import { seedTickets } from './seed-tickets.ts'
 
 export const TICKETS = Number(process.env.BENCH_TICKETS ?? 200_000)
@@ -30,41 +30,12 @@ export async function benchTickets(): Promise<TicketsBench> {
   const dir = tempDir('switchboard-bench-tickets-')
   const children: Bun.Subprocess[] = []
   try {
-    const binary = join(dir, 'switchboard')
-    await buildBinary(binary)
-    const dataDir = join(dir, 'data')
-    const admin = { email: 'bench@bench.example', password: 'bench-password-123' }
-    const env: Record<string, string> = {
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-    }
-
-    // First start creates the organization and its admin; stop it, then seed straight into the file.
-    const bootstrapPort = freePort()
-    const bootstrapping = Bun.spawn([binary, 'serve'], {
-      env: { ...env, PORT: String(bootstrapPort) },
-      stdout: 'ignore',
-      stderr: 'inherit',
-    })
-    await waitFor(`http://127.0.0.1:${bootstrapPort}/health`)
-    bootstrapping.kill('SIGTERM')
-    await bootstrapping.exited
-    const dbPath = join(dataDir, 'switchboard.db')
-    const db = new Database(dbPath)
-    const orgId = db.query<{ id: string }, []>('SELECT id FROM organizations').get()!.id
-    db.close()
+    const setup = await bootstrapBench(dir)
+    const { binary, dataDir, dbPath, orgId, admin, env } = setup
     const seedStarted = performance.now()
     seedTickets(dbPath, orgId, TICKETS, Date.now() - TICKETS * 500)
     const seedSeconds = (performance.now() - seedStarted) / 1000
-    const raised = Bun.spawnSync([binary, 'org', 'set-limits', orgId, '--per-minute', '1000000', '--per-day', '100000000'], {
-      env,
-      stdout: 'ignore',
-      stderr: 'inherit',
-    })
-    if (raised.exitCode !== 0) throw new Error('org set-limits failed')
+    raiseLimits(setup)
 
     // E runs on a copy of the seeded DATA_DIR: one server per DATA_DIR (serve holds its lock), and the
     // copy's signing keys and master key are A's, so A's token is E's too.

@@ -53,6 +53,7 @@ describe('dist/switchboard copied alone to a folder', () => {
         'revocations_prune',
         'oauth_cleanup',
         'ticket_auto_close',
+        'idempotency_cleanup',
         // This binary runs on its embedded database (no DATA_DIR given): its counters are in memory.
         'rate_limit_save',
         'webhook_dispatch',

@@ -9,6 +9,8 @@ import { tempDirs } from '../helpers/app.ts'
 import { startServer, type RunningServer } from '../helpers/process.ts'
 
 const BODY_BYTES = 100 * 1024 * 1024
+/** The CSV import's own cap, above MAX_BODY_BYTES (1 MiB by default): Bun's cap follows the larger. */
+const IMPORT_LIMIT = 2 * 1024 * 1024
 const CHUNK = new Uint8Array(64 * 1024).fill(0x61)
 /**
  * Under load, an unread body can reach Bun's own cap (MAX_BODY_BYTES + BUN_BODY_MARGIN) before our answer
@@ -23,7 +25,12 @@ const dataDir = tempDirs()
 let server: RunningServer
 beforeAll(async () => {
   const binary = await compiledBinary()
-  server = await startServer([binary], { DATA_DIR: dataDir(), ADMIN_EMAIL: 'admin@limits.test', ADMIN_PASSWORD: 'limits-test-password' })
+  server = await startServer([binary], {
+    DATA_DIR: dataDir(),
+    ADMIN_EMAIL: 'admin@limits.test',
+    ADMIN_PASSWORD: 'limits-test-password',
+    IMPORT_MAX_BYTES: String(IMPORT_LIMIT),
+  })
 }, 120_000)
 afterAll(() => server?.stop())
 
@@ -109,7 +116,7 @@ function send(path: string, contentType: string | undefined): Promise<{ status: 
 }
 
 /** Sends only the head of a request that declares `length` bytes of JSON; resolves with the head of the answer. */
-function declareOnly(length: number): Promise<string> {
+function declareOnly(length: number, path = '/api/v1/auth/login', type = 'application/json'): Promise<string> {
   const { hostname, port } = new URL(server.url)
   return new Promise((resolve, reject) => {
     let answer = ''
@@ -118,9 +125,7 @@ function declareOnly(length: number): Promise<string> {
       port: Number(port),
       socket: {
         open(socket) {
-          socket.write(
-            `POST /api/v1/auth/login HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`,
-          )
+          socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n\r\n`)
         },
         data(socket, chunk) {
           answer += chunk.toString()
@@ -192,12 +197,23 @@ describe('chunked bodies without credentials', () => {
     ])
   }, 60_000)
 
-  test("Bun's own cap is MAX_BODY_BYTES plus a margin: a declared length over it is refused by Bun, a smaller one by us in JSON", async () => {
+  test('a 100 MiB CSV to the import without credentials: 401 before it is read; memory stays near idle', async () => {
+    const idle = residentBytes(server.child.pid)
+    const { answers, peak } = await measure(() => [send('/api/v1/contacts/import', 'text/csv')])
+    expect(peak - idle).toBeLessThan(MARGIN_BYTES)
+    expectRefusals(answers, [{ status: 401, code: 'UNAUTHENTICATED' }])
+  }, 60_000)
+
+  test("Bun's own cap is the larger of MAX_BODY_BYTES and IMPORT_MAX_BYTES plus a margin: a declared length over it is refused by Bun, a smaller one by us in JSON", async () => {
     const limit = 1024 * 1024 // MAX_BODY_BYTES's default
     const ours = await declareOnly(limit + 1)
     expect(ours).toStartWith('http/1.1 413')
     expect(ours).toContain('x-request-id')
-    const buns = await declareOnly(limit + BUN_BODY_MARGIN + 1)
+    // The import's own cap, larger, is ours too.
+    const import413 = await declareOnly(IMPORT_LIMIT + 1, '/api/v1/contacts/import', 'text/csv')
+    expect(import413).toStartWith('http/1.1 413')
+    expect(import413).toContain('x-request-id')
+    const buns = await declareOnly(IMPORT_LIMIT + BUN_BODY_MARGIN + 1)
     expect(buns).toStartWith('http/1.1 413')
     expect(buns).not.toContain('x-request-id')
   })

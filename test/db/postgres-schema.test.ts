@@ -24,7 +24,13 @@ if (!available) console.log(`postgres-schema.test.ts skipped: ${PG_BIN}/initdb i
 const BREAKPOINT = '--> statement-breakpoint'
 const APPEND_ONLY = 'audit_logs is append-only'
 /** The 0/1 flags of SQLite, boolean on PostgreSQL. */
-const BOOLEAN_COLUMNS = ['organizations.mfa_required', 'sessions.mfa_enrollment_only', 'ticket_comments.public', 'webhooks.enabled']
+const BOOLEAN_COLUMNS = [
+  'organizations.mfa_required',
+  'sessions.mfa_enrollment_only',
+  'ticket_comments.public',
+  'webhooks.enabled',
+  'contacts.blocked',
+]
 /** Made by migrate() itself, not by a migration. */
 const RUNNER_TABLES = ['schema_migrations']
 
@@ -234,7 +240,7 @@ describe('the migration lists', () => {
 describe.skipIf(!available)('the PostgreSQL schema', () => {
   test('has the same tables', async () => {
     const tables = await sqliteTables()
-    expect(tables.length).toBe(25)
+    expect(tables.length).toBe(31)
     expect(await pgTables()).toEqual(tables)
   })
 
@@ -275,7 +281,7 @@ describe.skipIf(!available)('the PostgreSQL schema', () => {
 
   test('the same indexes: names, tables, columns (the chain index on an expression), unique, partial', async () => {
     const embedded = await sqliteIndexes()
-    expect(Object.keys(embedded).length).toBe(40)
+    expect(Object.keys(embedded).length).toBe(66)
     const server = await pgIndexes()
     expect(Object.keys(server).sort()).toEqual(Object.keys(embedded).sort())
     for (const name of Object.keys(embedded)) expect({ name, ...server[name] }).toEqual({ name, ...embedded[name]! })
@@ -286,9 +292,15 @@ describe.skipIf(!available)('the PostgreSQL schema', () => {
       'SELECT i.relname AS name, pg_get_expr(x.indpred, x.indrelid) AS predicate FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid WHERE x.indpred IS NOT NULL ORDER BY 1',
     )
     expect([...predicates]).toEqual([
+      { name: 'accounts_org_domain', predicate: '(domain IS NOT NULL)' },
+      { name: 'contacts_org_email', predicate: '((email IS NOT NULL) AND (merged_into_id IS NULL))' },
+      { name: 'contacts_org_external', predicate: '((external_id IS NOT NULL) AND (merged_into_id IS NULL))' },
+      { name: 'contacts_org_phone', predicate: '((phone IS NOT NULL) AND (merged_into_id IS NULL))' },
+      { name: 'leads_converted_contact', predicate: '(converted_contact_id IS NOT NULL)' },
       { name: 'sessions_client_user', predicate: '(client_id IS NOT NULL)' },
       { name: 'sessions_cookie', predicate: '(cookie_hash IS NOT NULL)' },
       { name: 'sessions_parent', predicate: '(parent_session_id IS NOT NULL)' },
+      { name: 'tickets_org_contact_created', predicate: '(contact_id IS NOT NULL)' },
       { name: 'webhook_deliveries_due_first', predicate: "((status = 'pending'::text) AND (attempt = 1))" },
       { name: 'webhook_deliveries_due_retry', predicate: "((status = 'pending'::text) AND (attempt > 1))" },
     ])

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Database } from '../../src/db/database.ts'
 import { openSqlite } from '../../src/db/sqlite.ts'
-import { WriterLock, WriterLockTimeout } from '../../src/db/writer-lock.ts'
+import { BULK_PREFIX, WriterLock, WriterLockTimeout } from '../../src/db/writer-lock.ts'
 
 declare module '../../src/db/database.ts' {
   interface Tables {
@@ -146,5 +146,21 @@ describe('WriterLock', () => {
     await waiting.catch(() => {})
     lock.release()
     expect(lock.acquire('next')).toBeUndefined()
+  })
+
+  test('behind a bulk write (an import), a waiter waits it out, however many timeouts it lasts; its hold is not reported as slow', async () => {
+    const slow: string[] = []
+    const lock = new WriterLock({ waitTimeoutMs: 20, slowMs: 1, onSlow: (name) => slow.push(name) })
+    lock.acquire(`${BULK_PREFIX}contact.import`)
+    let granted = false
+    const waiting = lock.acquire('ticket.create')!.then(() => (granted = true))
+    await Bun.sleep(100)
+    expect(granted).toBe(false)
+    lock.release()
+    await waiting
+    expect(lock.heldBy).toBe('ticket.create')
+    await Bun.sleep(5)
+    lock.release()
+    expect(slow).toEqual(['ticket.create'])
   })
 })

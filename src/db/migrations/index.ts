@@ -22,6 +22,8 @@ import m10 from './0010_audit_no_overwrite_indexed.sql' with { type: 'text' }
 import m11 from './0011_audit_chain_index.sql' with { type: 'text' }
 import m12 from './0012_oauth_clients.sql' with { type: 'text' }
 import m13 from './0013_oauth_server.sql' with { type: 'text' }
+import m14 from './0014_crm.sql' with { type: 'text' }
+import m15 from './0015_idempotency_keys.sql' with { type: 'text' }
 import pgBaseline from './postgres/0010_baseline.sql' with { type: 'text' }
 
 /** The SQLite list: every migration since the first. */
@@ -40,6 +42,8 @@ export const MIGRATIONS: readonly Migration[] = [
   sqlMigration('0011_audit_chain_index', m11),
   sqlMigration('0012_oauth_clients', m12),
   sqlMigration('0013_oauth_server', m13),
+  sqlMigration('0014_crm', m14),
+  sqlMigration('0015_idempotency_keys', m15),
 ]
 
 /** Where the portable migrations begin: every migration from here on runs on both engines. */

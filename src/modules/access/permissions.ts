@@ -54,10 +54,10 @@ export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
     'report:*', 'audit:*', 'api_key:*', 'oauth_client:*', 'organization:*', 'session:*',
     'subscription:read', 'payment:read', 'invoice:read',
   ],
-  // Team management and reporting: runs the floor, reads the customer record.
+  // Team management and reporting: runs the floor, and the customer record in full.
   supervisor: [
     'ticket:*', 'call:read', 'call:update', 'recording:read', 'agent:read', 'agent:update',
-    'engagement:*', 'account:read', 'contact:read', 'contact:update', 'lead:read', 'lead:update',
+    'engagement:*', 'account:*', 'contact:*', 'lead:*',
     'survey:read', 'upload:read', 'upload:create', 'report:read', 'user:read', 'role:read', 'api_key:read', 'api_key:create', 'api_key:delete',
   ],
   // Basic operations on assigned queues and tickets (which tickets is decided per resource).
@@ -65,7 +65,9 @@ export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
     'ticket:read', 'ticket:create', 'ticket:update', 'ticket:comment', 'ticket:assign',
     'call:read', 'call:create', 'call:update', 'recording:read', 'agent:read',
     'engagement:read', 'engagement:create', 'engagement:update',
-    'account:read', 'contact:read', 'contact:create', 'contact:update', 'lead:read', 'lead:create', 'lead:update',
+    // CRM: contacts and leads written only when the agent owns them or nobody does (crm/ownership.ts).
+    'account:read', 'contact:read', 'contact:create', 'contact:update', 'contact:delete',
+    'lead:read', 'lead:create', 'lead:update', 'lead:delete', 'lead:convert',
     'survey:read', 'upload:read', 'upload:create', 'user:read',
     'api_key:read', 'api_key:create', 'api_key:delete',
   ],
@@ -81,6 +83,9 @@ export function isRole(value: string): value is Role {
  * Roles that see only part of a resource even with its permission: an agent works the tickets
  * assigned to it and the unassigned ones. Others see the whole organization.
  */
-export const SCOPES: Partial<Record<Role, { ticket?: 'assigned_or_unassigned' }>> = {
-  agent: { ticket: 'assigned_or_unassigned' },
+type Scope = { ticket?: 'assigned_or_unassigned'; contact?: 'owned_or_unowned'; lead?: 'owned_or_unowned' }
+
+export const SCOPES: Partial<Record<Role, Scope>> = {
+  // Agents read every contact and lead, and write those they own or nobody owns.
+  agent: { ticket: 'assigned_or_unassigned', contact: 'owned_or_unowned', lead: 'owned_or_unowned' },
 }

@@ -1,7 +1,10 @@
 // createTicket: a new ticket with the organization's next number; ticket.created (and ticket.assigned
-// when it starts with an assignee) in the same transaction.
+// when it starts with an assignee) in the same transaction. Its contact is the one named by contact_id,
+// else the requester's (found by e-mail, or created with crm.contact.created); that contact's
+// last_activity_at moves to now, and a ticket without a requester shows the contact's.
 import type { Ctx, UserActor } from '../../context.ts'
 import { prefixedId } from '../../lib/ids.ts'
+import { resolveTicketContact, touchContactActivity } from '../crm/index.ts'
 import { priorityRank, type TicketPriority } from './lifecycle.ts'
 import { assertAssignable, checkCustomFields, normalizeTags, recordTicketEvent } from './shared.ts'
 import { insertTags, insertTicket, takeTicketNumber, type TicketRow } from './store.ts'
@@ -14,6 +17,7 @@ export interface NewTicket {
   type?: TicketRow['type']
   channel?: TicketRow['channel']
   requester?: { name: string; email: string } | null
+  contact_id?: string | null
   assignee_id?: string | null
   tags?: string[]
   custom_fields?: Record<string, string | number | boolean>
@@ -31,6 +35,14 @@ export async function createTicket(ctx: Ctx<UserActor>, input: NewTicket): Promi
       takeTicketNumber(tx, actor.organizationId),
       input.assignee_id ? assertAssignable(tx, actor.organizationId, input.assignee_id) : undefined,
     ])
+    // After the checks above, before the ticket's own event: a contact it creates is announced first.
+    const contact = await resolveTicketContact(tx, ctx, {
+      organizationId: actor.organizationId,
+      contactId: input.contact_id,
+      requester: input.requester,
+      now,
+    })
+    const requester = input.requester ?? (contact?.email ? { name: contact.name, email: contact.email } : null)
     const row: TicketRow = {
       id: prefixedId('tkt'),
       organization_id: actor.organizationId,
@@ -41,8 +53,9 @@ export async function createTicket(ctx: Ctx<UserActor>, input: NewTicket): Promi
       priority: priorityRank(input.priority ?? 'normal'),
       type: input.type ?? null,
       channel: input.channel ?? 'api',
-      requester_name: input.requester?.name.trim() ?? null,
-      requester_email: input.requester?.email.trim().toLowerCase() ?? null,
+      requester_name: requester?.name.trim() ?? null,
+      requester_email: requester?.email.trim().toLowerCase() ?? null,
+      contact_id: contact?.id ?? null,
       assignee_id: input.assignee_id ?? null,
       tags: JSON.stringify(tags),
       custom_fields: customFields,
@@ -51,7 +64,12 @@ export async function createTicket(ctx: Ctx<UserActor>, input: NewTicket): Promi
       solved_at: null,
       closed_at: null,
     }
-    await Promise.all([insertTicket(tx, row), insertTags(tx, row, tags), recordTicketEvent(tx, ctx, 'ticket.created', row, now)])
+    await Promise.all([
+      insertTicket(tx, row),
+      insertTags(tx, row, tags),
+      contact ? touchContactActivity(tx, contact, now) : undefined,
+      recordTicketEvent(tx, ctx, 'ticket.created', row, now),
+    ])
     // After the first: each appends to the audit chain, which reads its last record.
     if (row.assignee_id) await recordTicketEvent(tx, ctx, 'ticket.assigned', row, now, { previous_assignee_id: null })
     return row

@@ -1,6 +1,7 @@
 // The tickets module's public entry: routes under /api/v1/tickets (create, list, read, update, delete,
-// assign, comments; agents see only their own and unassigned tickets, others are 404 to them), and the
-// auto-close verb the cron loop runs.
+// assign, comments; agents see only their own and unassigned tickets, others are 404 to them), a
+// contact's tickets (GET /api/v1/contacts/{id}/tickets: here, as the tickets module depends on the CRM
+// and not the reverse), and the auto-close verb the cron loop runs.
 import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../context.ts'
 import { authMacros, protectedErrors, requirePermission } from '../../http/auth.ts'
@@ -9,13 +10,14 @@ import { assignTicket } from './assign-ticket.ts'
 import { addComment, commentJson, listComments } from './comments.ts'
 import { createTicket } from './create-ticket.ts'
 import { deleteTicket } from './delete-ticket.ts'
-import { listTickets } from './list-tickets.ts'
+import { listContactTickets, listTickets } from './list-tickets.ts'
 import {
   AssignBody,
   CommentBody,
   CommentJson,
   CommentList,
   CommentListQuery,
+  ContactTicketsQuery,
   CreateTicketBody,
   TicketBody,
   TicketIdParams,
@@ -32,6 +34,34 @@ const tags = ['Tickets']
 export { ticketAutoCloseTask } from './jobs.ts'
 
 export function ticketsRoutes(app: AppContext) {
+  return new Elysia().use(ticketRoutes(app)).use(contactTicketsRoute(app))
+}
+
+function contactTicketsRoute(app: AppContext) {
+  return new Elysia({ prefix: '/api/v1/contacts' }).use(authMacros(app)).get(
+    '/:id/tickets',
+    ({ ctx, params, query }) => {
+      // A contact's tickets are both: contact:read by the route, ticket:read here.
+      requirePermission(ctx.actor, 'ticket:read')
+      return listContactTickets(ctx, { contactId: params.id, request: listRequest(query) })
+    },
+    {
+      permission: 'contact:read',
+      params: TicketIdParams,
+      query: ContactTicketsQuery,
+      response: { 200: t.NoValidate(TicketList), ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'INVALID_PAGE_TOKEN') },
+      detail: {
+        tags: ['Contacts'],
+        operationId: 'listContactTickets',
+        summary: "List a contact's tickets",
+        description:
+          'As the tickets list: keyset-paginated, the same sorts, and agents see their own and unassigned tickets. Needs ticket:read too.',
+      },
+    },
+  )
+}
+
+function ticketRoutes(app: AppContext) {
   return new Elysia({ prefix: '/api/v1/tickets' })
     .use(authMacros(app))
     .post(
@@ -51,9 +81,9 @@ export function ticketsRoutes(app: AppContext) {
     .get(
       '',
       ({ ctx, query }) => {
-        const { status, priority, assignee_id, tag, created_after, created_before } = query
+        const { status, priority, assignee_id, contact_id, tag, created_after, created_before } = query
         return listTickets(ctx, {
-          filters: { status, priority, assignee_id, tag, created_after, created_before },
+          filters: { status, priority, assignee_id, contact_id, tag, created_after, created_before },
           request: listRequest(query),
         })
       },

@@ -1,9 +1,11 @@
-// listTickets: the tickets the caller may see, filtered (status, priority, assignee or "none", tag,
-// creation window) before keyset pagination. Raw SQL on purpose: this is the hottest read path.
+// listTickets: the tickets the caller may see, filtered (status, priority, assignee or "none", contact,
+// tag, creation window) before keyset pagination; listContactTickets: those of one contact (GET
+// /contacts/{id}/tickets), under the same visibility. Raw SQL on purpose: this is the hottest read path.
 import type { Ctx, UserActor } from '../../context.ts'
 import { type Condition, type ListRequest, listBody } from '../../db/list.ts'
 import { validationError } from '../../errors.ts'
 import { DATE_TIME_EXPECTED, parseDateTime } from '../../lib/date-time.ts'
+import { getContact } from '../crm/index.ts'
 import { priorityRank, type TicketPriority, type TicketStatus } from './lifecycle.ts'
 import { TICKET_LIST, taggedCondition } from './store.ts'
 import { ticketJson } from './ticket-json.ts'
@@ -16,6 +18,7 @@ export interface TicketFilters {
   priority?: TicketPriority
   /** A user id, or "none" for unassigned tickets. */
   assignee_id?: string
+  contact_id?: string
   tag?: string
   /** RFC 3339 times; both exclusive. */
   created_after?: string
@@ -28,6 +31,7 @@ export function ticketFilterConditions(filters: TicketFilters): Condition[] {
   if (filters.priority !== undefined) where.push({ sql: 'tickets.priority = ?', params: [priorityRank(filters.priority)] })
   if (filters.assignee_id === 'none') where.push({ sql: 'tickets.assignee_id IS NULL', params: [] })
   else if (filters.assignee_id !== undefined) where.push({ sql: 'tickets.assignee_id = ?', params: [filters.assignee_id] })
+  if (filters.contact_id !== undefined) where.push({ sql: 'tickets.contact_id = ?', params: [filters.contact_id] })
   if (filters.tag !== undefined) where.push(taggedCondition(filters.tag.trim().toLowerCase()))
   for (const field of ['created_after', 'created_before'] as const) {
     const text = filters[field]
@@ -47,4 +51,11 @@ export async function listTickets(ctx: Ctx<UserActor>, input: { filters: TicketF
     where: [...ticketScope(actor), ...ticketFilterConditions(input.filters)],
   })
   return listBody('tickets', page, ticketJson)
+}
+
+/** The tickets of a live contact of the organization (404 otherwise) the caller may see. */
+export async function listContactTickets(ctx: Ctx<UserActor>, input: { contactId: string; request: ListRequest }) {
+  const contact = await getContact(ctx.db, ctx.actor.organizationId, input.contactId)
+  // The contact is part of the filters: a token of one contact's tickets is refused on another's.
+  return listTickets(ctx, { filters: { contact_id: contact.id }, request: input.request })
 }

@@ -13,6 +13,11 @@ const Requester = t.Object({
   name: t.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
   email: t.String({ format: 'email', maxLength: 254 }),
 })
+const ContactId = t.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'A contact of the organization; null for none; when left out, the requester’s contact (found by e-mail, or created)',
+})
 const Tags = t.Array(
   t.String({ minLength: 1, maxLength: 50, pattern: '^[^\\s,]+$', description: 'No spaces or commas; stored lowercased' }),
   { maxItems: 20 },
@@ -39,6 +44,7 @@ const TICKET_EXAMPLE = {
   type: 'incident',
   channel: 'email',
   requester: { name: 'Grace Customer', email: 'grace@example.com' },
+  contact_id: 'con_01KAX3M6W9P8T2V5G7H4J3C1QZ',
   assignee_id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ',
   tags: ['hardware'],
   custom_fields: { floor: 3 },
@@ -59,6 +65,7 @@ export const TicketBody = t.Object(
     type: t.Nullable(oneOf(TYPES)),
     channel: oneOf(CHANNELS),
     requester: t.Nullable(t.Object({ name: t.String(), email: t.String() })),
+    contact_id: t.Nullable(t.String({ description: 'The CRM contact the ticket is about' })),
     assignee_id: t.Nullable(t.String()),
     tags: t.Array(t.String()),
     custom_fields: t.Record(t.String(), t.Union([t.String(), t.Number(), t.Boolean()])),
@@ -79,6 +86,7 @@ export const CreateTicketBody = t.Object(
     type: t.Optional(t.Nullable(oneOf(TYPES))),
     channel: t.Optional(oneOf(CHANNELS, { description: 'Default api' })),
     requester: t.Optional(t.Nullable(Requester)),
+    contact_id: t.Optional(t.Nullable(ContactId)),
     assignee_id: t.Optional(t.Nullable(t.String({ maxLength: 64, description: 'Needs ticket:assign' }))),
     tags: t.Optional(Tags),
     custom_fields: t.Optional(CustomFields),
@@ -108,6 +116,7 @@ export const UpdateTicketBody = t.Object(
     type: t.Optional(t.Nullable(oneOf(TYPES))),
     channel: t.Optional(oneOf(CHANNELS)),
     requester: t.Optional(t.Nullable(Requester)),
+    contact_id: t.Optional(t.Nullable(ContactId)),
     tags: t.Optional(Tags),
     custom_fields: t.Optional(CustomFields),
   },
@@ -154,6 +163,7 @@ export const TicketListQuery = t.Object({
   status: t.Optional(oneOf(STATUSES)),
   priority: t.Optional(oneOf(PRIORITIES)),
   assignee_id: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'A user id, or "none" for unassigned tickets' })),
+  contact_id: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'Only the tickets of this contact' })),
   tag: t.Optional(t.String({ minLength: 1, maxLength: 50 })),
   created_after: t.Optional(t.String({ format: 'date-time', description: 'ISO 8601; only tickets created after it' })),
   created_before: t.Optional(t.String({ format: 'date-time', description: 'ISO 8601; only tickets created before it' })),
@@ -161,6 +171,8 @@ export const TicketListQuery = t.Object({
 })
 
 export const CommentListQuery = t.Object({ ...pagingQuery(COMMENT_LIST.sorts) })
+
+export const ContactTicketsQuery = t.Object({ ...pagingQuery(TICKET_SORTS) })
 
 export const TicketList = listResponse('tickets', TicketBody)
 export const CommentList = listResponse('comments', CommentJson)

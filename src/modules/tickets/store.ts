@@ -30,7 +30,7 @@ export async function takeTicketNumber(tx: Tx, organizationId: string): Promise<
 // pipeline on PostgreSQL), and only raw statements go down the connection in the order they are started.
 const INSERT_TICKET =
   'INSERT INTO tickets (id, organization_id, number, subject, description, status, priority, type, channel, requester_name, ' +
-  'requester_email, assignee_id, tags, custom_fields, created_at, updated_at, solved_at, closed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
+  'requester_email, contact_id, assignee_id, tags, custom_fields, created_at, updated_at, solved_at, closed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
 
 export function insertTicket(tx: Tx, r: TicketRow): Promise<number> {
   return tx.raw.run(INSERT_TICKET, [
@@ -45,6 +45,7 @@ export function insertTicket(tx: Tx, r: TicketRow): Promise<number> {
     r.channel,
     r.requester_name,
     r.requester_email,
+    r.contact_id,
     r.assignee_id,
     r.tags,
     r.custom_fields,

@@ -16,6 +16,8 @@ export interface TicketsTable {
   channel: (typeof CHANNELS)[number]
   requester_name: string | null
   requester_email: string | null
+  /** The CRM contact the ticket is about (the CRM's migration added the column; it moves with a merge). */
+  contact_id: string | null
   assignee_id: string | null
   /** JSON array of strings; ticket_tags indexes them for filtering. */
   tags: string

@@ -17,6 +17,7 @@ export function ticketJson(row: TicketRow) {
     type: row.type,
     channel: row.channel,
     requester: row.requester_email === null ? null : { name: row.requester_name ?? '', email: row.requester_email },
+    contact_id: row.contact_id,
     assignee_id: row.assignee_id,
     tags: JSON.parse(row.tags) as string[],
     custom_fields: JSON.parse(row.custom_fields) as Record<string, string | number | boolean>,

@@ -1,7 +1,9 @@
 // updateTicket: field and status changes under the lifecycle; ticket.updated names the changed fields,
-// and entering `solved` also writes ticket.resolved. Also closeSolvedTickets for the cron loop.
+// and entering `solved` also writes ticket.resolved. A new requester e-mail links the ticket to that
+// e-mail's contact (found or created) unless contact_id is given too. Also closeSolvedTickets for the cron loop.
 import type { Ctx, UserActor } from '../../context.ts'
 import type { Tx } from '../../db/database.ts'
+import { resolveTicketContact } from '../crm/index.ts'
 import { assertNotClosed, assertTransition, priorityRank, type TicketPriority, type TicketStatus } from './lifecycle.ts'
 import { checkCustomFields, normalizeTags, recordTicketEvent } from './shared.ts'
 import { replaceTags, saveTicket, solvedTicketsDue, type TicketRow } from './store.ts'
@@ -15,11 +17,23 @@ export interface TicketChanges {
   type?: TicketRow['type']
   channel?: TicketRow['channel']
   requester?: { name: string; email: string } | null
+  contact_id?: string | null
   tags?: string[]
   custom_fields?: Record<string, string | number | boolean>
 }
 
-type Field = 'subject' | 'description' | 'status' | 'priority' | 'type' | 'channel' | 'requester' | 'tags' | 'custom_fields'
+type Field = 'subject' | 'description' | 'status' | 'priority' | 'type' | 'channel' | 'requester' | 'contact_id' | 'tags' | 'custom_fields'
+
+/** The contact after `changes`: the one named, none (null), the new requester's, or the one it had. */
+async function contactAfter(tx: Tx, ctx: Ctx, before: TicketRow, changes: TicketChanges, now: number): Promise<string | null> {
+  const organizationId = before.organization_id
+  if (changes.contact_id === null) return null
+  if (changes.contact_id !== undefined)
+    return (await resolveTicketContact(tx, ctx, { organizationId, contactId: changes.contact_id, now }))!.id
+  const requester = changes.requester
+  if (!requester || requester.email.trim().toLowerCase() === before.requester_email) return before.contact_id
+  return (await resolveTicketContact(tx, ctx, { organizationId, requester, now }))!.id
+}
 
 /** Applies a status change's side columns (solved_at, closed_at). */
 function statusColumns(from: TicketRow, to: TicketStatus, now: number): Pick<TicketRow, 'status' | 'solved_at' | 'closed_at'> {
@@ -44,6 +58,7 @@ export async function updateTicket(ctx: Ctx<UserActor>, input: { id: string; cha
     const before = await getVisibleTicket(tx, actor, input.id)
     assertNotClosed(before.status)
     if (changes.status !== undefined && changes.status !== before.status) assertTransition(before.status, changes.status)
+    const contactId = await contactAfter(tx, ctx, before, changes, now)
     const requester =
       changes.requester === undefined
         ? undefined
@@ -58,6 +73,7 @@ export async function updateTicket(ctx: Ctx<UserActor>, input: { id: string; cha
       ...(changes.type !== undefined && { type: changes.type }),
       ...(changes.channel !== undefined && { channel: changes.channel }),
       ...requester,
+      contact_id: contactId,
       ...(changes.tags !== undefined && { tags: JSON.stringify(normalizeTags(changes.tags)) }),
       ...(customFields !== undefined && { custom_fields: customFields }),
       ...statusColumns(before, changes.status ?? before.status, now),
@@ -70,6 +86,7 @@ export async function updateTicket(ctx: Ctx<UserActor>, input: { id: string; cha
       type: after.type !== before.type,
       channel: after.channel !== before.channel,
       requester: after.requester_name !== before.requester_name || after.requester_email !== before.requester_email,
+      contact_id: after.contact_id !== before.contact_id,
       tags: after.tags !== before.tags,
       custom_fields: after.custom_fields !== before.custom_fields,
     }

@@ -166,7 +166,7 @@ describe('coversGrant', () => {
 describe('coversRole: who may grant which role', () => {
   // Worked out from ROLE_GRANTS:
   // - admin lacks *:*, so not super_admin; its resource wildcards cover every grant of supervisor, agent and viewer.
-  // - supervisor lacks admin's call:*, user:* ...; it lacks agent's call:create, contact:create, lead:create;
+  // - supervisor lacks admin's call:*, user:* ...; it lacks agent's call:create;
   //   it holds every read of the viewer (engagement:read through engagement:*).
   // - agent lacks supervisor's ticket:* and the viewer's role:read and report:read.
   // - viewer holds only reads, so no other role.
@@ -229,14 +229,14 @@ describe('role matrix', () => {
     ['oauth_client:update', T, T, F, F, F],
     ['oauth_client:delete', T, T, F, F, F],
     ['lead:read', T, T, T, T, T],
-    ['lead:convert', T, T, F, F, F],
-    ['contact:create', T, T, F, T, F],
+    ['lead:convert', T, T, T, T, F],
+    ['contact:create', T, T, T, T, F],
     ['engagement:escalate', T, T, T, F, F],
     ['engagement:update', T, T, T, T, F],
     ['upload:create', T, T, T, T, F],
     ['upload:delete', T, T, F, F, F],
     ['survey:read', T, T, T, T, T],
-    ['account:delete', T, T, F, F, F],
+    ['account:delete', T, T, T, F, F],
   ]
 
   test.each(MATRIX)(

@@ -43,6 +43,7 @@ describe('GET /health', () => {
         revocations_prune: task(300_000, 'instance'),
         oauth_cleanup: task(300_000),
         ticket_auto_close: task(600_000),
+        idempotency_cleanup: task(900_000),
         webhook_dispatch: task(1000, 'instance'),
         webhook_prune: task(3_600_000),
       },

@@ -20,6 +20,7 @@ interface Ticket {
   type: string | null
   channel: string
   requester: { name: string; email: string } | null
+  contact_id: string | null
   assignee_id: string | null
   tags: string[]
   custom_fields: Record<string, string | number | boolean>
@@ -132,6 +133,7 @@ describe('POST /api/v1/tickets', () => {
       'type',
       'channel',
       'requester',
+      'contact_id',
       'assignee_id',
       'tags',
       'custom_fields',
@@ -151,6 +153,7 @@ describe('POST /api/v1/tickets', () => {
       type: null,
       channel: 'api',
       requester: null,
+      contact_id: null,
       assignee_id: null,
       tags: [],
       custom_fields: {},
@@ -469,7 +472,8 @@ describe('events', () => {
     expect(events.map((e) => [e.type, e.data.changed === undefined ? undefined : [...e.data.changed].sort()])).toEqual([
       ['ticket.created', undefined],
       ['ticket.updated', ['subject', 'tags']],
-      ['ticket.updated', ['channel', 'custom_fields', 'requester', 'type']],
+      // A new requester e-mail links the ticket to that e-mail's contact.
+      ['ticket.updated', ['channel', 'contact_id', 'custom_fields', 'requester', 'type']],
       ['ticket.updated', ['priority', 'status']],
       ['ticket.resolved', undefined],
       ['ticket.updated', ['status']],

@@ -1,0 +1,25 @@
+// The CRM module's public entry: accounts (companies), contacts (people) and leads, their routes under
+// /api/v1, and what other modules use of them.
+// What other modules use (tickets: a ticket's contact), re-exported first (see access/index.ts).
+export { type ContactJson, contactJson } from './contacts/contact-json.ts'
+export { createContactInTx, type NewContact } from './contacts/create-contact.ts'
+export { findContactByEmail, getContact } from './contacts/get-contact.ts'
+export { type ContactRow, findContact, touchContactActivity } from './contacts/store.ts'
+export { resolveTicketContact, type TicketContactInput } from './contacts/ticket-contact.ts'
+
+import { Elysia } from 'elysia'
+import type { Config } from '../../config.ts'
+import type { AppContext } from '../../context.ts'
+import type { StreamedBody } from '../../http/body.ts'
+import { accountsRoutes } from './accounts/routes.ts'
+import { contactImportBody, contactsRoutes } from './contacts/routes.ts'
+import { leadsRoutes } from './leads/routes.ts'
+
+export function crmRoutes(app: AppContext) {
+  return new Elysia().use(accountsRoutes(app)).use(contactsRoutes(app)).use(leadsRoutes(app))
+}
+
+/** The CRM's routes that read their bodies as streams (the contacts' CSV import). */
+export function crmStreamedBodies(config: Pick<Config, 'importMaxBytes'>): StreamedBody[] {
+  return [contactImportBody(config)]
+}
