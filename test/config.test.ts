@@ -187,6 +187,8 @@ describe('loadConfig', () => {
       'log-level',
       'trusted-proxies',
       'max-body-bytes',
+      'import-max-bytes',
+      'import-max-rows',
       'cron-tick-ms',
       'admin-email',
       'admin-password',

@@ -69,6 +69,8 @@ interface Route {
   /** null: any authenticated user. */
   permission: Permission | null
   body?: unknown
+  /** A CSV file as the body (Content-Type text/csv) instead of JSON. */
+  csv?: string
   /** The kind of resource the route addresses by id: another organization's must answer 404. */
   byId?: keyof typeof targets
 }
@@ -119,6 +121,9 @@ const ROUTES: Route[] = [
     byId: 'contact',
   },
   { method: 'GET', path: (id) => `/api/v1/contacts/${id}/tickets`, permission: 'contact:read', byId: 'contact' },
+  { method: 'POST', path: () => '/api/v1/contacts/import', permission: 'contact:create', csv: 'name\r\nImported contact\r\n' },
+  { method: 'GET', path: () => '/api/v1/contacts/export', permission: 'contact:read' },
+  { method: 'GET', path: () => '/api/v1/accounts/export', permission: 'account:read' },
   // Leads (issue 16)
   { method: 'POST', path: () => '/api/v1/leads', permission: 'lead:create', body: { name: 'New lead' } },
   { method: 'GET', path: () => '/api/v1/leads', permission: 'lead:read' },
@@ -201,8 +206,12 @@ const ROUTES: Route[] = [
 const call = async (route: Route, id: string, headers: Record<string, string>) => {
   const response = await app.request(route.path(id), {
     method: route.method,
-    headers: { ...headers, ...(route.body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: route.body === undefined ? undefined : JSON.stringify(route.body),
+    headers: {
+      ...headers,
+      ...(route.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(route.csv === undefined ? {} : { 'content-type': 'text/csv' }),
+    },
+    body: route.csv ?? (route.body === undefined ? undefined : JSON.stringify(route.body)),
   })
   // Authenticated requests count against the user (1,000,000), the others against the address (the same figure here).
   expect(response.headers.get('x-ratelimit-limit'), `${route.method} ${route.path(id)} -> ${response.status}`).toBe('1000000')
