@@ -4,6 +4,7 @@
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
 import { buildBinary } from '../../scripts/build.ts'
+import { encodePageToken, queryDigest } from '../../src/lib/page-token.ts'
 import { freePort } from '../helpers/process.ts'
 import { waitFor } from './load.ts'
 
@@ -49,4 +50,46 @@ export function raiseLimits({ binary, env, orgId }: Bootstrapped): void {
     stderr: 'inherit',
   })
   if (raised.exitCode !== 0) throw new Error('org set-limits failed')
+}
+
+/** Headers that authenticate as the bootstrapped admin on the server at `base`. */
+export async function signIn(base: string, admin: Bootstrapped['admin']): Promise<{ authorization: string }> {
+  const login = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(admin),
+  })
+  return { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` }
+}
+
+/**
+ * A page token of `table`'s list (created_at:desc, no filters) `depth` rows deep, made with the
+ * installation's own key (paging there would take thousands of requests), and the time it starts after.
+ */
+export function deepPageToken(
+  dbPath: string,
+  orgId: string,
+  table: 'tickets' | 'contacts',
+  depth: number,
+): { token: string; createdAt: number } {
+  const read = new Database(dbPath, { readonly: true })
+  try {
+    const key = new Uint8Array(
+      Buffer.from(read.query<{ value: string }, []>("SELECT value FROM system_kv WHERE key = 'page_token_key'").get()!.value, 'base64'),
+    )
+    const at = read
+      .query<{ created_at: number; id: string }, [string, number]>(
+        `SELECT created_at, id FROM ${table} WHERE organization_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?`,
+      )
+      .get(orgId, depth)!
+    const token = encodePageToken(
+      key,
+      { organizationId: orgId, query: queryDigest(table, {}, 'created_at:desc') },
+      { after: [at.created_at, at.id] },
+      Math.floor(Date.now() / 1000) + 3600,
+    )
+    return { token, createdAt: at.created_at }
+  } finally {
+    read.close()
+  }
 }

@@ -4,13 +4,11 @@
 // token 3/4 deep; S1–S5 searches, from prefixes that match many contacts to ones that match a few.
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { Database } from 'bun:sqlite'
-import { encodePageToken, queryDigest } from '../../src/lib/page-token.ts'
 import { tempDir } from '../helpers/app.ts'
 import { freePort } from '../helpers/process.ts'
 import { compare, printTable, waitFor, type LoadResult, type Target } from './load.ts'
 import { seedContacts, seededContact } from './seed-contacts.ts'
-import { bootstrapBench, raiseLimits } from './bootstrap.ts'
+import { bootstrapBench, deepPageToken, raiseLimits, signIn } from './bootstrap.ts'
 import { seedTickets } from './seed-tickets.ts'
 import { TICKETS } from './tickets.ts'
 
@@ -61,36 +59,14 @@ export async function benchContacts(): Promise<ContactsBench> {
       stderr: 'inherit',
     })
     await waitFor(`${base}/health`)
-    const login = await fetch(`${base}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(admin),
-    })
-    const headers = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` }
-
-    // A page token DEPTH rows deep, made with the installation's own key (paging there would take thousands of requests).
-    const read = new Database(dbPath, { readonly: true })
-    const key = new Uint8Array(
-      Buffer.from(read.query<{ value: string }, []>("SELECT value FROM system_kv WHERE key = 'page_token_key'").get()!.value, 'base64'),
-    )
-    const at = read
-      .query<{ created_at: number; id: string }, [string, number]>(
-        'SELECT created_at, id FROM contacts WHERE organization_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?',
-      )
-      .get(orgId, DEPTH)!
-    read.close()
-    const deepToken = encodePageToken(
-      key,
-      { organizationId: orgId, query: queryDigest('contacts', {}, 'created_at:desc') },
-      { after: [at.created_at, at.id] },
-      Math.floor(Date.now() / 1000) + 3600,
-    )
+    const headers = await signIn(base, admin)
+    const deep = deepPageToken(dbPath, orgId, 'contacts', DEPTH)
 
     const contactsUrl = (params: Record<string, string>) => `${base}/api/v1/contacts?${new URLSearchParams({ page_size: '20', ...params })}`
     const targets: Target[] = [
       { label: 'T  GET /api/v1/tickets?page_size=20', url: `${base}/api/v1/tickets?page_size=20`, headers },
       { label: 'L  GET /api/v1/contacts?page_size=20', url: contactsUrl({}), headers },
-      { label: `B  L, page_token ${DEPTH.toLocaleString('en')} deep`, url: contactsUrl({ page_token: deepToken }), headers },
+      { label: `B  L, page_token ${DEPTH.toLocaleString('en')} deep`, url: contactsUrl({ page_token: deep.token }), headers },
       ...SEARCHES.map(([label, q]) => ({ label, url: contactsUrl({ q }), headers })),
     ]
     // Every target answers 200 with a page (a refused or empty answer would be measured as a fast one).
@@ -102,7 +78,7 @@ export async function benchContacts(): Promise<ContactsBench> {
       const items = body.tickets ?? body.contacts ?? []
       if (items.length === 0) throw new Error(`${target.label} found nothing`)
       if (i >= 3) found.push(items.length)
-      if (i === 2 && Date.parse(body.contacts![0]!.created_at) > at.created_at) throw new Error('the deep page token did not land deep')
+      if (i === 2 && Date.parse(body.contacts![0]!.created_at) > deep.createdAt) throw new Error('the deep page token did not land deep')
     }
     if (found.at(-1) !== 1) throw new Error(`the search by one e-mail found ${found.at(-1)} contacts`)
 

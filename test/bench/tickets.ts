@@ -6,12 +6,10 @@
 // with `org set-limits` so that nothing is refused.
 import { cpSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { Database } from 'bun:sqlite'
-import { encodePageToken, queryDigest } from '../../src/lib/page-token.ts'
 import { tempDir } from '../helpers/app.ts'
 import { freePort } from '../helpers/process.ts'
 import { compare, waitFor, type LoadResult } from './load.ts'
-import { bootstrapBench, raiseLimits } from './bootstrap.ts'
+import { bootstrapBench, deepPageToken, raiseLimits, signIn } from './bootstrap.ts'
 import { seedTickets } from './seed-tickets.ts'
 
 export const TICKETS = Number(process.env.BENCH_TICKETS ?? 200_000)
@@ -54,30 +52,8 @@ export async function benchTickets(): Promise<TicketsBench> {
     children.push(app)
     const base = `http://127.0.0.1:${port}`
     await waitFor(`${base}/health`)
-    const login = await fetch(`${base}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(admin),
-    })
-    const headers = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` }
-
-    // A page token pointing DEPTH rows deep, made with the installation's own key (paging there would take 7,500 requests).
-    const read = new Database(dbPath, { readonly: true })
-    const key = new Uint8Array(
-      Buffer.from(read.query<{ value: string }, []>("SELECT value FROM system_kv WHERE key = 'page_token_key'").get()!.value, 'base64'),
-    )
-    const at = read
-      .query<{ created_at: number; id: string }, [string, number]>(
-        'SELECT created_at, id FROM tickets WHERE organization_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?',
-      )
-      .get(orgId, DEPTH)!
-    read.close()
-    const deepToken = encodePageToken(
-      key,
-      { organizationId: orgId, query: queryDigest('tickets', {}, 'created_at:desc') },
-      { after: [at.created_at, at.id] },
-      Math.floor(Date.now() / 1000) + 3600,
-    )
+    const headers = await signIn(base, admin)
+    const { token: deepToken } = deepPageToken(dbPath, orgId, 'tickets', DEPTH)
 
     const listUrl = `${base}/api/v1/tickets?page_size=20`
     const first = await fetch(listUrl, { headers })

@@ -4,7 +4,7 @@
 // expiry, the unauthenticated rate window and its Retry-After, ticket auto-close by the binary's own cron,
 // SESSION_MAX_AGE (a refresh halfway works, one after the end does not), the session limit no longer
 // counting an ended session, auth_cleanup deleting what has expired, and an OAuth authorization code and
-// browser session expiring (and oauth_cleanup deleting the code).
+// browser session expiring (and oauth_cleanup deleting the code), and an Idempotency-Key past its 24 hours.
 // Tickets and MFA challenges keep days and an hour: the test moves their recorded times to just before the
 // threshold, and the real clock carries them over it. About 65 s in all.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
@@ -53,8 +53,13 @@ let server: RunningServer
 let db: DataDirDb
 
 /** A request from client address `ip`, with `token` as bearer if given. */
-async function call(ip: string, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<Reply> {
-  const headers: Record<string, string> = { 'x-forwarded-for': ip }
+async function call(
+  ip: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Reply> {
+  const headers: Record<string, string> = { 'x-forwarded-for': ip, ...options.headers }
   if (options.token) headers.authorization = `Bearer ${options.token}`
   if (options.body !== undefined) headers['content-type'] = 'application/json'
   const response = await fetch(`${server.url}${path}`, {
@@ -95,6 +100,7 @@ const s = {} as {
   refresher: { endsAt: number; halfway: Promise<Reply> }
   rate: Promise<{ refused: Reply; early: Reply | undefined; late: Reply; retryAfterS: number }>
   oauth: { browser: OAuthBrowser; clientId: string; secret: string; code: string; codeExpiresAt: number; signedInAt: number }
+  idempotency: { email: string; password: string; firstTicket: string; expiresAt: number }
 }
 
 const CALLBACK = 'https://app.example.com/cb'
@@ -252,6 +258,30 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
       signedInAt,
     }
 
+    // Idempotency-Key: a ticket created under a key; its 24 h moved to end 30 s into the wait. Until then the
+    // key replays the first answer and refuses another body.
+    // A user of its own (keys are the user's): after the wait it signs in again, its one session over.
+    const keyUser = { email: 'idempotent@real-clock.test', password: 'idempotent-user-password' }
+    await expectStatus(admin('POST', '/api/v1/users', { ...keyUser, name: 'Key user', role: 'agent' }), 201)
+    const keyToken = (await expectStatus(login(fresh(), keyUser.email, keyUser.password), 200)).access_token as string
+    const keyed = (subject: string) =>
+      call(fresh(), 'POST', '/api/v1/tickets', {
+        token: keyToken,
+        body: { subject },
+        headers: { 'idempotency-key': 'real-clock-key' },
+      })
+    const firstTicket = await expectStatus(keyed('Under a key'), 201)
+    const replayed = await keyed('Under a key')
+    expect([replayed.status, replayed.headers.get('idempotent-replayed'), replayed.body.id]).toEqual([201, 'true', firstTicket.id])
+    const keyExpiresAt = Date.now() + 30_000
+    await db.run('UPDATE idempotency_keys SET created_at = ?, expires_at = ? WHERE idempotency_key = ?', [
+      keyExpiresAt - DAY_MS,
+      keyExpiresAt,
+      'real-clock-key',
+    ])
+    expect((await expectStatus(keyed('Another body'), 409)).code).toBe('IDEMPOTENCY_KEY_REUSED')
+    s.idempotency = { ...keyUser, firstTicket: firstTicket.id, expiresAt: keyExpiresAt }
+
     // Session limit last (it binds everyone of the organization): one live session per user, deny_new.
     await expectStatus(
       admin('PATCH', '/api/v1/organization/security', { max_concurrent_sessions: 1, session_limit_policy: 'deny_new' }),
@@ -294,6 +324,7 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
         s.tickets.crossesAt,
         s.oauth.codeExpiresAt,
         s.oauth.signedInAt + 60_000,
+        s.idempotency.expiresAt,
       ) + MARGIN_MS
     await Bun.sleep(Math.max(0, until - Date.now()))
   }, 110_000)
@@ -382,6 +413,19 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
     const step = await s.oauth.browser.request(authorize)
     expect(step.kind === 'redirect' && callbackOf(step.location).params).toMatchObject({ error: 'login_required', state: 'rc' })
     expect(await count('SELECT count(*) AS n FROM oauth_codes WHERE code_hash = ?', sha256(s.oauth.code))).toBe(0)
+  }, 10_000)
+
+  test('Idempotency-Key past its 24 h (moved to end during the wait): the key is free again, another body makes another ticket', async () => {
+    // Its token and session ended with the wait (ACCESS_TOKEN_TTL, SESSION_MAX_AGE): a new sign-in, the same user.
+    const signedIn = await expectStatus(login(fresh(), s.idempotency.email, s.idempotency.password), 200)
+    const after = await call(fresh(), 'POST', '/api/v1/tickets', {
+      token: signedIn.access_token,
+      body: { subject: 'After the key expired' },
+      headers: { 'idempotency-key': 'real-clock-key' },
+    })
+    expect(after.status).toBe(201)
+    expect(after.headers.get('idempotent-replayed')).toBeNull()
+    expect(after.body.id).not.toBe(s.idempotency.firstTicket)
   }, 10_000)
 
   test("auth_cleanup: the binary's cron deleted the expired revocation, the expired refresh token and the aged MFA challenge", async () => {
