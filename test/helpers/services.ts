@@ -1,4 +1,4 @@
-// Throwaway PostgreSQL and Redis servers for tests and benchmarks: started from the Debian binaries on
+// Throwaway PostgreSQL, Redis and S3 (s3rver) servers for tests and benchmarks: started from the Debian binaries on
 // loopback in a temporary directory (as the unprivileged `nobody` when running as root: PostgreSQL
 // refuses root), and removed when stopped. `available()` says whether the programs are installed.
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -108,6 +108,43 @@ export async function startRedis(): Promise<RunningService & { readonly pid: num
     pause: kill,
     async resume() {
       child ??= await spawn()
+    },
+  }
+}
+
+/** The S3 settings of a throwaway S3-compatible server (s3rver, from npm) on loopback, objects on a temporary disk. */
+export interface S3Service {
+  stop(): Promise<void>
+  readonly settings: { S3_BUCKET: string; S3_ENDPOINT: string; S3_ACCESS_KEY_ID: string; S3_SECRET_ACCESS_KEY: string }
+}
+
+export async function startS3(): Promise<S3Service> {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-s3-'))
+  const port = freePort()
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, 's3-server.ts'), String(port), dir, 'switchboard'], {
+    stdout: 'pipe',
+    stderr: 'inherit',
+  })
+  const reader = child.stdout.getReader()
+  const first = await Promise.race([reader.read(), Bun.sleep(15_000).then(() => undefined)])
+  reader.releaseLock()
+  if (!first || first.done || !new TextDecoder().decode(first.value).includes('ready')) {
+    child.kill('SIGKILL')
+    throw new Error('s3rver did not start within 15 s')
+  }
+  // s3rver's own credentials: it checks signatures against them.
+  const settings = {
+    S3_BUCKET: 'switchboard',
+    S3_ENDPOINT: `http://127.0.0.1:${port}`,
+    S3_ACCESS_KEY_ID: 'S3RVER',
+    S3_SECRET_ACCESS_KEY: 'S3RVER',
+  }
+  return {
+    settings,
+    async stop() {
+      child.kill('SIGKILL')
+      await child.exited
+      rmSync(dir, { recursive: true, force: true })
     },
   }
 }

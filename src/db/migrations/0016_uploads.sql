@@ -1,0 +1,2 @@
+-- placeholder of issue 17's uploads tables
+SELECT 1

@@ -1,0 +1,2 @@
+-- placeholder of issue 17's agents tables
+SELECT 1

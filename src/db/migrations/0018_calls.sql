@@ -1,0 +1,2 @@
+-- placeholder of issue 17's calls tables
+SELECT 1
