@@ -17,6 +17,7 @@ import { Scheduler } from './jobs/scheduler.ts'
 import { systemClock, type Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import { PageTokens } from './db/page-tokens.ts'
+import { lastSeenIntervalMs } from './modules/agents/index.ts'
 import { Activity, Revocations, VerifiedTokens } from './modules/auth/index.ts'
 import { Keyring, loadMasterKey, MasterKeyError } from './modules/keys/index.ts'
 import { VERSION } from './version.ts'
@@ -232,7 +233,8 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
     masterKey,
     keys: keyring,
     sms: createSmsSender(config.sms, log),
-    lastSeen: new Activity(database, log),
+    // Often enough for the agents' idle timeout to see who is working (once a minute at the default 30 min).
+    lastSeen: new Activity(database, log, lastSeenIntervalMs(config)),
     allowlists: new Allowlists(),
     eventSubscribers: eventSubscribersOf(ports.wakeups),
     deliveries: webhooks,
