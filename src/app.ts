@@ -26,8 +26,8 @@ import { webhooksRoutes } from './modules/webhooks/index.ts'
 export function createApp(context: AppContext) {
   // Built on first use, after every module has registered its routes: tells 404 from 405.
   let routeTable: RouteTable | undefined
-  // The routes that read their bodies as streams, with their own types and caps (a CSV import).
-  const streamed = [...crmStreamedBodies(context.config)]
+  // The routes that read their bodies as streams, with their own types and caps (a CSV import, a file, a raw recording).
+  const streamed = [...crmStreamedBodies(context.config), ...uploadsStreamedBodies(context.config), ...callsStreamedBodies(context.config)]
   const app = new Elysia()
     .use(httpPlatform(context, (): RouteTable => (routeTable ??= createRouteTable(app.routes.map(routeEntry))), streamed))
     .use(apiDocs(context.config))
