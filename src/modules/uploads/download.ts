@@ -61,7 +61,7 @@ export async function uploadContentResponse(
   app: Pick<AppContext, 'config'>,
   row: UploadRow,
   request: Request,
-  options: { requestId?: string; cacheControl?: string } = {},
+  options: { cacheControl?: string } = {},
 ): Promise<Response> {
   assertHasBytes(row)
   const size = Number(row.size_bytes)
@@ -80,14 +80,10 @@ export async function uploadContentResponse(
   // If-Range with another validator: the file changed for the client, which gets it whole.
   const ifRange = request.headers.get('if-range')
   const range = ifRange !== null && ifRange !== etag ? undefined : parseRange(request.headers.get('range'), size)
-  if (range === 'unsatisfiable') {
-    const body = {
-      code: 'RANGE_NOT_SATISFIABLE',
-      message: `The file is ${size} bytes: the range asked for is outside it`,
-      request_id: options.requestId ?? '',
-    }
-    return Response.json(body, { status: 416, headers: { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes', etag } })
-  }
+  if (range === 'unsatisfiable')
+    throw new AppError('RANGE_NOT_SATISFIABLE', `The file is ${size} bytes: the range asked for is outside it`, {
+      headers: { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes', etag },
+    })
   if (!range)
     return new Response(await openUploadStream(app, row), { status: 200, headers: { ...headers, 'content-length': String(size) } })
   return new Response(await openUploadStream(app, row, range), {

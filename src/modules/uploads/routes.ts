@@ -10,7 +10,6 @@ import { cappedChunks, mediaType, type StreamedBody, tooLarge } from '../../http
 import { claimKeyForStreamedBody } from '../../http/idempotency.ts'
 import { listRequest } from '../../http/list.ts'
 import { errorResponses } from '../../http/problem.ts'
-import { requestState } from '../../http/request-state.ts'
 import { deleteUpload } from './delete-upload.ts'
 import { uploadContentResponse } from './download.ts'
 import type { UploadPurpose } from './lifecycle.ts'
@@ -133,7 +132,7 @@ function uploadRoutes(app: AppContext) {
       async (c) => {
         const { ctx, params, request } = c
         const row = await getUpload(ctx.actor.organizationId, params.id)
-        return uploadContentResponse(app, row, request, { requestId: requestState(c).id })
+        return uploadContentResponse(app, row, request)
       },
       {
         permission: 'upload:read',
@@ -211,7 +210,7 @@ function signedFileRoute(app: AppContext) {
       if (!row) throw new AppError('NOT_FOUND', 'No such upload')
       // Caches may keep it as long as the link lives, no longer.
       const maxAge = Math.max(0, Math.floor((Number(query.expires) * 1000 - now) / 1000))
-      return uploadContentResponse(app, row, request, { requestId: requestState(c).id, cacheControl: `private, max-age=${maxAge}` })
+      return uploadContentResponse(app, row, request, { cacheControl: `private, max-age=${maxAge}` })
     },
     {
       params: UploadIdParams,
