@@ -55,8 +55,16 @@ const upload = async (org: typeof home, purpose = 'attachment', bytes: Uint8Arra
   return (await json<{ id: string }>(response)).id
 }
 const newCall = (org: typeof home) => post(org, '/api/v1/calls', { direction: 'inbound', from: '+14155550123', to: '+14155550199' })
-const newRecording = async (org: typeof home) =>
-  post(org, `/api/v1/calls/${await newCall(org)}/recordings`, { upload_id: await upload(org, 'recording', wavOf(1)) })
+// Its audio is read after the answer: its media route answers once it is ready (409 while processing).
+const newRecording = async (org: typeof home) => {
+  const id = await post(org, `/api/v1/calls/${await newCall(org)}/recordings`, { upload_id: await upload(org, 'recording', wavOf(1)) })
+  for (let status = ''; status !== 'completed'; await Bun.sleep(5)) {
+    const response = await app.request(`/api/v1/recordings/${id}`, { headers: org.users.super_admin.auth })
+    status = (await json<{ status: string }>(response)).status
+    expect(status).not.toBe('failed')
+  }
+  return id
+}
 const activity = { key: 'lunch', name: 'Lunch', available: false }
 let activities = 0
 await post(away, '/api/v1/agent-activities', { ...activity, key: 'away_only' })

@@ -1,7 +1,7 @@
 // Throwaway PostgreSQL, Redis and S3 (s3rver) servers for tests and benchmarks: started from the Debian binaries on
 // loopback in a temporary directory (as the unprivileged `nobody` when running as root: PostgreSQL
 // refuses root), and removed when stopped. `available()` says whether the programs are installed.
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from './process.ts'
@@ -21,6 +21,14 @@ function run(command: string[], cwd?: string): void {
   const argv = asRoot ? ['runuser', '-u', 'nobody', '--', ...command] : command
   const result = Bun.spawnSync(argv, { cwd, stdout: 'pipe', stderr: 'pipe' })
   if (result.exitCode !== 0) throw new Error(`${command[0]} failed: ${result.stderr.toString().trim() || result.stdout.toString().trim()}`)
+}
+
+/**
+ * Removes a stopped server's folder in a detached `rm -rf` that outlives the test process: a PostgreSQL
+ * cluster holding a whole run's databases takes long to delete, and the run need not wait for it.
+ */
+function removeLater(dir: string): void {
+  Bun.spawn(['rm', '-rf', dir], { stdio: ['ignore', 'ignore', 'ignore'] }).unref()
 }
 
 export interface RunningService {
@@ -60,7 +68,7 @@ export async function startPostgres(): Promise<RunningService> {
       try {
         run([join(PG_BIN, 'pg_ctl'), '-D', data, '-m', 'immediate', 'stop'])
       } finally {
-        rmSync(dir, { recursive: true, force: true })
+        removeLater(dir)
       }
     },
   }
@@ -103,7 +111,7 @@ export async function startRedis(): Promise<RunningService & { readonly pid: num
     },
     async stop() {
       await kill()
-      rmSync(dir, { recursive: true, force: true })
+      removeLater(dir)
     },
     pause: kill,
     async resume() {
@@ -144,7 +152,7 @@ export async function startS3(): Promise<S3Service> {
     async stop() {
       child.kill('SIGKILL')
       await child.exited
-      rmSync(dir, { recursive: true, force: true })
+      removeLater(dir)
     },
   }
 }

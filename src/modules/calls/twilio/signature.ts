@@ -2,8 +2,7 @@
 // base64 HMAC-SHA1, keyed with the account's auth token, over the full URL Twilio requested followed by
 // each POST parameter's name and value, parameters sorted by name (a name sent more than once: its
 // distinct values sorted, each preceded by the name, as the SDK's getExpectedTwilioSignature does).
-import { createHmac } from 'node:crypto'
-import { constantTimeEqual } from '../../../lib/hmac.ts'
+import { constantTimeEqual, hmacSha1 } from '../../../lib/hmac.ts'
 
 export function twilioSignature(authToken: string, url: string, params: URLSearchParams): string {
   const names = [...new Set(params.keys())].sort()
@@ -13,7 +12,7 @@ export function twilioSignature(authToken: string, url: string, params: URLSearc
     if (values.length === 1) data += name + values[0]
     else for (const value of [...new Set(values)].sort()) data += name + value
   }
-  return createHmac('sha1', authToken).update(data, 'utf8').digest('base64')
+  return hmacSha1(authToken, data, 'base64')
 }
 
 /** Constant-time: how much of a forged signature matches tells nothing. */
