@@ -6,8 +6,10 @@ import { apiDocs } from './http/openapi.ts'
 import { httpPlatform } from './http/platform.ts'
 import { createRouteTable, type RouteTable } from './lib/route-match.ts'
 import { accessRoutes } from './modules/access/index.ts'
+import { agentsRoutes } from './modules/agents/index.ts'
 import { apiKeysRoutes } from './modules/api-keys/index.ts'
 import { auditRoutes } from './modules/audit/index.ts'
+import { callsRoutes, callsStreamedBodies } from './modules/calls/index.ts'
 import { mfaRoutes } from './modules/mfa/index.ts'
 import { oauthClientsRoutes } from './modules/oauth-clients/index.ts'
 import { oauthRoutes } from './modules/oauth/index.ts'
@@ -17,14 +19,15 @@ import { authRoutes } from './modules/auth/index.ts'
 import { keysRoutes } from './modules/keys/index.ts'
 import { systemRoutes } from './modules/system/index.ts'
 import { ticketsRoutes } from './modules/tickets/index.ts'
+import { uploadsRoutes, uploadsStreamedBodies } from './modules/uploads/index.ts'
 import { usersRoutes } from './modules/users/index.ts'
 import { webhooksRoutes } from './modules/webhooks/index.ts'
 
 export function createApp(context: AppContext) {
   // Built on first use, after every module has registered its routes: tells 404 from 405.
   let routeTable: RouteTable | undefined
-  // The routes that read their bodies as streams, with their own types and caps (a CSV import).
-  const streamed = [...crmStreamedBodies(context.config)]
+  // The routes that read their bodies as streams, with their own types and caps (a CSV import, a file, a raw recording).
+  const streamed = [...crmStreamedBodies(context.config), ...uploadsStreamedBodies(context.config), ...callsStreamedBodies(context.config)]
   const app = new Elysia()
     .use(httpPlatform(context, (): RouteTable => (routeTable ??= createRouteTable(app.routes.map(routeEntry))), streamed))
     .use(apiDocs(context.config))
@@ -39,6 +42,9 @@ export function createApp(context: AppContext) {
     .use(auditRoutes(context))
     .use(ticketsRoutes(context))
     .use(crmRoutes(context))
+    .use(uploadsRoutes(context))
+    .use(callsRoutes(context))
+    .use(agentsRoutes(context))
     .use(webhooksRoutes(context))
     .use(oauthClientsRoutes(context))
     .use(oauthRoutes(context))

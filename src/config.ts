@@ -11,6 +11,16 @@ const MiB = 1024 * 1024
 
 export const SMS_PROVIDERS = ['log', 'webhook', 'twilio'] as const
 
+/** An S3-compatible bucket for uploaded files. */
+export interface S3Config {
+  readonly bucket: string
+  /** Undefined: AWS's own endpoint for the region. */
+  readonly endpoint: string | undefined
+  readonly region: string
+  readonly accessKeyId: string
+  readonly secretAccessKey: string
+}
+
 /** Where MFA text messages go. */
 export type SmsConfig =
   | { readonly provider: 'log' }
@@ -76,6 +86,42 @@ export const SETTINGS = {
     maximum: 100_000,
     default: 10_000,
     description: 'Most data rows one CSV import may hold; a file with more gets 413 and imports nothing.',
+  }),
+  UPLOAD_MAX_BYTES: Type.Integer({
+    minimum: 1024,
+    maximum: 4096 * MiB,
+    default: 25 * MiB,
+    description: 'Largest file `POST /api/v1/uploads` (and a raw recording) accepts, in bytes; larger files get 413 and nothing is stored.',
+  }),
+  UPLOAD_EXPIRY: Type.Integer({
+    minimum: 1,
+    maximum: 7 * 86_400,
+    default: 3600,
+    description: 'Seconds an upload may stay unattached; the cron loop then marks it `expired` and removes its bytes.',
+  }),
+  SIGNED_URL_TTL: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 300,
+    description: 'Lifetime of the signed download URLs of uploads and recordings, in seconds.',
+  }),
+  S3_BUCKET: Type.String({
+    minLength: 1,
+    'x-default': 'none: files are kept under DATA_DIR/files',
+    description: 'An S3 bucket to keep uploaded files in instead of the local disk (required for several instances).',
+  }),
+  S3_ENDPOINT: Type.String({
+    'x-default': "AWS's endpoint for S3_REGION",
+    description: 'Base URL of an S3-compatible service (MinIO, R2, Ceph, ...); path-style requests.',
+  }),
+  S3_REGION: Type.String({ minLength: 1, default: 'us-east-1', description: 'The S3 region.' }),
+  S3_ACCESS_KEY_ID: Type.String({ minLength: 1, 'x-default': '(none)', description: 'The S3 access key id.' }),
+  S3_SECRET_ACCESS_KEY: Type.String({ minLength: 1, 'x-default': '(none)', 'x-secret': true, description: 'The S3 secret access key.' }),
+  AGENT_IDLE_TIMEOUT: Type.Integer({
+    minimum: 1,
+    maximum: 7 * 86_400,
+    default: 1800,
+    description: 'Seconds without a request after which the cron loop logs out an agent whose `auto_offline` is on.',
   }),
   CRON_TICK_MS: Type.Integer({
     minimum: 10,
@@ -240,6 +286,16 @@ export interface Config {
   readonly maxBodyBytes: number
   readonly importMaxBytes: number
   readonly importMaxRows: number
+  readonly uploads: {
+    readonly maxBytes: number
+    /** An unattached upload expires this long after it was made. */
+    readonly expiryMs: number
+    readonly signedUrlTtlS: number
+  }
+  /** Where uploaded files are kept: undefined keeps them under DATA_DIR/files. */
+  readonly s3: S3Config | undefined
+  /** An agent with auto_offline is logged out after this long without a request. */
+  readonly agentIdleTimeoutMs: number
   readonly cronTickMs: number
   readonly adminEmail: string
   /** Undefined: the first start generates one and prints it once. */
@@ -312,6 +368,9 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
     values.REDIS_URL === undefined ? undefined : parseServiceUrl('REDIS_URL', values.REDIS_URL as string, ['redis:', 'rediss:'])
   if (redisUrl !== undefined && values.DATABASE_URL === undefined)
     throw new ConfigError('REDIS_URL needs DATABASE_URL: the embedded database serves one instance, which keeps its state in memory')
+  // Files on one instance's disk are not seen by the others.
+  if (redisUrl !== undefined && values.S3_BUCKET === undefined)
+    throw new ConfigError("REDIS_URL (several instances) needs S3_BUCKET: a file kept on one instance's disk is missing on the others")
   // A session ends with its refresh token; an access token outliving it would outlive the session too.
   if ((values.REFRESH_TOKEN_TTL as number) < (values.ACCESS_TOKEN_TTL as number)) {
     throw new ConfigError(`REFRESH_TOKEN_TTL (${values.REFRESH_TOKEN_TTL}) must be at least ACCESS_TOKEN_TTL (${values.ACCESS_TOKEN_TTL})`)
@@ -334,6 +393,13 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
     maxBodyBytes: values.MAX_BODY_BYTES as number,
     importMaxBytes: values.IMPORT_MAX_BYTES as number,
     importMaxRows: values.IMPORT_MAX_ROWS as number,
+    uploads: Object.freeze({
+      maxBytes: values.UPLOAD_MAX_BYTES as number,
+      expiryMs: (values.UPLOAD_EXPIRY as number) * 1000,
+      signedUrlTtlS: values.SIGNED_URL_TTL as number,
+    }),
+    s3: parseS3(values),
+    agentIdleTimeoutMs: (values.AGENT_IDLE_TIMEOUT as number) * 1000,
     cronTickMs: values.CRON_TICK_MS as number,
     adminEmail: parseEmail('ADMIN_EMAIL', values.ADMIN_EMAIL as string),
     adminPassword: values.ADMIN_PASSWORD as string | undefined,
@@ -362,6 +428,23 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
       perWebhookConcurrency: values.WEBHOOK_CONCURRENCY_PER_WEBHOOK as number,
       retentionDays: values.WEBHOOK_RETENTION_DAYS as number,
     }),
+  })
+}
+
+function parseS3(values: Record<string, unknown>): S3Config | undefined {
+  if (values.S3_BUCKET === undefined) {
+    const stray = (['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).find((name) => values[name] !== undefined)
+    if (stray) throw new ConfigError(`${stray} is set but S3_BUCKET is not: files would stay on the local disk`)
+    return undefined
+  }
+  const missing = (['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((name) => values[name] === undefined)
+  if (missing.length > 0) throw new ConfigError(`${missing.join(' and ')} must be set when S3_BUCKET is`)
+  return Object.freeze({
+    bucket: values.S3_BUCKET as string,
+    endpoint: values.S3_ENDPOINT === undefined ? undefined : parseUrl('S3_ENDPOINT', values.S3_ENDPOINT as string),
+    region: values.S3_REGION as string,
+    accessKeyId: values.S3_ACCESS_KEY_ID as string,
+    secretAccessKey: values.S3_SECRET_ACCESS_KEY as string,
   })
 }
 

@@ -40,7 +40,8 @@ export interface AppContext {
 /** The system itself acting: the cron loop, an operator's CLI command, the first start. */
 export interface SystemActor {
   readonly kind: 'system'
-  readonly id: 'cron' | 'cli' | 'first_start'
+  // twilio: a call-status callback from Twilio (the voice-status receiver acts for nobody else).
+  readonly id: 'cron' | 'cli' | 'first_start' | 'twilio'
 }
 
 /** The first parameter of every verb: the app's context plus who is asking. */

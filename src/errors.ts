@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   IDEMPOTENCY_KEY_IN_USE: { status: 409, message: 'A request with this Idempotency-Key is still in progress: retry later' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The content type is not supported' },
+  RANGE_NOT_SATISFIABLE: { status: 416, message: 'The range asked for is outside the file' },
   RATE_LIMITED: { status: 429, message: 'Too many requests' },
   INTERNAL: { status: 500, message: 'Internal error' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is unavailable' },

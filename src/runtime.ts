@@ -17,6 +17,7 @@ import { Scheduler } from './jobs/scheduler.ts'
 import { systemClock, type Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import { PageTokens } from './db/page-tokens.ts'
+import { lastSeenIntervalMs } from './modules/agents/index.ts'
 import { Activity, Revocations, VerifiedTokens } from './modules/auth/index.ts'
 import { Keyring, loadMasterKey, MasterKeyError } from './modules/keys/index.ts'
 import { VERSION } from './version.ts'
@@ -45,20 +46,24 @@ function openSharedRedis(url: string, config: Config, log: Logger): SharedRedis 
   })
 }
 
-/** Opens the configured database (PostgreSQL at DATABASE_URL, else the embedded file), reporting slow writes. */
-export function openConfiguredDatabase(config: Config, log: Logger): Database {
+/**
+ * Opens the configured database (PostgreSQL at DATABASE_URL, else the embedded file), reporting slow writes
+ * when `reportSlowWrites` (a server's): in a CLI command's process no other write waits for its writer, so
+ * the report would only be noise on the command's stderr.
+ */
+export function openConfiguredDatabase(config: Config, log: Logger, { reportSlowWrites = true } = {}): Database {
   // A migration runs before anything is served: nobody waits for it, and its time says nothing wrong.
   const onSlowWrite = (name: string, heldMs: number) => {
-    if (!name.startsWith('migration '))
+    if (reportSlowWrites && !name.startsWith('migration '))
       log.warn('write transaction held the database writer too long', { transaction: name, held_ms: heldMs })
   }
   return config.databaseUrl === undefined ? openSqlite(config.dbPath, { onSlowWrite }) : openPostgres(config.databaseUrl, { onSlowWrite })
 }
 
 /** Creates DATA_DIR (mode 0700: it holds secrets), opens and migrates the database. */
-export async function openMigratedDatabase(config: Config, log: Logger, now: number) {
+export async function openMigratedDatabase(config: Config, log: Logger, now: number, options: { reportSlowWrites?: boolean } = {}) {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
-  const database = openConfiguredDatabase(config, log)
+  const database = openConfiguredDatabase(config, log, options)
   try {
     if (database.engine === 'sqlite') restrictDatabaseFiles(config.dbPath)
     else await requireUtf8(database)
@@ -90,8 +95,8 @@ function restrictDatabaseFiles(dbPath: string): void {
 }
 
 /** The database plus the keyring, for the CLI commands that sign or rotate keys. */
-export async function openKeyring(config: Config, log: Logger, clock: Clock = systemClock) {
-  const opened = await openMigratedDatabase(config, log, clock.now())
+export async function openKeyring(config: Config, log: Logger, clock: Clock = systemClock, options: { reportSlowWrites?: boolean } = {}) {
+  const opened = await openMigratedDatabase(config, log, clock.now(), options)
   try {
     const masterKey = loadMasterKey(config, { create: true })
     const keyring = new Keyring(opened.database, masterKey, clock)
@@ -171,7 +176,7 @@ const NO_SIGNING_KEYS: SigningKeys = {
  * keys, and the master key only if one exists already (a command never creates it).
  */
 export async function openCommandContext(config: Config, log: Logger, clock: Clock = systemClock) {
-  const opened = await openMigratedDatabase(config, log, clock.now())
+  const opened = await openMigratedDatabase(config, log, clock.now(), { reportSlowWrites: false })
   try {
     // This process's own, even beside a cluster: the deliveries a command queues are found by the
     // instances' own poll within a cron tick, and no command revokes a session (one that did would
@@ -232,7 +237,8 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
     masterKey,
     keys: keyring,
     sms: createSmsSender(config.sms, log),
-    lastSeen: new Activity(database, log),
+    // Often enough for the agents' idle timeout to see who is working (once a minute at the default 30 min).
+    lastSeen: new Activity(database, log, lastSeenIntervalMs(config)),
     allowlists: new Allowlists(),
     eventSubscribers: eventSubscribersOf(ports.wakeups),
     deliveries: webhooks,

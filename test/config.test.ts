@@ -6,7 +6,13 @@ import { ConfigError, flagName, loadConfig, SETTINGS } from '../src/config.ts'
 describe('loadConfig', () => {
   test('DATABASE_URL and REDIS_URL: their schemes only, never echoed when refused', () => {
     const config = loadConfig(
-      { DATABASE_URL: 'postgres://app:s3cret@db.internal:5432/switchboard', REDIS_URL: 'redis://cache:6379' },
+      {
+        DATABASE_URL: 'postgres://app:s3cret@db.internal:5432/switchboard',
+        REDIS_URL: 'redis://cache:6379',
+        S3_BUCKET: 'files',
+        S3_ACCESS_KEY_ID: 'id',
+        S3_SECRET_ACCESS_KEY: 'secret',
+      },
       {},
       '/srv/app',
     )
@@ -27,6 +33,27 @@ describe('loadConfig', () => {
 
   test('REDIS_URL alone is refused: the embedded database serves one instance', () => {
     expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }, {}, '/srv/app')).toThrow('REDIS_URL needs DATABASE_URL')
+  })
+
+  test('REDIS_URL (several instances) needs S3 storage: a file on one disk is missing on the others', () => {
+    const cluster = { DATABASE_URL: 'postgres://db/app', REDIS_URL: 'redis://cache:6379' }
+    expect(() => loadConfig(cluster, {}, '/srv/app')).toThrow('REDIS_URL (several instances) needs S3_BUCKET')
+  })
+
+  test('S3 storage: the bucket with both keys; a key without a bucket is refused, the secret never echoed', () => {
+    const keys = { S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'sup3rsecret' }
+    expect(loadConfig({ S3_BUCKET: 'files', S3_ENDPOINT: 'http://127.0.0.1:9000/', ...keys }, {}, '/srv/app').s3).toEqual({
+      bucket: 'files',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      accessKeyId: 'id',
+      secretAccessKey: 'sup3rsecret',
+    })
+    expect(() => loadConfig({ S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'id' }, {}, '/srv/app')).toThrow(
+      'S3_SECRET_ACCESS_KEY must be set when S3_BUCKET is',
+    )
+    expect(() => loadConfig(keys, {}, '/srv/app')).toThrow('S3_ACCESS_KEY_ID is set but S3_BUCKET is not')
+    expect(() => loadConfig({ S3_BUCKET: 'files', S3_ENDPOINT: 'ftp://x', ...keys }, {}, '/srv/app')).toThrow('S3_ENDPOINT')
   })
 
   test('INSTANCE_ID names this instance; anything but a plain name is refused', () => {
@@ -51,6 +78,9 @@ describe('loadConfig', () => {
       maxBodyBytes: 1048576,
       importMaxBytes: 20971520,
       importMaxRows: 10000,
+      uploads: { maxBytes: 26_214_400, expiryMs: 3_600_000, signedUrlTtlS: 300 },
+      s3: undefined,
+      agentIdleTimeoutMs: 1_800_000,
       cronTickMs: 1000,
       adminEmail: 'admin@switchboard.local',
       adminPassword: undefined,
@@ -189,6 +219,15 @@ describe('loadConfig', () => {
       'max-body-bytes',
       'import-max-bytes',
       'import-max-rows',
+      'upload-max-bytes',
+      'upload-expiry',
+      'signed-url-ttl',
+      's3-bucket',
+      's3-endpoint',
+      's3-region',
+      's3-access-key-id',
+      's3-secret-access-key',
+      'agent-idle-timeout',
       'cron-tick-ms',
       'admin-email',
       'admin-password',

@@ -9,6 +9,7 @@ import { hasPermission } from '../src/modules/access/match.ts'
 import { ROLE_GRANTS, ROLES, type Permission } from '../src/modules/access/permissions.ts'
 import { json, makeTestApp } from './helpers/app.ts'
 import { seedOrganization } from './helpers/seed.ts'
+import { wavOf } from './modules/uploads/uploads-api.ts'
 
 // Rate limits on, far above what the table needs: every response must carry the X-RateLimit-* headers.
 const app = await makeTestApp({ RATE_LIMITS_ENABLED: 'true', UNAUTH_PER_MINUTE: '1000000' })
@@ -42,6 +43,31 @@ async function grantOf(org: typeof home): Promise<string> {
   )
   return id
 }
+// Uploads, calls and recordings (issue 17): a raw upload; an unassigned call (an agent sees it); a recording
+// of such a call from an upload of a one-second WAV. Recreated for each route, like tickets.
+const upload = async (org: typeof home, purpose = 'attachment', bytes: Uint8Array = new TextEncoder().encode('x')) => {
+  const response = await app.request(`/api/v1/uploads?filename=f.bin&purpose=${purpose}`, {
+    method: 'POST',
+    headers: { ...org.users.super_admin.auth, 'content-type': 'application/octet-stream' },
+    body: bytes,
+  })
+  expect(response.status).toBe(201)
+  return (await json<{ id: string }>(response)).id
+}
+const newCall = (org: typeof home) => post(org, '/api/v1/calls', { direction: 'inbound', from: '+14155550123', to: '+14155550199' })
+// Its audio is read after the answer: its media route answers once it is ready (409 while processing).
+const newRecording = async (org: typeof home) => {
+  const id = await post(org, `/api/v1/calls/${await newCall(org)}/recordings`, { upload_id: await upload(org, 'recording', wavOf(1)) })
+  for (let status = ''; status !== 'completed'; await Bun.sleep(5)) {
+    const response = await app.request(`/api/v1/recordings/${id}`, { headers: org.users.super_admin.auth })
+    status = (await json<{ status: string }>(response)).status
+    expect(status).not.toBe('failed')
+  }
+  return id
+}
+const activity = { key: 'lunch', name: 'Lunch', available: false }
+let activities = 0
+await post(away, '/api/v1/agent-activities', { ...activity, key: 'away_only' })
 const targets = {
   user: {
     home: await post(home, '/api/v1/users', { email: 'target@home.test', name: 'Target', password: 'password-123', role: 'viewer' }),
@@ -61,6 +87,12 @@ const targets = {
     away: await post(away, '/api/v1/oauth-clients', oauthClient),
   },
   oauth_grant: { home: await grantOf(home), away: await grantOf(away) },
+  upload: { home: '', away: await upload(away) },
+  call: { home: '', away: await newCall(away) },
+  recording: { home: '', away: await newRecording(away) },
+  // An agent's id is its user's: the home agent is visible to every role that reads agents (an agent sees itself).
+  agent: { home: home.users.agent.user.id, away: away.users.agent.user.id },
+  agent_activity: { home: '', away: 'away_only' },
 }
 
 interface Route {
@@ -71,6 +103,8 @@ interface Route {
   body?: unknown
   /** A CSV file as the body (Content-Type text/csv) instead of JSON. */
   csv?: string
+  /** A raw file as the body (Content-Type application/octet-stream): an upload. */
+  raw?: string
   /** The kind of resource the route addresses by id: another organization's must answer 404. */
   byId?: keyof typeof targets
 }
@@ -136,6 +170,68 @@ const ROUTES: Route[] = [
     permission: 'lead:convert',
     body: { contact: { create: {} } },
     byId: 'lead',
+  },
+  // Uploads (issue 17)
+  { method: 'POST', path: () => '/api/v1/uploads', permission: 'upload:create', raw: 'a file' },
+  { method: 'GET', path: () => '/api/v1/uploads', permission: 'upload:read' },
+  { method: 'GET', path: (id) => `/api/v1/uploads/${id}`, permission: 'upload:read', byId: 'upload' },
+  { method: 'GET', path: (id) => `/api/v1/uploads/${id}/content`, permission: 'upload:read', byId: 'upload' },
+  { method: 'POST', path: (id) => `/api/v1/uploads/${id}/url`, permission: 'upload:read', byId: 'upload' },
+  { method: 'DELETE', path: (id) => `/api/v1/uploads/${id}`, permission: 'upload:delete', byId: 'upload' },
+  // Calls and recordings (issue 17)
+  {
+    method: 'POST',
+    path: () => '/api/v1/calls',
+    permission: 'call:create',
+    body: { direction: 'inbound', from: '+14155550123', to: '+14155550199' },
+  },
+  { method: 'GET', path: () => '/api/v1/calls', permission: 'call:read' },
+  { method: 'GET', path: (id) => `/api/v1/calls/${id}`, permission: 'call:read', byId: 'call' },
+  { method: 'PATCH', path: (id) => `/api/v1/calls/${id}`, permission: 'call:update', body: { ticket_id: null }, byId: 'call' },
+  { method: 'POST', path: (id) => `/api/v1/calls/${id}/ring`, permission: 'call:update', body: {}, byId: 'call' },
+  { method: 'POST', path: (id) => `/api/v1/calls/${id}/answer`, permission: 'call:update', body: {}, byId: 'call' },
+  {
+    method: 'POST',
+    path: (id) => `/api/v1/calls/${id}/transfer`,
+    permission: 'call:update',
+    body: { to: { queue: 'sales' } },
+    byId: 'call',
+  },
+  { method: 'POST', path: (id) => `/api/v1/calls/${id}/end`, permission: 'call:update', body: { status: 'canceled' }, byId: 'call' },
+  {
+    method: 'POST',
+    path: (id) => `/api/v1/calls/${id}/recordings`,
+    permission: 'recording:create',
+    body: { upload_id: 'upl_00000000000000000000000000' },
+    byId: 'call',
+  },
+  { method: 'GET', path: (id) => `/api/v1/calls/${id}/recordings`, permission: 'recording:read', byId: 'call' },
+  { method: 'GET', path: (id) => `/api/v1/recordings/${id}`, permission: 'recording:read', byId: 'recording' },
+  { method: 'GET', path: (id) => `/api/v1/recordings/${id}/media`, permission: 'recording:read', byId: 'recording' },
+  { method: 'DELETE', path: (id) => `/api/v1/recordings/${id}`, permission: 'recording:delete', byId: 'recording' },
+  { method: 'GET', path: () => '/api/v1/organization/calls', permission: 'organization:read' },
+  {
+    method: 'PATCH',
+    path: () => '/api/v1/organization/calls',
+    permission: 'organization:update',
+    body: { recording_retention_days: 30 },
+  },
+  // Agents (issue 17)
+  { method: 'GET', path: () => '/api/v1/agents', permission: 'agent:read' },
+  { method: 'GET', path: (id) => `/api/v1/agents/${id}`, permission: 'agent:read', byId: 'agent' },
+  { method: 'PATCH', path: (id) => `/api/v1/agents/${id}`, permission: 'agent:update', body: { auto_offline: true }, byId: 'agent' },
+  { method: 'PUT', path: (id) => `/api/v1/agents/${id}/status`, permission: 'agent:update', body: { status: 'break' }, byId: 'agent' },
+  { method: 'GET', path: (id) => `/api/v1/agents/${id}/sessions`, permission: 'agent:read', byId: 'agent' },
+  { method: 'POST', path: () => '/api/v1/agents/me/login', permission: 'agent:update' },
+  { method: 'POST', path: () => '/api/v1/agents/me/logout', permission: 'agent:update' },
+  { method: 'GET', path: () => '/api/v1/agent-activities', permission: 'agent:read' },
+  { method: 'POST', path: () => '/api/v1/agent-activities', permission: 'agent:create', body: activity },
+  {
+    method: 'DELETE',
+    // The route names its parameter :key (an activity's key, not an id).
+    path: (id) => `/api/v1/agent-activities/${id === ':id' ? ':key' : id}`,
+    permission: 'agent:delete',
+    byId: 'agent_activity',
   },
   { method: 'POST', path: () => '/api/v1/auth/password', permission: null, body: { current_password: 'x', new_password: 'password-456' } },
   { method: 'POST', path: () => '/api/v1/auth/logout', permission: null },
@@ -210,12 +306,17 @@ const call = async (route: Route, id: string, headers: Record<string, string>) =
       ...headers,
       ...(route.body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(route.csv === undefined ? {} : { 'content-type': 'text/csv' }),
+      ...(route.raw === undefined ? {} : { 'content-type': 'application/octet-stream' }),
     },
-    body: route.csv ?? (route.body === undefined ? undefined : JSON.stringify(route.body)),
+    body: route.csv ?? route.raw ?? (route.body === undefined ? undefined : JSON.stringify(route.body)),
   })
-  // Authenticated requests count against the user (1,000,000), the others against the address (the same figure here).
-  expect(response.headers.get('x-ratelimit-limit'), `${route.method} ${route.path(id)} -> ${response.status}`).toBe('1000000')
-  expect(Number(response.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(990_000)
+  // Authenticated requests count against the user (1,000,000), the others against the address (the same figure here);
+  // an upload shows its own window when it is the tighter one (100 an hour per organization).
+  const upload = route.raw !== undefined && response.status !== 401
+  expect(response.headers.get('x-ratelimit-limit'), `${route.method} ${route.path(id)} -> ${response.status}`).toBe(
+    upload ? '100' : '1000000',
+  )
+  expect(Number(response.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(upload ? 50 : 990_000)
   return response
 }
 
@@ -228,6 +329,14 @@ for (const route of ROUTES) {
       if (route.byId === 'account') targets.account.home = await post(home, '/api/v1/accounts', { name: 'Home account' })
       if (route.byId === 'contact') targets.contact.home = await post(home, '/api/v1/contacts', { name: 'Home contact' })
       if (route.byId === 'lead') targets.lead.home = await post(home, '/api/v1/leads', { name: 'Home lead', status: 'qualified' })
+      if (route.byId === 'upload') targets.upload.home = await upload(home)
+      if (route.byId === 'call') targets.call.home = await newCall(home)
+      if (route.byId === 'recording') targets.recording.home = await newRecording(home)
+      if (route.byId === 'agent_activity') {
+        const key = `break_${++activities}`
+        await post(home, '/api/v1/agent-activities', { ...activity, key })
+        targets.agent_activity.home = key
+      }
     })
 
     test('401 without a token, with a garbage token, and with a token from another issuer', async () => {
@@ -283,6 +392,10 @@ test('every authenticated route of the API is in the table', () => {
     'POST /api/v1/auth/refresh',
     'POST /api/v1/auth/mfa/verify',
     'POST /api/v1/auth/mfa/sms/send',
+    // Signed, not authenticated: the query's HMAC signature is the credential (issue 17).
+    'GET /api/v1/files/:id',
+    // Twilio's status callbacks, signed with the organization's Twilio auth token (issue 17).
+    'POST /api/v1/integrations/twilio/voice-status',
   ])
   const apiRoutes = app.app.routes.filter((r) => r.path.startsWith('/api/')).map((r) => `${r.method} ${r.path}`)
   expect(apiRoutes.filter((r) => !publicRoutes.has(r)).sort()).toEqual([...table].sort())

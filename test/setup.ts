@@ -11,6 +11,6 @@ process.env.TZ = 'UTC'
 beforeAll(async () => {
   if (TEST_ENGINE === 'postgres') await Promise.all([postgresServer(), redisServer()])
 }, 60_000)
-// Stopping the throwaway PostgreSQL and Redis of a whole run and removing its folders can take longer
-// than a hook's default 5 s on a busy machine.
+// Stopping the throwaway PostgreSQL, Redis and S3 servers of a whole run (their folders are removed in the
+// background) and removing the run's folders can take longer than a hook's default 5 s on a busy machine.
 afterAll(removeAll, 30_000)

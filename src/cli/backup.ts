@@ -33,7 +33,7 @@ export const backupCommand: Command = {
     const partial = `${target}.partial-${process.pid}`
     // Opened as it is, not migrated: a backup taken before an upgrade must be of the database as it was.
     const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
-    const source = openConfiguredDatabase(config, log)
+    const source = openConfiguredDatabase(config, log, { reportSlowWrites: false })
     try {
       await source.admin.backupTo(partial)
     } catch (error) {

@@ -10,7 +10,7 @@ export const keysRotateCommand: Command = {
   summary: 'Add a signing key: published now, signs after KEY_ACTIVATION_DELAY; prints its kid as JSON',
   async run({ config, io }) {
     const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
-    const { database, keyring } = await openKeyring(config, log)
+    const { database, keyring } = await openKeyring(config, log, undefined, { reportSlowWrites: false })
     try {
       io.stdout(JSON.stringify(await keyring.rotate(config.keyActivationDelayS)) + '\n')
       return EXIT.OK

@@ -11,7 +11,7 @@ export const migrateCommand: Command = {
   async run({ config, io }) {
     const log = createLogger({ level: config.logLevel, sink: fileSink(Bun.stderr) })
     try {
-      const { database, applied } = await openMigratedDatabase(config, log, Date.now())
+      const { database, applied } = await openMigratedDatabase(config, log, Date.now(), { reportSlowWrites: false })
       await database.close()
       io.stdout(JSON.stringify({ database: config.dbPath, applied }) + '\n')
       return EXIT.OK

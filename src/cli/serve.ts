@@ -18,8 +18,8 @@ import { readRunningServer, removeRunningServer, writeRunningServer } from './ru
 export const INSTANCE_LOCK_FILE = 'serve.lock'
 
 export const DRAIN_TIMEOUT_MS = 10_000
-// Bun's own cap is a backstop a margin above the largest body we take (MAX_BODY_BYTES, or IMPORT_MAX_BYTES
-// for a CSV import, whichever is larger): a declared length a little over ours still gets our JSON 413
+// Bun's own cap is a backstop a margin above the largest body we take (MAX_BODY_BYTES, IMPORT_MAX_BYTES
+// for a CSV import or UPLOAD_MAX_BYTES for a file, whichever is largest; a multipart body's framing fits the margin): a declared length a little over ours still gets our JSON 413
 // (Bun's is bare), and no code path can make Bun hold more than this of one body.
 export const BUN_BODY_MARGIN = 4 * 1024 * 1024
 
@@ -31,7 +31,7 @@ export function startServer(runtime: Runtime, config: Config): Server<undefined>
     // Elysia defaults to reusePort, which would let a second server share the port silently.
     reusePort: false,
     development: false,
-    maxRequestBodySize: Math.max(config.maxBodyBytes, config.importMaxBytes) + BUN_BODY_MARGIN,
+    maxRequestBodySize: Math.max(config.maxBodyBytes, config.importMaxBytes, config.uploads.maxBytes) + BUN_BODY_MARGIN,
   })
   runtime.context.scheduler.start()
   runtime.webhooks.start()

@@ -1,6 +1,7 @@
 // Request bodies: refuse oversized ones (413) and ones of a type we do not read (415) before reading
 // them, and read the rest with a cap (a chunked body has no Content-Length to check up front).
-// Every body a route can see goes through readBodyText, so none is ever held whole beyond the cap.
+// Every body a route can see goes through readBodyText, or cappedChunks for the routes that stream
+// theirs (StreamedBody: an import, an upload, a recording's audio), so none is ever held whole beyond its cap.
 import { AppError } from '../errors.ts'
 
 const URLENCODED = 'application/x-www-form-urlencoded'
@@ -14,14 +15,28 @@ export function unsupportedMediaType(expected = 'as JSON with Content-Type: appl
 }
 
 /**
- * A route that reads its body itself, as a stream (a CSV import): its media types and its own cap instead
- * of MAX_BODY_BYTES. parseBody leaves such a body unread; the route reads it with cappedChunks.
+ * A route that reads its body itself, as a stream (a CSV import, an upload, a recording's audio): its media
+ * types and its own cap instead of MAX_BODY_BYTES. parseBody leaves such a body unread; the route reads it
+ * with cappedChunks.
  */
 export interface StreamedBody {
   method: string
-  /** The exact path, without a query. */
+  /**
+   * The path, without a query: exact (`/api/v1/contacts/import`), or with `:param` segments that each match
+   * one non-empty segment (`/api/v1/calls/:id/recordings`).
+   */
   path: string
-  mediaTypes: readonly string[]
+  /**
+   * The media types it streams, each exact (`text/csv`) or a whole type (`audio/*`); 'any' for a route that
+   * takes a body of any type (an upload's raw file).
+   */
+  mediaTypes: readonly string[] | 'any'
+  /**
+   * The route takes a JSON body too (a recording: `{upload_id}`, or the audio itself). A JSON body, or none,
+   * is then not streamed: parseBody reads it with MAX_BODY_BYTES and the route validates it as any other;
+   * only the types of mediaTypes stream. Any other type is 415 naming both.
+   */
+  alsoJson?: boolean
   maxBytes: number
 }
 
@@ -33,32 +48,101 @@ export function isStreamedRequest(request: Request): boolean {
   return streamedRequests.has(request)
 }
 
+/** The streamed routes of one app, sorted once: exact paths compared whole, the others segment by segment. */
+interface StreamedRoutes {
+  exact: readonly StreamedBody[]
+  /**
+   * Each pattern's literal start, up to its first `:param` (most paths fail there, at one comparison), and
+   * its segments after the leading slash, null for a `:param`.
+   */
+  patterns: readonly { body: StreamedBody; start: string; segments: readonly (string | null)[] }[]
+}
+
+// Keyed by the app's list (platform.ts passes the same one to every request).
+const sortedRoutes = new WeakMap<readonly StreamedBody[], StreamedRoutes>()
+
+function sortRoutes(streamed: readonly StreamedBody[]): StreamedRoutes {
+  let sorted = sortedRoutes.get(streamed)
+  if (sorted) return sorted
+  const isPattern = (s: StreamedBody) => s.path.includes('/:')
+  sorted = {
+    exact: streamed.filter((s) => !isPattern(s)),
+    patterns: streamed.filter(isPattern).map((body) => ({
+      body,
+      start: body.path.slice(0, body.path.indexOf('/:') + 1),
+      segments: body.path
+        .slice(1)
+        .split('/')
+        .map((part) => (part.startsWith(':') ? null : part)),
+    })),
+  }
+  sortedRoutes.set(streamed, sorted)
+  return sorted
+}
+
+/** Whether `path` has exactly the pattern's segments (any non-empty one for a `:param`), without splitting it. */
+function matchesSegments(path: string, segments: readonly (string | null)[]): boolean {
+  let at = 1
+  for (let i = 0; i < segments.length; i++) {
+    const slash = path.indexOf('/', at)
+    const last = i === segments.length - 1
+    // The last segment ends the path; every other ends at a slash.
+    if (last !== (slash === -1)) return false
+    const end = last ? path.length : slash
+    const literal = segments[i] as string | null
+    if (literal === null ? end === at : end - at !== literal.length || !path.startsWith(literal, at)) return false
+    at = end + 1
+  }
+  return true
+}
+
 function streamedBodyOf(request: Request, streamed: readonly StreamedBody[]): StreamedBody | undefined {
   if (streamed.length === 0) return undefined
   const url = request.url
   const start = url.indexOf('/', url.indexOf('//') + 2)
   const query = url.indexOf('?', start)
   const path = query === -1 ? url.slice(start) : url.slice(start, query)
-  return streamed.find((s) => s.method === request.method && s.path === path)
+  const { method } = request
+  const { exact, patterns } = sortRoutes(streamed)
+  for (const s of exact) if (s.method === method && s.path === path) return s
+  for (const p of patterns) if (p.body.method === method && path.startsWith(p.start) && matchesSegments(path, p.segments)) return p.body
+  return undefined
+}
+
+/** Whether a streamed route reads a body of this media type (`audio/*` takes `audio/mpeg`). */
+function streams(own: StreamedBody, type: string): boolean {
+  if (own.mediaTypes === 'any') return true
+  for (const accepted of own.mediaTypes) {
+    if (accepted === type) return true
+    if (accepted.endsWith('/*') && type.length >= accepted.length && type.startsWith(accepted.slice(0, -1))) return true
+  }
+  return false
+}
+
+function unstreamable(own: StreamedBody): AppError {
+  const types = own.mediaTypes === 'any' ? [] : own.mediaTypes
+  if (own.alsoJson) return unsupportedMediaType(`as JSON with Content-Type: application/json, or with Content-Type: ${types.join(' or ')}`)
+  return unsupportedMediaType(`with Content-Type: ${types[0]}`)
 }
 
 /**
  * Runs before routing and authentication: 413 when the declared Content-Length exceeds the limit,
  * 415 when a body of a type parseBody does not read (multipart, octet-stream, none named, ...) is
  * coming. Either way nothing of the body has been read. A streamed route (StreamedBody) has its own
- * types and cap.
+ * types and cap; one that also takes JSON has MAX_BODY_BYTES and parseBody for a JSON body (or none).
  */
 export function checkBodyUpFront(request: Request, limit: number, streamed: readonly StreamedBody[] = []): void {
   if (request.method === 'GET' || request.method === 'HEAD') return
-  const own = streamedBodyOf(request, streamed)
+  const declared = request.headers.get('content-length')
+  const hasBody = declared !== null ? Number(declared) > 0 : request.body !== null
+  let own = streamedBodyOf(request, streamed)
+  if (own?.alsoJson && (!hasBody || isJson(mediaType(request.headers.get('content-type'))))) own = undefined
   if (own) streamedRequests.add(request)
   const cap = own?.maxBytes ?? limit
-  const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > cap) throw tooLarge(cap)
-  const hasBody = declared !== null ? Number(declared) > 0 : request.body !== null
   if (!hasBody) return
   const type = mediaType(request.headers.get('content-type'))
-  if (own && !own.mediaTypes.includes(type)) throw unsupportedMediaType(`with Content-Type: ${own.mediaTypes[0]}`)
+  if (own && !streams(own, type)) throw unstreamable(own)
   if (!own && !isReadable(type)) throw unsupportedMediaType()
 }
 
@@ -164,6 +248,9 @@ export function checkUrlUpFront(request: Request): void {
  * up front; null (Elysia's "no body") keeps the framework from reading one whole itself.
  */
 export async function parseBody(request: Request, contentType: string, limit: number): Promise<unknown> {
+  // A streamed route reads its own body (of any type, for an upload): never read it here. (A JSON body
+  // of a route that also takes JSON was not marked: it is read below, as any route's.)
+  if (streamedRequests.has(request)) return null
   const type = mediaType(contentType)
   if (isJson(type)) {
     const text = await readBodyText(request, limit)

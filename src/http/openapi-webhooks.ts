@@ -7,6 +7,13 @@ type Json = Record<string, unknown>
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 const CHANGED = { type: 'array', items: { type: 'string' }, description: 'The fields this change set' }
+/** Who handles a call, before or after a transfer. */
+const HANDLER = (when: string) => ({
+  type: 'object',
+  description: `Who handled the call ${when} the transfer`,
+  required: ['agent_id', 'queue'],
+  properties: { agent_id: { type: ['string', 'null'] }, queue: { type: ['string', 'null'] } },
+})
 const TEST = { type: 'boolean', const: true, description: 'Present only on a test send (POST /api/v1/webhooks/{id}/test)' }
 
 /** What `data` holds for the types the API emits today (see where each module calls emit). */
@@ -36,6 +43,39 @@ const EMITTED: Partial<Record<EventType, { properties: Json; required: string[] 
       merged_ids: { type: 'array', items: { type: 'string' }, description: 'Present on a merge: the contacts merged into this one' },
     },
     required: ['contact', 'changed'],
+  },
+  'call.started': { properties: { call: ref('Call') }, required: ['call'] },
+  'call.answered': { properties: { call: ref('Call') }, required: ['call'] },
+  'call.transferred': {
+    properties: { call: ref('Call'), from: HANDLER('before'), to: HANDLER('after') },
+    required: ['call', 'from', 'to'],
+  },
+  'call.completed': {
+    properties: {
+      call: ref('Call'),
+      status: { type: 'string', enum: ['completed', 'no_answer', 'busy', 'failed', 'canceled', 'rejected'], description: 'How it ended' },
+      reason: { type: ['string', 'null'], description: "The call's end_reason" },
+    },
+    required: ['call', 'status', 'reason'],
+  },
+  'recording.ready': { properties: { recording: ref('Recording') }, required: ['recording'] },
+  'agent.status_changed': {
+    properties: {
+      agent: ref('Agent'),
+      from: { type: 'string', description: 'The activity before' },
+      to: { type: 'string', description: 'The activity after' },
+      reason: { type: 'string', enum: ['login', 'set', 'capacity', 'logout', 'supervisor', 'idle'] },
+    },
+    required: ['agent', 'from', 'to', 'reason'],
+  },
+  'agent.logged_in': { properties: { agent: ref('Agent'), session: ref('AgentSession') }, required: ['agent', 'session'] },
+  'agent.logged_out': {
+    properties: {
+      agent: ref('Agent'),
+      reason: { type: 'string', enum: ['logout', 'supervisor', 'idle'] },
+      session: ref('AgentSession'),
+    },
+    required: ['agent', 'reason', 'session'],
   },
   'crm.contact.deleted': {
     properties: {
@@ -91,6 +131,12 @@ function exampleData(type: EventType, schema: { properties: Json }, components: 
     else if (name === 'changed')
       data[name] = type.startsWith('user.') ? ['role'] : type.startsWith('crm.') ? ['name'] : ['status', 'priority']
     else if (name === 'previous_assignee_id') data[name] = null
+    else if (type === 'call.transferred' && (name === 'from' || name === 'to'))
+      data[name] = name === 'from' ? { agent_id: null, queue: 'support' } : { agent_id: 'usr_01JH2Q8V6MZ4T3N7C5X9B1K0RS', queue: 'support' }
+    else if (type === 'call.completed' && name === 'status') data[name] = 'completed'
+    else if (type === 'call.completed' && name === 'reason') data[name] = 'hangup'
+    else if (type === 'agent.status_changed' && name !== 'agent') data[name] = { from: 'available', to: 'break', reason: 'set' }[name]
+    else if (type === 'agent.logged_out' && name === 'reason') data[name] = 'logout'
     else if (name in sample) data[name] = sample[name]
   }
   return data

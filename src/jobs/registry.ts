@@ -1,11 +1,14 @@
 // Every cron task of the application, in one list: each module's own tasks (its jobs.ts, through its
 // index.ts), plus the engine's maintenance. A task runs once per cluster unless its scope is `instance`.
 import type { AppContext } from '../context.ts'
+import { agentsTasks } from '../modules/agents/index.ts'
 import { authCleanupTask, revocationsPruneTask } from '../modules/auth/index.ts'
+import { callsTasks } from '../modules/calls/index.ts'
 import { idempotencyCleanupTask } from '../modules/idempotency/index.ts'
 import { oauthCleanupTask } from '../modules/oauth/index.ts'
 import { rateLimitSaveTask } from '../modules/rate-limits/index.ts'
 import { ticketAutoCloseTask } from '../modules/tickets/index.ts'
+import { uploadsTasks } from '../modules/uploads/index.ts'
 import { type WebhookDispatcher, webhookDispatchTask, webhookPruneTask } from '../modules/webhooks/index.ts'
 import type { Scheduler } from './scheduler.ts'
 import { dbMaintenanceTask } from './tasks/db-maintenance.ts'
@@ -22,6 +25,7 @@ export function registerTasks(
     .register(oauthCleanupTask(app, app.config.authCleanupIntervalMs))
     .register(ticketAutoCloseTask(app, app.config.ticketAutoCloseIntervalMs))
     .register(idempotencyCleanupTask(app))
+  for (const task of [...uploadsTasks(app), ...callsTasks(app), ...agentsTasks(app)]) scheduler.register(task)
   // The counters of this process's memory (in Redis, Redis keeps them).
   if (app.config.rateLimits.enabled && app.config.redisUrl === undefined)
     scheduler.register({ ...rateLimitSaveTask(app), scope: 'instance' })

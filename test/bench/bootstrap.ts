@@ -93,3 +93,14 @@ export function deepPageToken(
     read.close()
   }
 }
+
+/**
+ * S3 settings for the cluster benchmarks' instances, which several instances must have (config.ts) but
+ * which these benchmarks never use (no upload): nothing listens at the endpoint.
+ */
+export const UNUSED_S3 = {
+  S3_BUCKET: 'unused',
+  S3_ENDPOINT: 'http://127.0.0.1:9',
+  S3_ACCESS_KEY_ID: 'unused',
+  S3_SECRET_ACCESS_KEY: 'unused',
+} as const

@@ -4,6 +4,7 @@
 // one: events as fast as 8 API clients create them (4 on each instance), and a backlog due at once,
 // drained by two instances and by one (the other stopped), alternating, beside the signed-fetch ceiling.
 // Every delivery the receiver got is counted: it must be exactly one per ticket and webhook.
+import { UNUSED_S3 } from './bootstrap.ts'
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { freePort } from '../helpers/process.ts'
@@ -72,6 +73,7 @@ export async function benchClusterWebhooks(
     ...common,
     DATABASE_URL: databaseUrl,
     REDIS_URL: redis.url,
+    ...UNUSED_S3,
     MASTER_KEY: randomBytes(32).toString('hex'),
     NODE_EXTRA_CA_CERTS: CA_FILE,
     WEBHOOK_CONCURRENCY: String(CONCURRENCY),

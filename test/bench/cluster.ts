@@ -3,6 +3,7 @@
 // Redis with one instance and with two (two binaries, one database, one Redis, one MASTER_KEY, two wrk at
 // once), rate limits off; the list again with limits on, SQLite's in-memory counters against Redis's; and
 // webhook deliveries with two instances (cluster-webhooks.ts). Alternating rounds, medians (load.ts).
+import { UNUSED_S3 } from './bootstrap.ts'
 import { randomBytes } from 'node:crypto'
 import { cpSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -64,7 +65,13 @@ export async function benchCluster(): Promise<ClusterBench> {
     cpSync(dataDirOf(dir, 'sqlite'), dataDirOf(dir, 'sqlite-on'), { recursive: true })
 
     // PostgreSQL + Redis: one database, one Redis, one MASTER_KEY; each instance its own DATA_DIR and INSTANCE_ID.
-    const cluster = { ...common, DATABASE_URL: postgres.url, REDIS_URL: redis.url, MASTER_KEY: randomBytes(32).toString('hex') }
+    const cluster = {
+      ...common,
+      DATABASE_URL: postgres.url,
+      REDIS_URL: redis.url,
+      ...UNUSED_S3,
+      MASTER_KEY: randomBytes(32).toString('hex'),
+    }
     await firstStart(binary, dir, 'pg-boot', cluster)
     sql = new Bun.SQL(postgres.url)
     const pgOrg = await organizationOf(sql)

@@ -54,6 +54,10 @@ describe('dist/switchboard copied alone to a folder', () => {
         'oauth_cleanup',
         'ticket_auto_close',
         'idempotency_cleanup',
+        'upload_expiry',
+        'recording_processing',
+        'recording_retention',
+        'agent_idle_logout',
         // This binary runs on its embedded database (no DATA_DIR given): its counters are in memory.
         'rate_limit_save',
         'webhook_dispatch',

@@ -1,6 +1,7 @@
 // Issue 12 item 11: unauthenticated clients cannot make the compiled binary hold large bodies. Three
 // concurrent chunked 100 MiB bodies of types we do not read (or read only up to MAX_BODY_BYTES) are
-// refused with 415/413, and the server's resident memory stays near idle.
+// refused with 415/413, the routes that stream their bodies (a CSV import, a recording's audio) answer
+// 401 before reading, and the server's resident memory stays near idle.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { BUN_BODY_MARGIN } from '../../src/cli/serve.ts'
@@ -9,7 +10,7 @@ import { tempDirs } from '../helpers/app.ts'
 import { startServer, type RunningServer } from '../helpers/process.ts'
 
 const BODY_BYTES = 100 * 1024 * 1024
-/** The CSV import's own cap, above MAX_BODY_BYTES (1 MiB by default): Bun's cap follows the larger. */
+/** The CSV import's own cap, above MAX_BODY_BYTES (1 MiB by default) and UPLOAD_MAX_BYTES (1 MiB here): Bun's cap follows the largest. */
 const IMPORT_LIMIT = 2 * 1024 * 1024
 const CHUNK = new Uint8Array(64 * 1024).fill(0x61)
 /**
@@ -30,6 +31,8 @@ beforeAll(async () => {
     ADMIN_EMAIL: 'admin@limits.test',
     ADMIN_PASSWORD: 'limits-test-password',
     IMPORT_MAX_BYTES: String(IMPORT_LIMIT),
+    // Below the import's, so that Bun's cap follows the import's (UPLOAD_MAX_BYTES, 25 MB by default, counts too).
+    UPLOAD_MAX_BYTES: String(1024 * 1024),
   })
 }, 120_000)
 afterAll(() => server?.stop())
@@ -202,6 +205,18 @@ describe('chunked bodies without credentials', () => {
     const { answers, peak } = await measure(() => [send('/api/v1/contacts/import', 'text/csv')])
     expect(peak - idle).toBeLessThan(MARGIN_BYTES)
     expectRefusals(answers, [{ status: 401, code: 'UNAUTHENTICATED' }])
+  }, 60_000)
+
+  test('100 MiB to a recording (audio streamed, or JSON) without credentials: 401 before the audio is read, 413 past MAX_BODY_BYTES for JSON; memory stays near idle', async () => {
+    const idle = residentBytes(server.child.pid)
+    const path = '/api/v1/calls/cal_01KAX3M6W9P8T2V5G7H4J3C1QZ/recordings'
+    const { answers, peak } = await measure(() => [send(path, 'audio/mpeg'), send(path, 'application/json'), send(path, 'text/csv')])
+    expect(peak - idle).toBeLessThan(MARGIN_BYTES)
+    expectRefusals(answers, [
+      { status: 401, code: 'UNAUTHENTICATED' },
+      { status: 413, code: 'PAYLOAD_TOO_LARGE' },
+      { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+    ])
   }, 60_000)
 
   test("Bun's own cap is the larger of MAX_BODY_BYTES and IMPORT_MAX_BYTES plus a margin: a declared length over it is refused by Bun, a smaller one by us in JSON", async () => {

@@ -15,7 +15,15 @@ import { eventually } from '../helpers/wait.ts'
 import { compiledBinary } from '../helpers/binary.ts'
 import { freePort, run, type RunningServer, startServer } from '../helpers/process.ts'
 import { type Answer, CA_FILE, type Receiver, startReceiver } from '../helpers/receiver.ts'
-import { postgresAvailable, redisAvailable, type RunningService, startPostgres, startRedis } from '../helpers/services.ts'
+import {
+  postgresAvailable,
+  redisAvailable,
+  type RunningService,
+  type S3Service,
+  startPostgres,
+  startRedis,
+  startS3,
+} from '../helpers/services.ts'
 
 const folder = tempDir('switchboard-cluster-')
 const ADMIN = { email: 'admin@cluster.test', password: 'cluster-test-password' }
@@ -23,6 +31,7 @@ const ADMIN = { email: 'admin@cluster.test', password: 'cluster-test-password' }
 let binary: string
 let postgres: RunningService
 let redis: RunningService
+let s3: S3Service
 let sql: InstanceType<typeof Bun.SQL>
 let env: Record<string, string>
 let a: RunningServer
@@ -79,11 +88,18 @@ async function refusedWithin(server: RunningServer, token: string): Promise<numb
 const ready = postgresAvailable && redisAvailable
 describe.skipIf(!ready)('several instances on PostgreSQL + Redis (compiled binary, real clock)', () => {
   beforeAll(async () => {
-    ;[binary, postgres, redis, receiver] = await Promise.all([compiledBinary(), startPostgres(), startRedis(), startReceiver(() => answer)])
+    ;[binary, postgres, redis, s3, receiver] = await Promise.all([
+      compiledBinary(),
+      startPostgres(),
+      startRedis(),
+      startS3(),
+      startReceiver(() => answer),
+    ])
     sql = new Bun.SQL(postgres.url)
     env = {
       DATABASE_URL: postgres.url,
       REDIS_URL: redis.url,
+      ...s3.settings,
       // The balancer's address: tokens name it (iss, aud), so every instance must have the same one.
       PUBLIC_URL: 'http://switchboard.cluster.test',
       MASTER_KEY: randomBytes(32).toString('hex'),
@@ -106,7 +122,7 @@ describe.skipIf(!ready)('several instances on PostgreSQL + Redis (compiled binar
   afterAll(async () => {
     await Promise.allSettled([a?.stop('SIGKILL'), b?.stop('SIGKILL')])
     await sql?.close()
-    await Promise.allSettled([postgres?.stop(), redis?.stop(), receiver?.stop()])
+    await Promise.allSettled([postgres?.stop(), redis?.stop(), s3?.stop(), receiver?.stop()])
     rmSync(folder, { recursive: true, force: true })
   })
 

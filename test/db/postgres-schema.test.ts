@@ -30,6 +30,9 @@ const BOOLEAN_COLUMNS = [
   'ticket_comments.public',
   'webhooks.enabled',
   'contacts.blocked',
+  'agents.available',
+  'agents.auto_offline',
+  'agent_activities.available',
 ]
 /** Made by migrate() itself, not by a migration. */
 const RUNNER_TABLES = ['schema_migrations']
@@ -240,7 +243,7 @@ describe('the migration lists', () => {
 describe.skipIf(!available)('the PostgreSQL schema', () => {
   test('has the same tables', async () => {
     const tables = await sqliteTables()
-    expect(tables.length).toBe(31)
+    expect(tables.length).toBe(39)
     expect(await pgTables()).toEqual(tables)
   })
 
@@ -281,7 +284,7 @@ describe.skipIf(!available)('the PostgreSQL schema', () => {
 
   test('the same indexes: names, tables, columns (the chain index on an expression), unique, partial', async () => {
     const embedded = await sqliteIndexes()
-    expect(Object.keys(embedded).length).toBe(66)
+    expect(Object.keys(embedded).length).toBe(93)
     const server = await pgIndexes()
     expect(Object.keys(server).sort()).toEqual(Object.keys(embedded).sort())
     for (const name of Object.keys(embedded)) expect({ name, ...server[name] }).toEqual({ name, ...embedded[name]! })
@@ -293,14 +296,19 @@ describe.skipIf(!available)('the PostgreSQL schema', () => {
     )
     expect([...predicates]).toEqual([
       { name: 'accounts_org_domain', predicate: '(domain IS NOT NULL)' },
+      { name: 'agents_logged_in', predicate: '(session_id IS NOT NULL)' },
+      { name: 'call_settings_twilio_account', predicate: '(twilio_account_sid IS NOT NULL)' },
+      { name: 'calls_org_provider_call', predicate: '(provider_call_id IS NOT NULL)' },
       { name: 'contacts_org_email', predicate: '((email IS NOT NULL) AND (merged_into_id IS NULL))' },
       { name: 'contacts_org_external', predicate: '((external_id IS NOT NULL) AND (merged_into_id IS NULL))' },
       { name: 'contacts_org_phone', predicate: '((phone IS NOT NULL) AND (merged_into_id IS NULL))' },
       { name: 'leads_converted_contact', predicate: '(converted_contact_id IS NOT NULL)' },
+      { name: 'recordings_retention', predicate: '(deleted_at IS NULL)' },
       { name: 'sessions_client_user', predicate: '(client_id IS NOT NULL)' },
       { name: 'sessions_cookie', predicate: '(cookie_hash IS NOT NULL)' },
       { name: 'sessions_parent', predicate: '(parent_session_id IS NOT NULL)' },
       { name: 'tickets_org_contact_created', predicate: '(contact_id IS NOT NULL)' },
+      { name: 'uploads_unpurged', predicate: "((purged_at IS NULL) AND (status = ANY (ARRAY['expired'::text, 'deleted'::text])))" },
       { name: 'webhook_deliveries_due_first', predicate: "((status = 'pending'::text) AND (attempt = 1))" },
       { name: 'webhook_deliveries_due_retry', predicate: "((status = 'pending'::text) AND (attempt > 1))" },
     ])

@@ -1,7 +1,9 @@
 // The app's database reports a write transaction that holds the one writer too long, by name, in the
 // server log; a quick one, a migration (nobody waits for it: nothing is served yet), and the checkpoint
-// at close, say nothing.
+// at close, say nothing; nor does a CLI command's slow write (nothing else waits for its process's writer).
 import { afterAll, expect, test } from 'bun:test'
+import { createLogger, memorySink } from '../../src/lib/log.ts'
+import { openCommandContext } from '../../src/runtime.ts'
 import { makeTestApp } from '../helpers/app.ts'
 
 const app = await makeTestApp()
@@ -33,4 +35,18 @@ test('a migration holding the writer as long says nothing: a CLI command on a lo
       .slice(before)
       .filter((r) => r.msg === 'write transaction held the database writer too long'),
   ).toEqual([])
+})
+
+test("a CLI command's slow write says nothing: no other write waits for its process's writer", async () => {
+  const logs = memorySink()
+  const command = await openCommandContext(app.config, createLogger({ level: 'debug', sink: logs }))
+  try {
+    await command.app.db.write('organization.change_rates', async (tx) => {
+      await tx.raw.run("UPDATE system_kv SET value = value WHERE key = 'page_token_key'")
+      await Bun.sleep(80)
+    })
+  } finally {
+    await command.close()
+  }
+  expect(logs.records().filter((r) => r.msg === 'write transaction held the database writer too long')).toEqual([])
 })

@@ -8,7 +8,7 @@ import { loadConfig, type SettingName } from '../../src/config.ts'
 import { createLogger, memorySink } from '../../src/lib/log.ts'
 import { openRuntime } from '../../src/runtime.ts'
 import { removeAtEnd } from './cleanup.ts'
-import { databaseOf, postgresServer, redisServer, rememberDatabase, TEST_ENGINE } from './engine.ts'
+import { databaseOf, postgresServer, redisServer, rememberDatabase, s3Server, TEST_ENGINE } from './engine.ts'
 import { FakeClock } from './clock.ts'
 
 export function tempDir(prefix = 'switchboard-test-'): string {
@@ -70,12 +70,13 @@ export async function makeTestApp(
 ) {
   // A test that brings its own master key or data directory starts from nothing, as production does.
   const dataDir = options.dataDir ?? (settings.MASTER_KEY === undefined ? await freshDataDir() : tempDir())
-  // On PostgreSQL, with Redis too: the whole suite runs as one instance of a cluster would.
+  // On PostgreSQL, with Redis and S3 too: the whole suite runs as one instance of a cluster would.
   const engine =
     TEST_ENGINE === 'postgres'
       ? {
           DATABASE_URL: await databaseOf(dataDir, options.dataDir === undefined && settings.MASTER_KEY === undefined),
           REDIS_URL: (await redisServer()).url,
+          ...(await s3Server()).settings,
         }
       : {}
   // Rate limits are off unless a test turns them on: most tests make more requests than a plan allows.

@@ -3,7 +3,7 @@
 // same DATA_DIR finds the same data, as on the embedded engine.
 import { stopAtEnd } from './cleanup.ts'
 import { randomBytes } from 'node:crypto'
-import { startPostgres, startRedis } from './services.ts'
+import { type S3Service, startPostgres, startRedis, startS3 } from './services.ts'
 
 /** `SWITCHBOARD_TEST_ENGINE=postgres`: every app on its own database of one throwaway PostgreSQL. */
 export const TEST_ENGINE: 'sqlite' | 'postgres' = process.env.SWITCHBOARD_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite'
@@ -50,7 +50,24 @@ export function rememberDatabase(dataDir: string, name: string): void {
  */
 export async function engineEnv(env: Record<string, string>): Promise<Record<string, string>> {
   if (TEST_ENGINE !== 'postgres' || env.DATA_DIR === undefined || env.DATABASE_URL !== undefined) return env
-  return { ...env, DATABASE_URL: await databaseOf(env.DATA_DIR, false), REDIS_URL: env.REDIS_URL ?? (await redisServer()).url }
+  return {
+    ...(env.S3_BUCKET === undefined ? (await s3Server()).settings : {}),
+    ...env,
+    DATABASE_URL: await databaseOf(env.DATA_DIR, false),
+    REDIS_URL: env.REDIS_URL ?? (await redisServer()).url,
+  }
+}
+
+let s3: Promise<S3Service> | undefined
+
+/** One throwaway S3-compatible server (s3rver) per test process: several instances keep their files in S3. */
+export function s3Server(): Promise<S3Service> {
+  s3 ??= (async () => {
+    const server = await startS3()
+    stopAtEnd(() => server.stop())
+    return server
+  })()
+  return s3
 }
 
 let redis: Promise<{ url: string; stop(): Promise<void> }> | undefined
@@ -67,10 +84,14 @@ export function redisServer() {
 
 /**
  * The settings of the instances of one cluster: a fresh, empty PostgreSQL database, the test process's
- * Redis and one MASTER_KEY (every instance must unseal the same signing keys). Give each instance its
+ * Redis and S3 server, and one MASTER_KEY (every instance must unseal the same signing keys). Give each instance its
  * own DATA_DIR.
  */
-export async function clusterSettings(): Promise<{ DATABASE_URL: string; REDIS_URL: string; MASTER_KEY: string }> {
-  const [DATABASE_URL, server] = await Promise.all([databaseOf(`cluster-${randomBytes(6).toString('hex')}`, false), redisServer()])
-  return { DATABASE_URL, REDIS_URL: server.url, MASTER_KEY: randomBytes(32).toString('hex') }
+export async function clusterSettings(): Promise<{ DATABASE_URL: string; REDIS_URL: string; MASTER_KEY: string } & S3Service['settings']> {
+  const [DATABASE_URL, server, files] = await Promise.all([
+    databaseOf(`cluster-${randomBytes(6).toString('hex')}`, false),
+    redisServer(),
+    s3Server(),
+  ])
+  return { DATABASE_URL, REDIS_URL: server.url, MASTER_KEY: randomBytes(32).toString('hex'), ...files.settings }
 }

@@ -1,7 +1,7 @@
-// Throwaway PostgreSQL and Redis servers for tests and benchmarks: started from the Debian binaries on
+// Throwaway PostgreSQL, Redis and S3 (s3rver) servers for tests and benchmarks: started from the Debian binaries on
 // loopback in a temporary directory (as the unprivileged `nobody` when running as root: PostgreSQL
 // refuses root), and removed when stopped. `available()` says whether the programs are installed.
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from './process.ts'
@@ -21,6 +21,14 @@ function run(command: string[], cwd?: string): void {
   const argv = asRoot ? ['runuser', '-u', 'nobody', '--', ...command] : command
   const result = Bun.spawnSync(argv, { cwd, stdout: 'pipe', stderr: 'pipe' })
   if (result.exitCode !== 0) throw new Error(`${command[0]} failed: ${result.stderr.toString().trim() || result.stdout.toString().trim()}`)
+}
+
+/**
+ * Removes a stopped server's folder in a detached `rm -rf` that outlives the test process: a PostgreSQL
+ * cluster holding a whole run's databases takes long to delete, and the run need not wait for it.
+ */
+function removeLater(dir: string): void {
+  Bun.spawn(['rm', '-rf', dir], { stdio: ['ignore', 'ignore', 'ignore'] }).unref()
 }
 
 export interface RunningService {
@@ -60,7 +68,7 @@ export async function startPostgres(): Promise<RunningService> {
       try {
         run([join(PG_BIN, 'pg_ctl'), '-D', data, '-m', 'immediate', 'stop'])
       } finally {
-        rmSync(dir, { recursive: true, force: true })
+        removeLater(dir)
       }
     },
   }
@@ -103,11 +111,48 @@ export async function startRedis(): Promise<RunningService & { readonly pid: num
     },
     async stop() {
       await kill()
-      rmSync(dir, { recursive: true, force: true })
+      removeLater(dir)
     },
     pause: kill,
     async resume() {
       child ??= await spawn()
+    },
+  }
+}
+
+/** The S3 settings of a throwaway S3-compatible server (s3rver, from npm) on loopback, objects on a temporary disk. */
+export interface S3Service {
+  stop(): Promise<void>
+  readonly settings: { S3_BUCKET: string; S3_ENDPOINT: string; S3_ACCESS_KEY_ID: string; S3_SECRET_ACCESS_KEY: string }
+}
+
+export async function startS3(): Promise<S3Service> {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-s3-'))
+  const port = freePort()
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, 's3-server.ts'), String(port), dir, 'switchboard'], {
+    stdout: 'pipe',
+    stderr: 'inherit',
+  })
+  const reader = child.stdout.getReader()
+  const first = await Promise.race([reader.read(), Bun.sleep(15_000).then(() => undefined)])
+  reader.releaseLock()
+  if (!first || first.done || !new TextDecoder().decode(first.value).includes('ready')) {
+    child.kill('SIGKILL')
+    throw new Error('s3rver did not start within 15 s')
+  }
+  // s3rver's own credentials: it checks signatures against them.
+  const settings = {
+    S3_BUCKET: 'switchboard',
+    S3_ENDPOINT: `http://127.0.0.1:${port}`,
+    S3_ACCESS_KEY_ID: 'S3RVER',
+    S3_SECRET_ACCESS_KEY: 'S3RVER',
+  }
+  return {
+    settings,
+    async stop() {
+      child.kill('SIGKILL')
+      await child.exited
+      removeLater(dir)
     },
   }
 }

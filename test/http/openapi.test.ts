@@ -119,6 +119,29 @@ describe('GET /openapi.json', () => {
         expect(requestBody!.content['text/csv']!.example).toStartWith('name,')
         continue
       }
+      // The uploads read their body as a stream too: a multipart form, or the raw file.
+      if (route.path === '/api/v1/uploads' && route.method === 'POST') {
+        expect(requestBody?.required).toBe(true)
+        expect(Object.keys(requestBody!.content)).toEqual(['multipart/form-data', 'application/octet-stream'])
+        continue
+      }
+      // A recording: JSON {upload_id}, checked by the route (its schema and example here), or the audio, streamed.
+      if (route.path === '/api/v1/calls/:id/recordings' && route.method === 'POST') {
+        expect(requestBody?.required).toBe(true)
+        expect(Object.keys(requestBody!.content)).toEqual(['application/json', 'audio/*', 'application/octet-stream'])
+        const media = requestBody!.content['application/json']!
+        expect(resolve(media.schema)).toMatchObject({ type: 'object', required: ['upload_id'] })
+        expect(media.example).toEqual({ upload_id: expect.stringMatching(/^upl_/) })
+        for (const audio of ['audio/*', 'application/octet-stream'])
+          expect(requestBody!.content[audio]!.schema).toMatchObject({ type: 'string', format: 'binary' })
+        continue
+      }
+      // Twilio's callbacks are form parameters, checked against their signature by the route.
+      if (route.path === '/api/v1/integrations/twilio/voice-status') {
+        expect(requestBody?.required).toBe(true)
+        expect(Object.keys(requestBody!.content)).toEqual(['application/x-www-form-urlencoded'])
+        continue
+      }
       if (route.hooks?.body === undefined) {
         expect(requestBody, `${route.method} ${route.path}`).toBeUndefined()
         continue

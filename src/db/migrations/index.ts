@@ -24,6 +24,9 @@ import m12 from './0012_oauth_clients.sql' with { type: 'text' }
 import m13 from './0013_oauth_server.sql' with { type: 'text' }
 import m14 from './0014_crm.sql' with { type: 'text' }
 import m15 from './0015_idempotency_keys.sql' with { type: 'text' }
+import m16 from './0016_uploads.sql' with { type: 'text' }
+import m17 from './0017_agents.sql' with { type: 'text' }
+import m18 from './0018_calls.sql' with { type: 'text' }
 import pgBaseline from './postgres/0010_baseline.sql' with { type: 'text' }
 
 /** The SQLite list: every migration since the first. */
@@ -44,6 +47,9 @@ export const MIGRATIONS: readonly Migration[] = [
   sqlMigration('0013_oauth_server', m13),
   sqlMigration('0014_crm', m14),
   sqlMigration('0015_idempotency_keys', m15),
+  sqlMigration('0016_uploads', m16),
+  sqlMigration('0017_agents', m17),
+  sqlMigration('0018_calls', m18),
 ]
 
 /** Where the portable migrations begin: every migration from here on runs on both engines. */

@@ -63,7 +63,8 @@ export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
   // Basic operations on assigned queues and tickets (which tickets is decided per resource).
   agent: [
     'ticket:read', 'ticket:create', 'ticket:update', 'ticket:comment', 'ticket:assign',
-    'call:read', 'call:create', 'call:update', 'recording:read', 'agent:read',
+    // Calls and recordings: their own and unassigned ones; their own agent profile and status (SCOPES).
+    'call:read', 'call:create', 'call:update', 'recording:read', 'recording:create', 'agent:read', 'agent:update',
     'engagement:read', 'engagement:create', 'engagement:update',
     // CRM: contacts and leads written only when the agent owns them or nobody does (crm/ownership.ts).
     'account:read', 'contact:read', 'contact:create', 'contact:update', 'contact:delete',
@@ -83,9 +84,24 @@ export function isRole(value: string): value is Role {
  * Roles that see only part of a resource even with its permission: an agent works the tickets
  * assigned to it and the unassigned ones. Others see the whole organization.
  */
-type Scope = { ticket?: 'assigned_or_unassigned'; contact?: 'owned_or_unowned'; lead?: 'owned_or_unowned' }
+type Scope = {
+  ticket?: 'assigned_or_unassigned'
+  contact?: 'owned_or_unowned'
+  lead?: 'owned_or_unowned'
+  /** Calls (and their recordings) assigned to the agent or to nobody. */
+  call?: 'assigned_or_unassigned'
+  /** Only the agent's own profile, status and sessions. */
+  agent?: 'self'
+}
 
 export const SCOPES: Partial<Record<Role, Scope>> = {
   // Agents read every contact and lead, and write those they own or nobody owns.
-  agent: { ticket: 'assigned_or_unassigned', contact: 'owned_or_unowned', lead: 'owned_or_unowned' },
+  // Agents handle their own calls and unassigned ones, and change only their own status.
+  agent: {
+    ticket: 'assigned_or_unassigned',
+    contact: 'owned_or_unowned',
+    lead: 'owned_or_unowned',
+    call: 'assigned_or_unassigned',
+    agent: 'self',
+  },
 }

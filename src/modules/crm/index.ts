@@ -1,9 +1,11 @@
 // The CRM module's public entry: accounts (companies), contacts (people) and leads, their routes under
 // /api/v1, and what other modules use of them.
-// What other modules use (tickets: a ticket's contact), re-exported first (see access/index.ts).
+// What other modules use (tickets: a ticket's contact; calls: the contact of a phone number), re-exported
+// first (see access/index.ts).
 export { type ContactJson, contactJson } from './contacts/contact-json.ts'
 export { createContactInTx, type NewContact } from './contacts/create-contact.ts'
-export { findContactByEmail, getContact } from './contacts/get-contact.ts'
+export { findContactByEmail, findContactByPhone, getContact } from './contacts/get-contact.ts'
+export { e164, PHONE_EXPECTED } from './contacts/fields.ts'
 export { type ContactRow, findContact, touchContactActivity } from './contacts/store.ts'
 export { resolveTicketContact, type TicketContactInput } from './contacts/ticket-contact.ts'
 

@@ -1,7 +1,8 @@
 // Endpoint-specific limits (spec "Endpoint-specific limits"), on top of the plan's. The login limits
 // are applied by the login route itself (the e-mail is in the body); the others by the route's
-// authentication, per user. Declared here for routes that come later, so a new route gets its limit
-// by its path alone.
+// authentication, each per user or per organization (uploads: one budget for the whole organization,
+// however many users or keys share it). Declared here for routes that come later, so a new route gets
+// its limit by its path alone.
 
 export interface EndpointLimit {
   /** Name used in counter keys and messages. */
@@ -11,6 +12,8 @@ export interface EndpointLimit {
   readonly path: string
   readonly limit: number
   readonly windowMs: number
+  /** Whose budget it is: each user's, or the organization's (all its users together). */
+  readonly per: 'user' | 'organization'
   /** For the refusal's message, after the limit: "100 <scope>". */
   readonly scope: string
 }
@@ -18,7 +21,6 @@ export interface EndpointLimit {
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 
-/** Per user. */
 export const ENDPOINT_LIMITS: readonly EndpointLimit[] = [
   {
     name: 'uploads',
@@ -26,7 +28,8 @@ export const ENDPOINT_LIMITS: readonly EndpointLimit[] = [
     path: '/api/v1/uploads',
     limit: 100,
     windowMs: HOUR,
-    scope: 'requests per hour to POST /api/v1/uploads for this user',
+    per: 'organization',
+    scope: 'requests per hour to POST /api/v1/uploads for this organization',
   },
   {
     name: 'reports',
@@ -34,6 +37,7 @@ export const ENDPOINT_LIMITS: readonly EndpointLimit[] = [
     path: '/api/v1/reports/*',
     limit: 10,
     windowMs: MINUTE,
+    per: 'user',
     scope: 'requests per minute to GET /api/v1/reports/* for this user',
   },
 ]

@@ -73,8 +73,11 @@ export class RateLimiter {
       },
       { key: `o:${organizationId}:d`, limit: rates.perDay * factor, windowMs: DAY_MS, scope: 'requests per day for this organization' },
     ]
-    if (endpoint)
-      checks.push({ key: `e:${endpoint.name}:${userId}`, limit: endpoint.limit, windowMs: endpoint.windowMs, scope: endpoint.scope })
+    if (endpoint) {
+      // An organization's budget has its own key space: an id of one kind never counts against the other's.
+      const key = endpoint.per === 'organization' ? `eo:${endpoint.name}:${organizationId}` : `e:${endpoint.name}:${userId}`
+      checks.push({ key, limit: endpoint.limit, windowMs: endpoint.windowMs, scope: endpoint.scope })
+    }
     return this.hit(checks, now)
   }
 

@@ -1,10 +1,13 @@
 // createTicket: a new ticket with the organization's next number; ticket.created (and ticket.assigned
 // when it starts with an assignee) in the same transaction. Its contact is the one named by contact_id,
 // else the requester's (found by e-mail, or created with crm.contact.created); that contact's
-// last_activity_at moves to now, and a ticket without a requester shows the contact's.
+// last_activity_at moves to now, and a ticket without a requester shows the contact's. The uploads it
+// names (upload_ids: pending attachment uploads of the organization) are attached to it in the same
+// transaction, and ticket.created carries them whole (data.uploads).
 import type { Ctx, UserActor } from '../../context.ts'
 import { prefixedId } from '../../lib/ids.ts'
 import { resolveTicketContact, touchContactActivity } from '../crm/index.ts'
+import { attachUploadsInTx, uploadJson } from '../uploads/index.ts'
 import { priorityRank, type TicketPriority } from './lifecycle.ts'
 import { assertAssignable, checkCustomFields, normalizeTags, recordTicketEvent } from './shared.ts'
 import { insertTags, insertTicket, takeTicketNumber, type TicketRow } from './store.ts'
@@ -21,13 +24,19 @@ export interface NewTicket {
   assignee_id?: string | null
   tags?: string[]
   custom_fields?: Record<string, string | number | boolean>
+  upload_ids?: string[]
 }
+
+/** The purposes of the uploads a ticket or a comment takes. */
+export const TICKET_UPLOAD_PURPOSES = ['attachment'] as const
 
 export async function createTicket(ctx: Ctx<UserActor>, input: NewTicket): Promise<TicketRow> {
   const { actor } = ctx
   const now = ctx.clock.now()
   const customFields = checkCustomFields(input.custom_fields ?? {})
   const tags = normalizeTags(input.tags ?? [])
+  const id = prefixedId('tkt')
+  const uploadIds = input.upload_ids ?? []
   return ctx.db.write('ticket.create', async (tx) => {
     // Statements started together go down one pipeline on PostgreSQL: a round trip each group, not each
     // statement, while the writer lock is held (the ticket before its tags, which reference it).
@@ -35,6 +44,13 @@ export async function createTicket(ctx: Ctx<UserActor>, input: NewTicket): Promi
       takeTicketNumber(tx, actor.organizationId),
       input.assignee_id ? assertAssignable(tx, actor.organizationId, input.assignee_id) : undefined,
     ])
+    const uploads = await attachUploadsInTx(tx, ctx, {
+      organizationId: actor.organizationId,
+      uploadIds,
+      target: { type: 'ticket', id },
+      purposes: TICKET_UPLOAD_PURPOSES,
+      now,
+    })
     // After the checks above, before the ticket's own event: a contact it creates is announced first.
     const contact = await resolveTicketContact(tx, ctx, {
       organizationId: actor.organizationId,
@@ -44,7 +60,7 @@ export async function createTicket(ctx: Ctx<UserActor>, input: NewTicket): Promi
     })
     const requester = input.requester ?? (contact?.email ? { name: contact.name, email: contact.email } : null)
     const row: TicketRow = {
-      id: prefixedId('tkt'),
+      id,
       organization_id: actor.organizationId,
       number,
       subject: input.subject.trim(),
@@ -59,6 +75,7 @@ export async function createTicket(ctx: Ctx<UserActor>, input: NewTicket): Promi
       assignee_id: input.assignee_id ?? null,
       tags: JSON.stringify(tags),
       custom_fields: customFields,
+      upload_ids: JSON.stringify(uploadIds),
       created_at: now,
       updated_at: now,
       solved_at: null,
@@ -68,7 +85,7 @@ export async function createTicket(ctx: Ctx<UserActor>, input: NewTicket): Promi
       insertTicket(tx, row),
       insertTags(tx, row, tags),
       contact ? touchContactActivity(tx, contact, now) : undefined,
-      recordTicketEvent(tx, ctx, 'ticket.created', row, now),
+      recordTicketEvent(tx, ctx, 'ticket.created', row, now, { uploads: uploads.map(uploadJson) }),
     ])
     // After the first: each appends to the audit chain, which reads its last record.
     if (row.assignee_id) await recordTicketEvent(tx, ctx, 'ticket.assigned', row, now, { previous_assignee_id: null })

@@ -1,7 +1,10 @@
-// deleteTicket: removes a ticket with its comments and tags (the audit record keeps the fact).
+// deleteTicket: removes a ticket with its comments and tags (the audit record keeps the fact); the files
+// attached to it and its comments are deleted with it.
 import type { Ctx, UserActor } from '../../context.ts'
 import { appendAudit, auditActorOf } from '../audit/index.ts'
-import { deleteTicketRow } from './store.ts'
+import { deleteAttachedUploadsInTx } from '../uploads/index.ts'
+import { refreshAssigneeLoad } from './shared.ts'
+import { commentIdsOf, deleteTicketRow } from './store.ts'
 import { getVisibleTicket } from './visibility.ts'
 
 export async function deleteTicket(ctx: Ctx<UserActor>, input: { id: string }): Promise<void> {
@@ -9,7 +12,13 @@ export async function deleteTicket(ctx: Ctx<UserActor>, input: { id: string }): 
   const now = ctx.clock.now()
   await ctx.db.write('ticket.delete', async (tx) => {
     const ticket = await getVisibleTicket(tx, actor, input.id)
+    // Marked deleted now (no longer downloadable); the cron loop removes their bytes.
+    const attached = { organizationId: ticket.organization_id, now, deletedBy: actor.userId }
+    await deleteAttachedUploadsInTx(tx, { ...attached, type: 'ticket_comment', ids: await commentIdsOf(tx, ticket) })
+    await deleteAttachedUploadsInTx(tx, { ...attached, type: 'ticket', ids: [ticket.id] })
     await deleteTicketRow(tx, ticket)
+    // Its assignee carries one ticket less.
+    await refreshAssigneeLoad(tx, ctx, ticket, now)
     await appendAudit(tx, {
       organizationId: ticket.organization_id,
       actor: auditActorOf(actor),

@@ -1,7 +1,7 @@
 // The tickets module's public entry: routes under /api/v1/tickets (create, list, read, update, delete,
 // assign, comments; agents see only their own and unassigned tickets, others are 404 to them), a
 // contact's tickets (GET /api/v1/contacts/{id}/tickets: here, as the tickets module depends on the CRM
-// and not the reverse), and the auto-close verb the cron loop runs.
+// and not the reverse), and the auto-close verb the cron loop runs. Tickets and comments take upload_ids.
 import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../context.ts'
 import { authMacros, protectedErrors, requirePermission } from '../../http/auth.ts'
@@ -30,6 +30,8 @@ import { updateTicket } from './update-ticket.ts'
 import { getVisibleTicket } from './visibility.ts'
 
 const tags = ['Tickets']
+const UPLOADS =
+  'upload_ids attaches files uploaded first (POST /api/v1/uploads, purpose attachment) in the same transaction: an id that is missing or of another organization is 404, an upload already attached or expired is 409, another purpose 400. The event carries the uploads whole (data.uploads).'
 
 export { ticketAutoCloseTask } from './jobs.ts'
 
@@ -74,8 +76,8 @@ function ticketRoutes(app: AppContext) {
       {
         permission: 'ticket:create',
         body: CreateTicketBody,
-        response: { 201: TicketBody, ...protectedErrors('VALIDATION_FAILED') },
-        detail: { tags, operationId: 'createTicket', summary: 'Create a ticket' },
+        response: { 201: TicketBody, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'INVALID_STATE_TRANSITION') },
+        detail: { tags, operationId: 'createTicket', summary: 'Create a ticket', description: UPLOADS },
       },
     )
     .get(
@@ -159,7 +161,7 @@ function ticketRoutes(app: AppContext) {
         params: TicketIdParams,
         body: CommentBody,
         response: { 201: CommentJson, ...protectedErrors('VALIDATION_FAILED', 'NOT_FOUND', 'INVALID_STATE_TRANSITION') },
-        detail: { tags, operationId: 'addTicketComment', summary: 'Comment on a ticket' },
+        detail: { tags, operationId: 'addTicketComment', summary: 'Comment on a ticket', description: UPLOADS },
       },
     )
     .get('/:id/comments', ({ ctx, params, query }) => listComments(ctx, { ticketId: params.id, request: listRequest(query) }), {

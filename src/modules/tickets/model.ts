@@ -22,6 +22,12 @@ const Tags = t.Array(
   t.String({ minLength: 1, maxLength: 50, pattern: '^[^\\s,]+$', description: 'No spaces or commas; stored lowercased' }),
   { maxItems: 20 },
 )
+/** Uploads to attach (POST /api/v1/uploads first); listed by id on the ticket or comment. */
+export const MAX_UPLOADS = 20
+const UploadIds = t.Array(t.String({ minLength: 1, maxLength: 64 }), {
+  maxItems: MAX_UPLOADS,
+  description: `Up to ${MAX_UPLOADS} pending attachment uploads of the organization (POST /api/v1/uploads), each attached once; another organization's is 404, an attached or expired one 409`,
+})
 // additionalProperties: false, or keys outside the pattern (and their values) would go unchecked.
 const CustomFields = t.Record(
   t.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }),
@@ -48,6 +54,7 @@ const TICKET_EXAMPLE = {
   assignee_id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ',
   tags: ['hardware'],
   custom_fields: { floor: 3 },
+  upload_ids: ['upl_01KAX3M6W9P8T2V5G7H4J3C1QZ'],
   created_at: '2026-01-15T09:30:00.000Z',
   updated_at: '2026-01-15T09:42:00.000Z',
   solved_at: null,
@@ -69,6 +76,7 @@ export const TicketBody = t.Object(
     assignee_id: t.Nullable(t.String()),
     tags: t.Array(t.String()),
     custom_fields: t.Record(t.String(), t.Union([t.String(), t.Number(), t.Boolean()])),
+    upload_ids: t.Array(t.String(), { description: 'The uploads attached when it was created (GET /api/v1/uploads/{id} for each)' }),
     created_at: t.String({ format: 'date-time' }),
     updated_at: t.String({ format: 'date-time' }),
     solved_at: t.Nullable(t.String({ format: 'date-time' })),
@@ -90,6 +98,7 @@ export const CreateTicketBody = t.Object(
     assignee_id: t.Optional(t.Nullable(t.String({ maxLength: 64, description: 'Needs ticket:assign' }))),
     tags: t.Optional(Tags),
     custom_fields: t.Optional(CustomFields),
+    upload_ids: t.Optional(UploadIds),
   },
   {
     examples: [
@@ -129,8 +138,12 @@ export const AssignBody = t.Object(
 )
 
 export const CommentBody = t.Object(
-  { body: t.String({ minLength: 1, maxLength: 65_535, pattern: '\\S' }), public: t.Optional(t.Boolean({ description: 'Default true' })) },
-  { examples: [{ body: 'A new cartridge is on its way.', public: true }] },
+  {
+    body: t.String({ minLength: 1, maxLength: 65_535, pattern: '\\S' }),
+    public: t.Optional(t.Boolean({ description: 'Default true' })),
+    upload_ids: t.Optional(UploadIds),
+  },
+  { examples: [{ body: 'A new cartridge is on its way.', public: true, upload_ids: ['upl_01KAX3M6W9P8T2V5G7H4J3C1QZ'] }] },
 )
 
 export const CommentJson = t.Object(
@@ -140,6 +153,7 @@ export const CommentJson = t.Object(
     author_id: t.String(),
     body: t.String(),
     public: t.Boolean(),
+    upload_ids: t.Array(t.String(), { description: 'The uploads attached to the comment' }),
     created_at: t.String({ format: 'date-time' }),
   },
   {
@@ -151,6 +165,7 @@ export const CommentJson = t.Object(
         author_id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ',
         body: 'A new cartridge is on its way.',
         public: true,
+        upload_ids: [],
         created_at: '2026-01-15T09:45:00.000Z',
       },
     ],

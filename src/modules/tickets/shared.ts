@@ -1,8 +1,10 @@
 // What the ticket verbs share: the assignee check, tag and custom-field rules, and recording a ticket
-// event (with its audit record and webhook deliveries) in the verb's transaction.
+// event (with its audit record and webhook deliveries) in the verb's transaction, which also keeps the
+// agents' loads right (an assignee's open tickets count in its load: agents module, capacity).
 import type { Ctx } from '../../context.ts'
 import type { Queries, Tx } from '../../db/database.ts'
 import { validationError } from '../../errors.ts'
+import { refreshAgentLoadInTx } from '../agents/index.ts'
 import { type EventType, recordChange } from '../events/index.ts'
 import { findUserInOrg } from '../users/index.ts'
 import type { TicketRow } from './store.ts'
@@ -45,4 +47,22 @@ export async function recordTicketEvent(
     details: Array.isArray(extra.changed) ? { changed: extra.changed } : {},
     now,
   })
+  const userIds = loadChangedFor(type, ticket, extra)
+  if (userIds.length > 0) await refreshAgentLoadInTx(tx, ctx, { organizationId: ticket.organization_id, userIds, now })
+}
+
+/**
+ * Whose load the event may change: the new and the previous assignee of an assignment (a creation with
+ * an assignee records one too), the assignee of a status change (solving, closing, reopening, the
+ * auto-close). ticket.resolved follows its ticket.updated; a comment changes no load.
+ */
+function loadChangedFor(type: EventType, ticket: TicketRow, extra: Record<string, unknown>): (string | null)[] {
+  if (type === 'ticket.assigned') return [ticket.assignee_id, (extra.previous_assignee_id as string | null | undefined) ?? null]
+  if (type === 'ticket.updated' && Array.isArray(extra.changed) && extra.changed.includes('status')) return [ticket.assignee_id]
+  return []
+}
+
+/** After a ticket is deleted: its assignee's load no longer counts it. */
+export async function refreshAssigneeLoad(tx: Tx, ctx: Ctx, ticket: TicketRow, now: number): Promise<void> {
+  await refreshAgentLoadInTx(tx, ctx, { organizationId: ticket.organization_id, userIds: [ticket.assignee_id], now })
 }

@@ -30,7 +30,7 @@ export async function takeTicketNumber(tx: Tx, organizationId: string): Promise<
 // pipeline on PostgreSQL), and only raw statements go down the connection in the order they are started.
 const INSERT_TICKET =
   'INSERT INTO tickets (id, organization_id, number, subject, description, status, priority, type, channel, requester_name, ' +
-  'requester_email, contact_id, assignee_id, tags, custom_fields, created_at, updated_at, solved_at, closed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
+  'requester_email, contact_id, assignee_id, tags, custom_fields, upload_ids, created_at, updated_at, solved_at, closed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
 
 export function insertTicket(tx: Tx, r: TicketRow): Promise<number> {
   return tx.raw.run(INSERT_TICKET, [
@@ -49,6 +49,7 @@ export function insertTicket(tx: Tx, r: TicketRow): Promise<number> {
     r.assignee_id,
     r.tags,
     r.custom_fields,
+    r.upload_ids,
     r.created_at,
     r.updated_at,
     r.solved_at,
@@ -78,6 +79,15 @@ export async function touchTicket(tx: Tx, ticket: Pick<TicketRow, 'id'>, now: nu
 }
 
 /** Comments and tags go with it (ON DELETE CASCADE). */
+/** The ids of a ticket's comments (their attachments go with the ticket). */
+export async function commentIdsOf(tx: Tx, ticket: Pick<TicketRow, 'id' | 'organization_id'>): Promise<string[]> {
+  const rows = await tx.raw.all<{ id: string }>('SELECT id FROM ticket_comments WHERE ticket_id = ? AND organization_id = ?', [
+    ticket.id,
+    ticket.organization_id,
+  ])
+  return rows.map((row) => row.id)
+}
+
 export async function deleteTicketRow(tx: Tx, ticket: Pick<TicketRow, 'id' | 'organization_id'>): Promise<void> {
   await tx.raw.run('DELETE FROM tickets WHERE id = ? AND organization_id = ?', [ticket.id, ticket.organization_id])
 }

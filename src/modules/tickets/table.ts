@@ -23,6 +23,8 @@ export interface TicketsTable {
   tags: string
   /** JSON object of scalar values. */
   custom_fields: string
+  /** JSON array of the ids of the uploads attached when it was created (uploads module), in the order given. */
+  upload_ids: string
   created_at: number
   updated_at: number
   solved_at: number | null
@@ -48,6 +50,8 @@ export interface TicketCommentsTable {
   body: string
   /** 0 or 1 on SQLite, a boolean on PostgreSQL: read with Boolean(). */
   public: number | boolean
+  /** JSON array of the ids of the uploads attached to the comment, in the order given. */
+  upload_ids: string
   created_at: number
 }
 

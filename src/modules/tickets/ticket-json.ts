@@ -21,6 +21,7 @@ export function ticketJson(row: TicketRow) {
     assignee_id: row.assignee_id,
     tags: JSON.parse(row.tags) as string[],
     custom_fields: JSON.parse(row.custom_fields) as Record<string, string | number | boolean>,
+    upload_ids: JSON.parse(row.upload_ids) as string[],
     created_at: isoTime(row.created_at),
     updated_at: isoTime(row.updated_at),
     solved_at: row.solved_at === null ? null : isoTime(row.solved_at),

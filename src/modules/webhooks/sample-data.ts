@@ -1,5 +1,7 @@
 // Realistic sample `data` for each event type, for POST /webhooks/{id}/test: the resource under its
 // name, as a real event of that type carries it, with ids that say they are samples.
+import { AGENT_EXAMPLE } from '../agents/index.ts'
+import { CALL_EXAMPLE, RECORDING_EXAMPLE } from '../calls/index.ts'
 import { EVENT_TYPES, type EventType } from '../events/index.ts'
 
 const SAMPLES: Record<keyof typeof EVENT_TYPES, (now: string) => Record<string, unknown>> = {
@@ -17,18 +19,8 @@ const SAMPLES: Record<keyof typeof EVENT_TYPES, (now: string) => Record<string, 
       updated_at: now,
     },
   }),
-  call: (now) => ({
-    call: {
-      id: 'call_SAMPLE',
-      direction: 'inbound',
-      from: '+15005550006',
-      to: '+15005550001',
-      status: 'completed',
-      duration_s: 187,
-      started_at: now,
-    },
-  }),
-  agent: (now) => ({ agent: { id: 'usr_SAMPLE', name: 'Ada Agent', status: 'available', changed_at: now } }),
+  call: (now) => ({ call: { ...CALL_EXAMPLE, updated_at: now } }),
+  agent: (now) => ({ agent: { ...AGENT_EXAMPLE, status_changed_at: now } }),
   user: (now) => ({
     user: {
       id: 'usr_SAMPLE',
@@ -60,6 +52,11 @@ export function isEventType(type: string): type is EventType {
   return GROUP_OF.has(type)
 }
 
+/** Types whose resource is not their group's (a recording is announced in the call group). */
+const TYPE_SAMPLES: Partial<Record<EventType, (now: string) => Record<string, unknown>>> = {
+  'recording.ready': (now) => ({ recording: { ...RECORDING_EXAMPLE, ready_at: now } }),
+}
+
 export function sampleData(type: EventType, now: string): Record<string, unknown> {
-  return { ...SAMPLES[GROUP_OF.get(type)!](now), test: true }
+  return { ...(TYPE_SAMPLES[type] ?? SAMPLES[GROUP_OF.get(type)!])(now), test: true }
 }

@@ -61,7 +61,8 @@ describe('endpointLimitFor', () => {
         path: '/api/v1/uploads',
         limit: 100,
         windowMs: HOUR_MS,
-        scope: 'requests per hour to POST /api/v1/uploads for this user',
+        per: 'organization',
+        scope: 'requests per hour to POST /api/v1/uploads for this organization',
       },
       {
         name: 'reports',
@@ -69,6 +70,7 @@ describe('endpointLimitFor', () => {
         path: '/api/v1/reports/*',
         limit: 10,
         windowMs: MINUTE_MS,
+        per: 'user',
         scope: 'requests per minute to GET /api/v1/reports/* for this user',
       },
     ])
@@ -144,13 +146,16 @@ describe('RateLimiter.user', () => {
     expect(ok(rl.user('u2', 'o1', FREE, REPORTS, D0 + 1_000)).remaining).toBe(9)
   })
 
-  test('uploads: 100 an hour per user', () => {
+  test('uploads: 100 an hour per organization, whichever of its users uploads', () => {
     const rl = limiter()
     const rates = { perMinute: 1_000, perDay: 100_000 }
-    for (let i = 0; i < 100; i++) ok(rl.user('u1', 'o1', rates, UPLOADS, D0 + i * 30_000))
-    const refused = no(rl.user('u1', 'o1', rates, UPLOADS, D0 + 50 * MINUTE_MS))
-    expect(refused.message).toBe('Rate limit reached: 100 requests per hour to POST /api/v1/uploads for this user')
+    for (let i = 0; i < 100; i++) ok(rl.user(i % 2 ? 'u1' : 'u2', 'o1', rates, UPLOADS, D0 + i * 30_000))
+    const refused = no(rl.user('u3', 'o1', rates, UPLOADS, D0 + 50 * MINUTE_MS))
+    expect(refused.message).toBe('Rate limit reached: 100 requests per hour to POST /api/v1/uploads for this organization')
     expect(refused.report.limit).toBe(100)
+    // Another organization has its own hundred; a user id equal to an organization id counts nothing of it.
+    expect(ok(rl.user('u1', 'o2', rates, UPLOADS, D0 + 50 * MINUTE_MS)).remaining).toBe(99)
+    expect(ok(rl.user('o1', 'o3', rates, REPORTS, D0 + 50 * MINUTE_MS)).remaining).toBe(9)
   })
 
   test('the organization: all its users together get the plan rates times the factor', () => {
@@ -372,7 +377,7 @@ describe('store: saving and restoring the long windows', () => {
   const T = D0 + 3 * HOUR_MS + 5 * MINUTE_MS
   const rates = { perMinute: 60, perDay: 5 }
 
-  /** 3 uploads by u1 of o1 at T: its minute, day and upload windows, and o1's minute and day windows. */
+  /** 3 uploads by u1 of o1 at T: its minute and day windows, and o1's minute, day and upload windows. */
   function counted() {
     const rl = limiter({ orgLimitFactor: 2 })
     for (let i = 0; i < 3; i++) ok(rl.user('u1', 'o1', rates, UPLOADS, T))
@@ -388,7 +393,7 @@ describe('store: saving and restoring the long windows', () => {
     const rl = counted()
     expect(await saveRateCounters(db, rl, T + 10)).toEqual({ saved: 3, deleted: 0 })
     expect(await rows(db)).toEqual([
-      { key: 'e:uploads:u1', window_ms: HOUR_MS, window_start: D0 + 3 * HOUR_MS, current: 3, previous: 0, updated_at: T + 10 },
+      { key: 'eo:uploads:o1', window_ms: HOUR_MS, window_start: D0 + 3 * HOUR_MS, current: 3, previous: 0, updated_at: T + 10 },
       { key: 'o:o1:d', window_ms: DAY_MS, window_start: D0, current: 3, previous: 0, updated_at: T + 10 },
       { key: 'u:u1:d', window_ms: DAY_MS, window_start: D0, current: 3, previous: 0, updated_at: T + 10 },
     ])
@@ -408,7 +413,7 @@ describe('store: saving and restoring the long windows', () => {
     // Restored windows are not dirty; the ones counted since are.
     expect((await saveRateCounters(db, after, T + HOUR_MS)).saved).toBe(3)
     expect((await rows(db)).map((r) => [r.key, r.current])).toEqual([
-      ['e:uploads:u1', 3],
+      ['eo:uploads:o1', 3],
       ['o:o1:d', 6],
       ['u:u1:d', 5],
       ['u:u2:d', 1],
@@ -501,7 +506,7 @@ describe('store: saving and restoring the long windows', () => {
     expect(await rows(db)).toEqual([])
     expect(await saveRateCounters(db, rl, T + 1)).toEqual({ saved: 3, deleted: 0 })
     expect((await rows(db)).map((r) => [r.key, r.current])).toEqual([
-      ['e:uploads:u1', 3],
+      ['eo:uploads:o1', 3],
       ['o:o1:d', 3],
       ['u:u1:d', 3],
     ])

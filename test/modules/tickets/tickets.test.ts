@@ -24,6 +24,7 @@ interface Ticket {
   assignee_id: string | null
   tags: string[]
   custom_fields: Record<string, string | number | boolean>
+  upload_ids: string[]
   created_at: string
   updated_at: string
   solved_at: string | null
@@ -35,6 +36,7 @@ interface Comment {
   author_id: string
   body: string
   public: boolean
+  upload_ids: string[]
   created_at: string
 }
 interface ErrorBody {
@@ -137,6 +139,7 @@ describe('POST /api/v1/tickets', () => {
       'assignee_id',
       'tags',
       'custom_fields',
+      'upload_ids',
       'created_at',
       'updated_at',
       'solved_at',
@@ -157,6 +160,7 @@ describe('POST /api/v1/tickets', () => {
       assignee_id: null,
       tags: [],
       custom_fields: {},
+      upload_ids: [],
       created_at: iso(),
       updated_at: iso(),
       solved_at: null,
@@ -551,7 +555,7 @@ describe('comments', () => {
     const response = await comment(ticket.id, { body: 'On it' }, users.agent.auth)
     expect(response.status).toBe(201)
     const added = await json<Comment>(response)
-    expect(Object.keys(added)).toEqual(['id', 'ticket_id', 'author_id', 'body', 'public', 'created_at'])
+    expect(Object.keys(added)).toEqual(['id', 'ticket_id', 'author_id', 'body', 'public', 'upload_ids', 'created_at'])
     expect(added.id).toMatch(/^tcm_[0-9A-Z]{26}$/)
     expect(added).toEqual({
       id: added.id,
@@ -559,6 +563,7 @@ describe('comments', () => {
       author_id: users.agent.user.id,
       body: 'On it',
       public: true,
+      upload_ids: [],
       created_at: iso(),
     })
     expect(await getTicket(ticket.id)).toEqual({ ...ticket, updated_at: iso() })

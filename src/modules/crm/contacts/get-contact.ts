@@ -21,6 +21,11 @@ export function findContactByEmail(db: Queries, organizationId: string, email: s
   return findContactBy(db, organizationId, 'email', normalizeEmail(email))
 }
 
+/** The live contact with this phone number, given in E.164 (contacts store theirs so): a call's caller or callee. */
+export function findContactByPhone(db: Queries, organizationId: string, phone: string): Promise<ContactRow | undefined> {
+  return findContactBy(db, organizationId, 'phone', phone)
+}
+
 export async function getContactWithAccount(ctx: Ctx<UserActor>, input: { id: string }) {
   const contact = await getContact(ctx.db, ctx.actor.organizationId, input.id)
   const account = contact.account_id === null ? undefined : await findAccount(ctx.db, contact.organization_id, contact.account_id)

@@ -1,0 +1,46 @@
+// The calls' SQL: one row by id or by provider id, insert, save, the keyset list, and the two lookups
+// of other modules' tables a call's references need (a ticket of the organization).
+import type { Queries, Tx } from '../../../db/database.ts'
+import { findInOrg } from '../../../db/get-in-org.ts'
+import { defineList } from '../../../db/list.ts'
+import type { CallProvider, CallsTable } from '../table.ts'
+
+export type CallRow = CallsTable
+
+// Each sort has its index on (organization_id, column, id) in 0018_calls.sql.
+export const CALL_LIST = defineList('calls', { sorts: ['created_at', 'initialized_at', 'updated_at'] })
+
+export function findCall(db: Queries, organizationId: string, id: string): Promise<CallRow | undefined> {
+  return findInOrg(db, 'calls', organizationId, id)
+}
+
+export function findCallByProviderId(
+  db: Queries,
+  organizationId: string,
+  provider: CallProvider,
+  providerCallId: string,
+): Promise<CallRow | undefined> {
+  return db.raw.get<CallRow>('SELECT * FROM calls WHERE organization_id = ? AND provider = ? AND provider_call_id = ?', [
+    organizationId,
+    provider,
+    providerCallId,
+  ])
+}
+
+export async function insertCall(tx: Tx, row: CallRow): Promise<void> {
+  await tx.kysely.insertInto('calls').values(row).execute()
+}
+
+export async function saveCall(tx: Tx, row: CallRow): Promise<void> {
+  const { id, organization_id, ...columns } = row
+  await tx.kysely.updateTable('calls').set(columns).where('id', '=', id).where('organization_id', '=', organization_id).execute()
+}
+
+/**
+ * True when the ticket exists in the organization. The tickets module exports no lookup, so this reads
+ * its table by primary key (the one read of another module's table here, like the agents module's of calls).
+ */
+export async function ticketExists(db: Queries, organizationId: string, ticketId: string): Promise<boolean> {
+  const row = await db.raw.get<{ id: string }>('SELECT id FROM tickets WHERE id = ? AND organization_id = ?', [ticketId, organizationId])
+  return row !== undefined
+}

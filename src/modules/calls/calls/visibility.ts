@@ -1,0 +1,32 @@
+// Which calls an actor sees and handles: the whole organization, or for an agent (SCOPES) only the
+// calls assigned to it and the unassigned ones. A call outside that is answered exactly like one that
+// does not exist (404).
+import type { Actor, UserActor } from '../../../context.ts'
+import type { Queries } from '../../../db/database.ts'
+import type { Condition } from '../../../db/list.ts'
+import { AppError } from '../../../errors.ts'
+import { SCOPES } from '../../access/index.ts'
+import { type CallRow, findCall } from './store.ts'
+
+/** True for an agent: it sees and handles only its own and unassigned calls, and takes calls only for itself. */
+export function handlesOnlyOwnCalls(actor: Actor): boolean {
+  return actor.kind === 'user' && SCOPES[actor.role]?.call === 'assigned_or_unassigned'
+}
+
+/** The actor's visibility as list conditions (the list adds the organization itself). */
+export function callScope(actor: Actor): Condition[] {
+  return actor.kind === 'user' && handlesOnlyOwnCalls(actor)
+    ? [{ sql: '(calls.agent_id = ? OR calls.agent_id IS NULL)', params: [actor.userId] }]
+    : []
+}
+
+export function maySeeCall(actor: Actor, call: Pick<CallRow, 'agent_id'>): boolean {
+  return !handlesOnlyOwnCalls(actor) || call.agent_id === null || (actor.kind === 'user' && call.agent_id === actor.userId)
+}
+
+/** The call if the actor may see it; 404 otherwise. `db` is the transaction when the verb writes. */
+export async function getVisibleCall(db: Queries, actor: UserActor, id: string): Promise<CallRow> {
+  const call = await findCall(db, actor.organizationId, id)
+  if (!call || !maySeeCall(actor, call)) throw new AppError('NOT_FOUND', 'No such call')
+  return call
+}
