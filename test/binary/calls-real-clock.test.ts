@@ -6,6 +6,7 @@
 // `system`, its audio gone. Plus a Twilio callback signed for the binary's PUBLIC_URL, over the network.
 // One wait of at most ~12 s.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js'
 import { tempDir } from '../helpers/app.ts'
@@ -165,6 +166,7 @@ describe('calls and recordings on the real clock (one binary, one wait of about 
   afterAll(async () => {
     await db?.close()
     await server?.stop()
+    rmSync(folder, { recursive: true, force: true })
   })
 
   test('wait and talk seconds come from the real times', () => {

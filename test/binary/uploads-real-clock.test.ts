@@ -4,7 +4,7 @@
 // its bytes while the attached one stays, and the signed URL made before the wait is refused (403) while a
 // fresh one works. Storage: the local disk (SQLite run) or S3 (PostgreSQL run, through engineEnv).
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { S3Client } from 'bun'
 import { tempDir } from '../helpers/app.ts'
@@ -77,7 +77,10 @@ beforeAll(async () => {
   await Bun.sleep(WAIT_MS)
   s.waitedAt = Date.now()
 }, 180_000)
-afterAll(() => server?.stop())
+afterAll(async () => {
+  await server?.stop()
+  rmSync(folder, { recursive: true, force: true })
+})
 
 test('the unattached upload expired by the binary’s cron loop, its bytes removed; the attached one stays', async () => {
   expect(Date.parse(s.pending.expires_at) - Date.parse(s.pending.created_at)).toBe(2000)
