@@ -4,6 +4,8 @@
 import { afterAll, expect } from 'bun:test'
 import { json, makeTestApp, type TestApp } from '../../helpers/app.ts'
 import { type SeededOrg, seedOrganization } from '../../helpers/seed.ts'
+import type { Auth } from '../../helpers/errors.ts'
+export { type Auth, type ErrorBody, expectError } from '../../helpers/errors.ts'
 
 export interface Agent {
   id: string
@@ -41,14 +43,6 @@ export interface AgentEvent {
   organization_id: string
   data: { agent: Agent; from?: string; to?: string; reason?: string; session?: AgentSession }
 }
-
-export interface ErrorBody {
-  code: string
-  message: string
-  errors?: { field: string; message: string }[]
-}
-
-export type Auth = Record<string, string>
 
 /** Custom activities every lifecycle test organization has: one unavailable, one available. */
 export const CUSTOM = { training: false, phone_only: true } as const
@@ -92,13 +86,6 @@ export function client(app: TestApp, defaultAuth: Auth) {
   const get = (id: string, auth: Auth = defaultAuth) => ok(send('GET', `/api/v1/agents/${id}`, auth))
   const patch = (id: string, body: unknown, auth: Auth = defaultAuth) => send('PATCH', `/api/v1/agents/${id}`, auth, body)
   return { send, ok, login, logout, setStatus, get, patch }
-}
-
-export async function expectError(response: Response, status: number, code: string, field?: string): Promise<ErrorBody> {
-  const body = await json<ErrorBody>(response)
-  expect({ status: response.status, code: body.code }).toEqual({ status, code })
-  if (field !== undefined) expect(body.errors?.map((e) => e.field)).toContain(field)
-  return body
 }
 
 /** The agent.* events of an organization recorded so far, oldest first. */

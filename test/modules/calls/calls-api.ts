@@ -5,6 +5,8 @@ import { afterAll, expect } from 'bun:test'
 import { json, makeTestApp, type TestApp } from '../../helpers/app.ts'
 import type { FakeClock } from '../../helpers/clock.ts'
 import { type SeededOrg, seedOrganization } from '../../helpers/seed.ts'
+import type { Auth } from '../../helpers/errors.ts'
+export { type Auth, type ErrorBody, expectError } from '../../helpers/errors.ts'
 
 export interface Call {
   id: string
@@ -48,14 +50,6 @@ export interface Recording {
   updated_at: string
 }
 
-export interface ErrorBody {
-  code: string
-  message: string
-  errors?: { field: string; message: string }[]
-}
-
-export type Auth = Record<string, string>
-
 export const STATUSES = ['queued', 'ringing', 'in_progress', 'completed', 'no_answer', 'busy', 'failed', 'canceled', 'rejected'] as const
 export const TERMINAL = ['completed', 'no_answer', 'busy', 'failed', 'canceled', 'rejected'] as const
 /** Where each status may go (research §2.2, plus an answer straight from the queue). */
@@ -89,13 +83,6 @@ export async function callsApp(options: { clock?: FakeClock; settings?: Record<s
   const acme: SeededOrg = await seedOrganization(app, 'acme')
   const globex: SeededOrg = await seedOrganization(app, 'globex')
   return { app, acme, globex }
-}
-
-export async function expectError(response: Response, status: number, code: string, field?: string): Promise<ErrorBody> {
-  const body = await json<ErrorBody>(response)
-  expect({ status: response.status, code: body.code }).toEqual({ status, code })
-  if (field !== undefined) expect(body.errors?.map((e) => e.field)).toContain(field)
-  return body
 }
 
 let numbers = 0

@@ -3,6 +3,8 @@
 import { afterAll, expect } from 'bun:test'
 import { json, makeTestApp, type TestApp } from '../../helpers/app.ts'
 import { type SeededOrg, seedOrganization } from '../../helpers/seed.ts'
+import type { Auth } from '../../helpers/errors.ts'
+export { type Auth, type ErrorBody, expectError } from '../../helpers/errors.ts'
 
 export interface Lead {
   id: string
@@ -20,14 +22,6 @@ export interface Lead {
   created_at: string
   updated_at: string
 }
-
-export interface ErrorBody {
-  code: string
-  message: string
-  errors?: { field: string; message: string }[]
-}
-
-export type Auth = Record<string, string>
 
 /** The lifecycle as the tests state it, independently of the module's table. */
 export const STATUSES = ['new', 'contacted', 'qualified', 'unqualified', 'converted'] as const
@@ -82,12 +76,4 @@ export function client(app: TestApp, defaultAuth: Auth) {
     return lead
   }
   return { send, create, patch, get, leadIn }
-}
-
-export async function expectError(response: Response, status: number, code: string, field?: string): Promise<ErrorBody> {
-  expect(response.status).toBe(status)
-  const body = await json<ErrorBody>(response)
-  expect(body.code).toBe(code)
-  if (field !== undefined) expect(body.errors?.map((e) => e.field)).toContain(field)
-  return body
 }

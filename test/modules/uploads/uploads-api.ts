@@ -10,6 +10,8 @@ import { uploadsTasks } from '../../../src/modules/uploads/index.ts'
 import { json, makeTestApp, type TestApp } from '../../helpers/app.ts'
 import type { FakeClock } from '../../helpers/clock.ts'
 import { type SeededOrg, seedOrganization } from '../../helpers/seed.ts'
+import type { Auth } from '../../helpers/errors.ts'
+export { type Auth, type ErrorBody, expectError } from '../../helpers/errors.ts'
 
 export interface Upload {
   id: string
@@ -26,14 +28,6 @@ export interface Upload {
   created_by: string | null
   created_at: string
 }
-
-export interface ErrorBody {
-  code: string
-  message: string
-  errors?: { field: string; message: string }[]
-}
-
-type Auth = { authorization: string }
 
 /** A 1×1 transparent PNG (67 bytes). */
 export const PNG_1x1 = Buffer.from(
@@ -160,14 +154,6 @@ export function client(app: TestApp, auth: Auth) {
   }
   const remove = (id: string) => send('DELETE', `/api/v1/uploads/${id}`)
   return { send, post, upload, get, content, signedUrl, remove }
-}
-
-export async function expectError(response: Response, status: number, code: string): Promise<ErrorBody> {
-  const body = await response.text()
-  expect({ status: response.status, body }).toMatchObject({ status })
-  const error = JSON.parse(body) as ErrorBody
-  expect(error.code).toBe(code)
-  return error
 }
 
 /** Fetches a signed URL through the app (its host is PUBLIC_URL's; the path and query are what count). */
