@@ -8,11 +8,12 @@ type Json = Record<string, unknown>
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 const CHANGED = { type: 'array', items: { type: 'string' }, description: 'The fields this change set' }
 /** Who handles a call, before or after a transfer. */
-const HANDLER = (when: string) => ({
+const HANDLER = (when: string, example: { agent_id: string | null; queue: string | null }) => ({
   type: 'object',
   description: `Who handled the call ${when} the transfer`,
   required: ['agent_id', 'queue'],
   properties: { agent_id: { type: ['string', 'null'] }, queue: { type: ['string', 'null'] } },
+  examples: [example],
 })
 const TEST = { type: 'boolean', const: true, description: 'Present only on a test send (POST /api/v1/webhooks/{id}/test)' }
 
@@ -47,14 +48,23 @@ const EMITTED: Partial<Record<EventType, { properties: Json; required: string[] 
   'call.started': { properties: { call: ref('Call') }, required: ['call'] },
   'call.answered': { properties: { call: ref('Call') }, required: ['call'] },
   'call.transferred': {
-    properties: { call: ref('Call'), from: HANDLER('before'), to: HANDLER('after') },
+    properties: {
+      call: ref('Call'),
+      from: HANDLER('before', { agent_id: null, queue: 'support' }),
+      to: HANDLER('after', { agent_id: 'usr_01JH2Q8V6MZ4T3N7C5X9B1K0RS', queue: 'support' }),
+    },
     required: ['call', 'from', 'to'],
   },
   'call.completed': {
     properties: {
       call: ref('Call'),
-      status: { type: 'string', enum: ['completed', 'no_answer', 'busy', 'failed', 'canceled', 'rejected'], description: 'How it ended' },
-      reason: { type: ['string', 'null'], description: "The call's end_reason" },
+      status: {
+        type: 'string',
+        enum: ['completed', 'no_answer', 'busy', 'failed', 'canceled', 'rejected'],
+        description: 'How it ended',
+        examples: ['completed'],
+      },
+      reason: { type: ['string', 'null'], description: "The call's end_reason", examples: ['hangup'] },
     },
     required: ['call', 'status', 'reason'],
   },
@@ -62,9 +72,9 @@ const EMITTED: Partial<Record<EventType, { properties: Json; required: string[] 
   'agent.status_changed': {
     properties: {
       agent: ref('Agent'),
-      from: { type: 'string', description: 'The activity before' },
-      to: { type: 'string', description: 'The activity after' },
-      reason: { type: 'string', enum: ['login', 'set', 'capacity', 'logout', 'supervisor', 'idle'] },
+      from: { type: 'string', description: 'The activity before', examples: ['available'] },
+      to: { type: 'string', description: 'The activity after', examples: ['break'] },
+      reason: { type: 'string', enum: ['login', 'set', 'capacity', 'logout', 'supervisor', 'idle'], examples: ['set'] },
     },
     required: ['agent', 'from', 'to', 'reason'],
   },
@@ -72,7 +82,7 @@ const EMITTED: Partial<Record<EventType, { properties: Json; required: string[] 
   'agent.logged_out': {
     properties: {
       agent: ref('Agent'),
-      reason: { type: 'string', enum: ['logout', 'supervisor', 'idle'] },
+      reason: { type: 'string', enum: ['logout', 'supervisor', 'idle'], examples: ['logout'] },
       session: ref('AgentSession'),
     },
     required: ['agent', 'reason', 'session'],
@@ -131,12 +141,7 @@ function exampleData(type: EventType, schema: { properties: Json }, components: 
     else if (name === 'changed')
       data[name] = type.startsWith('user.') ? ['role'] : type.startsWith('crm.') ? ['name'] : ['status', 'priority']
     else if (name === 'previous_assignee_id') data[name] = null
-    else if (type === 'call.transferred' && (name === 'from' || name === 'to'))
-      data[name] = name === 'from' ? { agent_id: null, queue: 'support' } : { agent_id: 'usr_01JH2Q8V6MZ4T3N7C5X9B1K0RS', queue: 'support' }
-    else if (type === 'call.completed' && name === 'status') data[name] = 'completed'
-    else if (type === 'call.completed' && name === 'reason') data[name] = 'hangup'
-    else if (type === 'agent.status_changed' && name !== 'agent') data[name] = { from: 'available', to: 'break', reason: 'set' }[name]
-    else if (type === 'agent.logged_out' && name === 'reason') data[name] = 'logout'
+    else if ((property as { examples?: unknown[] }).examples) data[name] = (property as { examples: unknown[] }).examples[0]
     else if (name in sample) data[name] = sample[name]
   }
   return data
