@@ -68,6 +68,12 @@ function documentation(config: Config) {
           description: 'Access token from POST /api/v1/auth/login, or a personal access token (pat_live_…) from POST /api/v1/api-keys',
         },
         apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A personal access token (pat_live_…)' },
+        operatorAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An operator token (sbo_…) from `switchboard operator-token create`: the installation operator, above every organization',
+        },
       },
     },
   }

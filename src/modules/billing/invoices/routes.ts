@@ -1,0 +1,7 @@
+// The invoices routes of the billing module (placeholder until built).
+import { Elysia } from 'elysia'
+import type { AppContext } from '../../../context.ts'
+
+export function invoicesRoutes(_app: AppContext) {
+  return new Elysia()
+}

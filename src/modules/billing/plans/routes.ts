@@ -1,0 +1,7 @@
+// The plans routes of the billing module (placeholder until built).
+import { Elysia } from 'elysia'
+import type { AppContext } from '../../../context.ts'
+
+export function plansRoutes(_app: AppContext) {
+  return new Elysia()
+}
