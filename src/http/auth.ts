@@ -13,7 +13,7 @@ import { authenticate } from '../modules/auth/index.ts'
 import { authenticateOperator } from '../modules/operators/index.ts'
 import { claimIdempotencyKey } from './idempotency.ts'
 import { errorResponses } from './problem.ts'
-import { chargeUser } from './rate-limit.ts'
+import { chargeAnonymous, chargeUser } from './rate-limit.ts'
 import { type MetaContext, requestMeta } from './request-meta.ts'
 
 const security: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyAuth: [] }]
@@ -60,10 +60,13 @@ function buildMacros(app: AppContext) {
       // Not a description: the macro's would replace the route's own (openapi-document.ts writes both).
       detail: { security, 'x-permission': permission },
     }),
-    // The operator's routes (an operator token, `sbo_…`): not counted against any organization's rates.
+    // The operator's routes (an operator token, `sbo_…`): above every organization, so counted against
+    // the client address's budget (UNAUTH_PER_MINUTE), as a failed authentication is.
     operator: {
       async resolve(c): Promise<{ actor: SystemActor; ctx: Ctx<SystemActor> }> {
         const ctx = await authenticateOperator(app, c.request)
+        const charged = chargeAnonymous(app, c)
+        if (charged) await charged
         return { actor: ctx.actor, ctx }
       },
       ...idempotency,

@@ -1,9 +1,10 @@
 // Operator verbs behind `switchboard org set-plan` and `org set-limits`: change an organization's plan
-// or its own request rates. The running server reads both on every request, so they apply at once.
+// or its own request rates (a subscription moves the plan too, changePlanInTx). The running server reads
+// both, and the plan's rates in the plans table, on every request, so they apply at once.
 import type { Ctx } from '../../context.ts'
 import type { Tx } from '../../db/database.ts'
 import { appendAudit, auditActorOf } from '../audit/index.ts'
-import { organizationRates } from './plans.ts'
+import { PLAN_RATES } from './plans.ts'
 import { findOrgRates, type OrgRatesRow, updateOrgRates } from './store.ts'
 
 export interface RatesView {
@@ -12,20 +13,22 @@ export interface RatesView {
   /** Set by set-limits; null: the plan's. */
   rate_limit_per_minute: number | null
   rate_limit_per_day: number | null
-  /** What one user gets; the organization's budget is these times ORG_LIMIT_FACTOR. */
+  /** What one user gets (these, else the plan's in the plans table); the organization's budget is these times ORG_LIMIT_FACTOR. */
   effective: { per_minute: number; per_day: number }
 }
 
 function view(org: OrgRatesRow): RatesView {
   const perMinute = org.rate_limit_per_minute === null ? null : Number(org.rate_limit_per_minute)
   const perDay = org.rate_limit_per_day === null ? null : Number(org.rate_limit_per_day)
-  const rates = organizationRates(org.plan, perMinute, perDay)
+  // The plan's row, or (never the case: the four are seeded) Free's seeded rates.
+  const planPerMinute = org.plan_rate_limit_per_minute === null ? PLAN_RATES.free.perMinute : Number(org.plan_rate_limit_per_minute)
+  const planPerDay = org.plan_rate_limit_per_day === null ? PLAN_RATES.free.perDay : Number(org.plan_rate_limit_per_day)
   return {
     organization_id: org.id,
     plan: org.plan,
     rate_limit_per_minute: perMinute,
     rate_limit_per_day: perDay,
-    effective: { per_minute: rates.perMinute, per_day: rates.perDay },
+    effective: { per_minute: perMinute ?? planPerMinute, per_day: perDay ?? planPerDay },
   }
 }
 

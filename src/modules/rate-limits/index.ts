@@ -13,7 +13,7 @@ export {
 } from './limiter.ts'
 export { redisRateCounters, type RedisRateCountersOptions } from './redis-counters.ts'
 export type { LocalRateCounters, RateCounters } from '../../ports.ts'
-export { MAX_PER_DAY, MAX_PER_MINUTE, organizationRates, PLAN_RATES, type Rates, RATES_COLUMN, ratesFromColumn } from './plans.ts'
+export { MAX_PER_DAY, MAX_PER_MINUTE, PLAN_RATES, type Rates, RATES_COLUMN, ratesFromColumn } from './plans.ts'
 export { changePlan, changePlanInTx, changeRates, getOrganizationRates, type RatesView } from './change-rates.ts'
 export { RATE_LIMIT_SAVE_INTERVAL_MS, rateLimitSaveTask } from './jobs.ts'
 export { restoreRateCounters, saveRateCounters } from './store.ts'

@@ -1,7 +1,7 @@
 // An organization's billing account: made with the defaults on first use, inside the caller's
 // transaction; the gap-free invoice numbers and the credit balance (what a downgrade left the
 // organization owed, taken off its next invoices in the same currency).
-import type { Tx } from '../../../db/database.ts'
+import type { Queries, Tx } from '../../../db/database.ts'
 import { AppError } from '../../../errors.ts'
 import {
   type BillingAccountRow,
@@ -12,6 +12,25 @@ import {
 } from './store.ts'
 
 export const ACCOUNT_DEFAULTS = { tax_rate_bps: 0, on_retries_exhausted: 'canceled', days_until_due: 30 } as const
+
+/** The organization's billing account, or the one it would get (not saved; updated_at 0) when it has none. */
+export async function billingAccountOf(db: Queries, organizationId: string): Promise<BillingAccountRow> {
+  return (
+    (await findBillingAccount(db, organizationId)) ?? {
+      organization_id: organizationId,
+      ...ACCOUNT_DEFAULTS,
+      next_invoice_number: 1,
+      credit_balance: 0,
+      balance_currency: null,
+      billing_email: null,
+      billing_name: null,
+      billing_address: null,
+      provider_customer_id: null,
+      created_at: 0,
+      updated_at: 0,
+    }
+  )
+}
 
 /** The organization's billing account, made with the defaults when it has none. */
 export async function ensureBillingAccountInTx(tx: Tx, organizationId: string, now: number): Promise<BillingAccountRow> {
