@@ -2,7 +2,10 @@
 // billing tasks every second): an operator token made with the CLI, a price set through the operator's
 // API, a subscription whose first period ends a few seconds from now (billing_cycle_anchor), then one
 // real renewal by the cron loop: the renewal invoice open (send_invoice) with the next number, the
-// period advanced by a calendar month. One wait of about 4 s.
+// period advanced by a calendar month. And dunning on the same clock, for a second organization whose
+// invoices are due at once (days_until_due 0) with retries after 1 s and 2 s: its sent invoice goes
+// overdue, the subscription past_due, then canceled once the last retry passes, back to Free.
+// Waits of about 4 s, side by side.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -19,6 +22,7 @@ const env = {
   ADMIN_PASSWORD: 'billing-clock-test-password',
   CRON_TICK_MS: '100',
   BILLING_INTERVAL: '1',
+  BILLING_RETRY_SCHEDULE: '1s,2s',
   PORT: port,
   PUBLIC_URL: `http://127.0.0.1:${port}`,
 }
@@ -45,6 +49,45 @@ async function ok(reply: Promise<{ status: number; body: Json }>, status = 200):
 }
 
 const s = {} as { anchor: number; created: Json; renewed: Json; first: Json; renewal: Json; waitedMs: number }
+const d = {} as { created: Json; pastDue: Json; ended: { status: number; body: Json }; invoice: Json; waitedMs: number }
+
+async function signIn(email: string, password: string): Promise<string> {
+  const login = await fetch(`${server.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  })
+  return ((await login.json()) as Json).access_token as string
+}
+
+/** The second organization's dunning, from its subscription to its end (at most 10 s). */
+async function dun(binary: string, operator: string): Promise<void> {
+  const org = await run([binary, 'org', 'create', '--name', 'Dunning Ltd'], env, folder)
+  expect(org.code).toBe(0)
+  const orgId = (JSON.parse(org.stdout) as Json).id as string
+  const password = 'dunning-test-password'
+  const user = await run(
+    [binary, 'user', 'create', '--org', orgId, '--email', 'owner@dunning.test', '--password', password, '--role', 'super_admin'],
+    env,
+    folder,
+  )
+  expect(user.code).toBe(0)
+  const token = await signIn('owner@dunning.test', password)
+  await ok(call('PATCH', `/api/v1/operator/organizations/${orgId}/billing`, operator, { days_until_due: 0 }))
+  d.created = await ok(call('POST', '/api/v1/billing/subscription', token, { plan: 'starter', currency: 'usd' }), 201)
+  const started = Date.now()
+  for (;;) {
+    const now = await call('GET', '/api/v1/billing/subscription', token)
+    if (now.status === 200 && now.body.status === 'past_due') d.pastDue ??= now.body
+    if (now.status === 404 || Date.now() - started > 10_000) {
+      d.ended = now
+      break
+    }
+    await Bun.sleep(100)
+  }
+  d.waitedMs = Date.now() - started
+  d.invoice = await ok(call('GET', `/api/v1/billing/invoices/${d.created.latest_invoice_id}`, token))
+}
 
 describe('billing on the real clock (one binary, one renewal)', () => {
   beforeAll(async () => {
@@ -53,16 +96,12 @@ describe('billing on the real clock (one binary, one renewal)', () => {
     const made = await run([binary, 'operator-token', 'create', 'clock'], env, folder)
     expect(made.code).toBe(0)
     const operator = (JSON.parse(made.stdout) as Json).token as string
-    const login = await fetch(`${server.url}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }),
-    })
-    const token = ((await login.json()) as Json).access_token as string
+    const token = await signIn(env.ADMIN_EMAIL, env.ADMIN_PASSWORD)
 
     await ok(
       call('PUT', '/api/v1/operator/plans/starter', operator, { prices: [{ currency: 'usd', interval: 'month', unit_amount: 2900 }] }),
     )
+    const dunning = dun(binary, operator)
     // The first period ends 3 s from now (whole seconds: RFC 3339 as a client would write it).
     s.anchor = Math.ceil(Date.now() / 1000) * 1000 + 3000
     s.created = await ok(
@@ -82,6 +121,7 @@ describe('billing on the real clock (one binary, one renewal)', () => {
     }
     s.waitedMs = Date.now() - started
     s.renewal = await ok(call('GET', `/api/v1/billing/invoices/${s.renewed.latest_invoice_id}`, token))
+    await dunning
   }, 90_000)
 
   afterAll(async () => {
@@ -119,5 +159,15 @@ describe('billing on the real clock (one binary, one renewal)', () => {
     })
     // Not before the anchor: the renewal's invoice was made after the period ended.
     expect(Date.parse(s.renewal.created_at)).toBeGreaterThanOrEqual(s.anchor)
+  })
+
+  test('dunning: the sent invoice overdue at once, past_due, then canceled after the last retry (1 s, 2 s)', () => {
+    expect(d.created).toMatchObject({ status: 'active', collection_method: 'send_invoice' })
+    expect(d.pastDue).toMatchObject({ status: 'past_due', id: d.created.id })
+    expect(d.waitedMs).toBeLessThan(10_000)
+    // No current subscription: the organization is on Free again.
+    expect(d.ended.status).toBe(404)
+    // Three failures: on its due date, then at the first failure + 1 s and + 2 s; no attempt after.
+    expect(d.invoice).toMatchObject({ status: 'open', attempt_count: 3, next_payment_attempt: null })
   })
 })

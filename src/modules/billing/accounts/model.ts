@@ -1,5 +1,6 @@
 // Request and response schemas of an organization's billing settings (the BillingSettings component):
 // the organization's routes take its details and dunning choice, the operator's every field.
+import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { oneOf } from '../../../http/schema.ts'
 import { RETRIES_EXHAUSTED_ACTIONS } from '../table.ts'
@@ -27,13 +28,15 @@ export const BillingSettingsBody = t.Object(
     on_retries_exhausted: oneOf(RETRIES_EXHAUSTED_ACTIONS, {
       description: 'What a subscription becomes when the last retry of a renewal payment failed: canceled, or unpaid (kept, on Free rates)',
     }),
-    tax_rate_bps: t.Integer({
+    tax_rate_bps: Type.Integer({
       description: 'Tax rate in basis points (2000 is 20 %), applied when an invoice is finalized; set by the operator',
     }),
-    days_until_due: t.Integer({
+    days_until_due: Type.Integer({
       description: 'Days from finalization to the due date of an invoice sent for payment; set by the operator',
     }),
-    credit_balance: t.Integer({ description: 'What the organization is owed (a downgrade), in minor units, taken off its next invoices' }),
+    credit_balance: Type.Integer({
+      description: 'What the organization is owed (a downgrade), in minor units, taken off its next invoices',
+    }),
     balance_currency: t.Nullable(t.String({ description: "The credit balance's currency" })),
     updated_at: t.Nullable(t.String({ format: 'date-time', description: 'null while every setting is the default' })),
   },
@@ -57,8 +60,8 @@ export const UpdateBillingSettingsBody = t.Object(organizationFields, {
 export const OperatorBillingSettingsBody = t.Object(
   {
     ...organizationFields,
-    tax_rate_bps: t.Optional(t.Integer({ minimum: 0, maximum: MAX_TAX_RATE_BPS })),
-    days_until_due: t.Optional(t.Integer({ minimum: 0, maximum: MAX_DAYS_UNTIL_DUE })),
+    tax_rate_bps: t.Optional(Type.Integer({ minimum: 0, maximum: MAX_TAX_RATE_BPS })),
+    days_until_due: t.Optional(Type.Integer({ minimum: 0, maximum: MAX_DAYS_UNTIL_DUE })),
   },
   { minProperties: 1, additionalProperties: false, examples: [{ tax_rate_bps: 2000, days_until_due: 14 }] },
 )

@@ -1,5 +1,6 @@
 // Request and response schemas of the invoices endpoints (the Invoice component): money in integer
 // minor units, currencies lowercase, times RFC 3339 or null.
+import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { listResponse, pagingQuery } from '../../../http/list.ts'
 import { oneOf } from '../../../http/schema.ts'
@@ -7,7 +8,7 @@ import { BILLING_REASONS, COLLECTION_METHODS, INVOICE_STATUSES, LINE_KINDS, PLAN
 import { INVOICE_LIST } from './store.ts'
 
 const Time = t.String({ format: 'date-time' })
-const Money = (description: string) => t.Integer({ description: `${description} (minor units)` })
+const Money = (description: string) => Type.Integer({ description: `${description} (minor units)` })
 
 export const INVOICE_EXAMPLE = {
   id: 'in_01KAX3M6W9P8T2V5G7H4J3C1QZ',
@@ -65,7 +66,7 @@ export const InvoiceLineBody = t.Object({
   description: t.String(),
   plan: t.Nullable(oneOf(PLAN_IDS)),
   price_id: t.Nullable(t.String()),
-  quantity: t.Integer(),
+  quantity: Type.Integer(),
   unit_amount: Money('Per unit; negative for a credit'),
   amount: Money('Negative for a credit (the unused part of the old plan)'),
   period_start: t.Nullable(Time),
@@ -84,7 +85,7 @@ export const InvoiceBody = t.Object(
     currency: t.String({ description: 'Lowercase ISO 4217' }),
     lines: t.Array(InvoiceLineBody),
     subtotal: Money('The sum of the lines'),
-    tax_rate_bps: t.Integer({ description: 'The tax rate in basis points (2000 = 20 %), the account’s at finalization' }),
+    tax_rate_bps: Type.Integer({ description: 'The tax rate in basis points (2000 = 20 %), the account’s at finalization' }),
     tax: Money('subtotal × rate, rounded half away from zero'),
     total: Money('subtotal + tax'),
     applied_balance: Money(
@@ -96,7 +97,7 @@ export const InvoiceBody = t.Object(
     period_start: t.Nullable(Time),
     period_end: t.Nullable(Time),
     due_date: t.Nullable(t.String({ format: 'date-time', description: 'Set on finalization' })),
-    attempt_count: t.Integer({ description: 'Failed payment attempts' }),
+    attempt_count: Type.Integer({ description: 'Failed payment attempts' }),
     next_payment_attempt: t.Nullable(t.String({ format: 'date-time', description: 'When the cron loop next tries to collect it' })),
     customer: t.Object({ name: t.Nullable(t.String()), email: t.Nullable(t.String()), address: t.Nullable(t.String()) }),
     description: t.Nullable(t.String()),
@@ -144,8 +145,8 @@ export const CreateInvoiceBody = t.Object(
     lines: t.Array(
       t.Object({
         description: t.String({ minLength: 1, maxLength: 500, pattern: '\\S' }),
-        quantity: t.Integer({ minimum: 1, maximum: 1_000_000 }),
-        unit_amount: t.Integer({ minimum: -1e12, maximum: 1e12, description: 'Minor units; negative for a credit' }),
+        quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+        unit_amount: Type.Integer({ minimum: -1e12, maximum: 1e12, description: 'Minor units; negative for a credit' }),
       }),
       { minItems: 1, maxItems: 100 },
     ),

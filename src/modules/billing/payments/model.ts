@@ -65,7 +65,7 @@ export const RefundBody = t.Object(
   {
     id: t.String(),
     payment_id: t.String(),
-    amount: t.Integer(),
+    amount: Type.Integer(),
     currency: t.String({ description: 'Lowercase ISO 4217' }),
     status: oneOf(REFUND_STATUSES),
     reason: t.Nullable(t.String()),
@@ -79,7 +79,7 @@ export const PaymentBody = t.Object(
     id: t.String(),
     organization_id: t.String(),
     invoice_id: t.Nullable(t.String()),
-    amount: t.Integer({ description: 'Minor units' }),
+    amount: Type.Integer({ description: 'Minor units' }),
     currency: t.String({ description: 'Lowercase ISO 4217' }),
     status: oneOf(PAYMENT_STATUSES, { description: "Stripe's PaymentIntent statuses" }),
     provider: oneOf(PAYMENT_PROVIDERS),
@@ -95,7 +95,7 @@ export const PaymentBody = t.Object(
     attempts: t.Array(t.Object({ attempted_at: Time, outcome: oneOf(['succeeded', 'failed'] as const), error: t.Nullable(ErrorObject) }), {
       description: 'Each charge attempt, oldest first',
     }),
-    amount_refunded: t.Integer({ description: 'Refunded or being refunded (pending), minor units' }),
+    amount_refunded: Type.Integer({ description: 'Refunded or being refunded (pending), minor units' }),
     refunds: t.Array(RefundBody),
     succeeded_at: t.Nullable(Time),
     canceled_at: t.Nullable(Time),

@@ -1,5 +1,6 @@
 // Request and response schemas of plans and prices (the Plan and Price components): the operator's
 // routes and the organization's list of what it may subscribe to.
+import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { oneOf } from '../../../http/schema.ts'
 import { MAX_PER_DAY, MAX_PER_MINUTE } from '../../rate-limits/index.ts'
@@ -33,7 +34,7 @@ export const PriceBody = t.Object(
     organization_id: t.Nullable(t.String({ description: "An Enterprise price of this organization only; null: every organization's" })),
     currency: t.String({ description: 'ISO 4217, lowercase (usd)' }),
     interval: oneOf(BILLING_INTERVALS),
-    unit_amount: t.Integer({ description: 'Per seat and interval, in minor units (2900 is 29.00 USD)' }),
+    unit_amount: Type.Integer({ description: 'Per seat and interval, in minor units (2900 is 29.00 USD)' }),
     active: t.Boolean({ description: 'False once another price replaced it or the operator withdrew it' }),
     created_at: t.String({ format: 'date-time' }),
   },
@@ -44,8 +45,10 @@ export const PlanBody = t.Object(
   {
     id: oneOf(PLAN_IDS),
     name: t.String(),
-    rate_limit_per_minute: t.Integer({ description: "Requests a minute per user (an organization's own rates, set by the operator, win)" }),
-    rate_limit_per_day: t.Integer({ description: 'Requests a day per user' }),
+    rate_limit_per_minute: Type.Integer({
+      description: "Requests a minute per user (an organization's own rates, set by the operator, win)",
+    }),
+    rate_limit_per_day: Type.Integer({ description: 'Requests a day per user' }),
     prices: t.Array(PriceBody, { description: 'Its active prices' }),
   },
   { title: 'Plan', examples: [PLAN_EXAMPLE] },
@@ -56,14 +59,14 @@ export const PlanList = t.Object({ plans: t.Array(PlanBody) }, { examples: [{ pl
 export const PriceInputBody = t.Object({
   currency: t.String({ minLength: 3, maxLength: 3, description: 'ISO 4217 (usd or USD; stored lowercase)' }),
   interval: oneOf(BILLING_INTERVALS),
-  unit_amount: t.Integer({ minimum: 0, maximum: MAX_UNIT_AMOUNT, description: 'Per seat and interval, in minor units' }),
+  unit_amount: Type.Integer({ minimum: 0, maximum: MAX_UNIT_AMOUNT, description: 'Per seat and interval, in minor units' }),
 })
 
 export const UpdatePlanBody = t.Object(
   {
     name: t.Optional(t.String({ minLength: 1, maxLength: MAX_PLAN_NAME })),
-    rate_limit_per_minute: t.Optional(t.Integer({ minimum: 1, maximum: MAX_PER_MINUTE })),
-    rate_limit_per_day: t.Optional(t.Integer({ minimum: 1, maximum: MAX_PER_DAY })),
+    rate_limit_per_minute: t.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_MINUTE })),
+    rate_limit_per_day: t.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_DAY })),
     prices: t.Optional(
       t.Array(PriceInputBody, {
         maxItems: MAX_PRICES_PER_REQUEST,

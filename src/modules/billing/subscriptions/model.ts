@@ -1,4 +1,5 @@
 // Request and response schemas of the subscription endpoints (the Subscription component).
+import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { oneOf } from '../../../http/schema.ts'
 import { BILLING_INTERVALS, COLLECTION_METHODS, PLAN_IDS, SUBSCRIPTION_STATUSES } from '../table.ts'
@@ -46,8 +47,8 @@ export const SubscriptionBody = t.Object(
     price_id: t.String(),
     currency: t.String({ description: 'Lowercase ISO 4217' }),
     interval: oneOf(BILLING_INTERVALS),
-    unit_amount: t.Integer({ description: "The price's amount per seat and interval, in minor units" }),
-    quantity: t.Integer({ description: 'Seats' }),
+    unit_amount: Type.Integer({ description: "The price's amount per seat and interval, in minor units" }),
+    quantity: Type.Integer({ description: 'Seats' }),
     status: oneOf(SUBSCRIPTION_STATUSES),
     collection_method: oneOf(COLLECTION_METHODS),
     current_period_start: Time,
@@ -63,7 +64,7 @@ export const SubscriptionBody = t.Object(
     latest_invoice_id: t.Nullable(t.String()),
     past_due_since: t.Nullable(Time, { description: 'The start of the grace period (past_due); null otherwise' }),
     entitlements: t.Object(
-      { plan: oneOf(PLAN_IDS), rate_limit_per_minute: t.Integer(), rate_limit_per_day: t.Integer() },
+      { plan: oneOf(PLAN_IDS), rate_limit_per_minute: Type.Integer(), rate_limit_per_day: Type.Integer() },
       {
         description:
           "What the organization gets now: the plan while trialing, active or past_due, else Free, and the plan's request rates per user",
@@ -83,14 +84,14 @@ export const SaveSubscriptionBody = t.Object({
   price_id: t.Optional(
     t.String({ minLength: 1, maxLength: 64, description: 'A price offered to the organization (instead of plan/currency/interval)' }),
   ),
-  quantity: t.Optional(t.Integer({ minimum: 1, maximum: 10_000, description: 'Seats; default 1 (a change: the current)' })),
+  quantity: t.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: 'Seats; default 1 (a change: the current)' })),
   collection_method: t.Optional(
     oneOf(COLLECTION_METHODS, {
       description: 'Default charge_automatically with the stripe provider, send_invoice with manual (which cannot charge)',
     }),
   ),
   default_payment_method_id: t.Optional(t.Nullable(PaymentMethod)),
-  trial_days: t.Optional(t.Integer({ minimum: 1, maximum: 730, description: 'A new subscription only: days of free trial' })),
+  trial_days: t.Optional(Type.Integer({ minimum: 1, maximum: 730, description: 'A new subscription only: days of free trial' })),
   billing_cycle_anchor: t.Optional(
     t.String({
       format: 'date-time',
