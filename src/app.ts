@@ -9,6 +9,7 @@ import { accessRoutes } from './modules/access/index.ts'
 import { agentsRoutes } from './modules/agents/index.ts'
 import { apiKeysRoutes } from './modules/api-keys/index.ts'
 import { auditRoutes } from './modules/audit/index.ts'
+import { billingRoutes, billingStreamedBodies } from './modules/billing/index.ts'
 import { callsRoutes, callsStreamedBodies } from './modules/calls/index.ts'
 import { mfaRoutes } from './modules/mfa/index.ts'
 import { oauthClientsRoutes } from './modules/oauth-clients/index.ts'
@@ -27,7 +28,12 @@ export function createApp(context: AppContext) {
   // Built on first use, after every module has registered its routes: tells 404 from 405.
   let routeTable: RouteTable | undefined
   // The routes that read their bodies as streams, with their own types and caps (a CSV import, a file, a raw recording).
-  const streamed = [...crmStreamedBodies(context.config), ...uploadsStreamedBodies(context.config), ...callsStreamedBodies(context.config)]
+  const streamed = [
+    ...crmStreamedBodies(context.config),
+    ...uploadsStreamedBodies(context.config),
+    ...callsStreamedBodies(context.config),
+    ...billingStreamedBodies(context.config),
+  ]
   const app = new Elysia()
     .use(httpPlatform(context, (): RouteTable => (routeTable ??= createRouteTable(app.routes.map(routeEntry))), streamed))
     .use(apiDocs(context.config))
@@ -45,6 +51,7 @@ export function createApp(context: AppContext) {
     .use(uploadsRoutes(context))
     .use(callsRoutes(context))
     .use(agentsRoutes(context))
+    .use(billingRoutes(context))
     .use(webhooksRoutes(context))
     .use(oauthClientsRoutes(context))
     .use(oauthRoutes(context))

@@ -123,6 +123,49 @@ export const SETTINGS = {
     default: 1800,
     description: 'Seconds without a request after which the cron loop logs out an agent whose `auto_offline` is on.',
   }),
+  PAYMENT_PROVIDER: Type.Union([Type.Literal('manual'), Type.Literal('stripe')], {
+    default: 'manual',
+    description:
+      '`manual`: invoices are sent and paid by bank transfer, recorded by the operator or the organization; `stripe`: cards charged through Stripe PaymentIntents.',
+  }),
+  STRIPE_SECRET_KEY: Type.String({
+    minLength: 1,
+    'x-default': '(none)',
+    'x-secret': true,
+    description: 'The Stripe secret key (`PAYMENT_PROVIDER=stripe`).',
+  }),
+  STRIPE_WEBHOOK_SECRET: Type.String({
+    minLength: 1,
+    'x-default': '(none)',
+    'x-secret': true,
+    description: "The signing secret of Stripe's webhook endpoint `/api/v1/integrations/stripe/webhook` (`PAYMENT_PROVIDER=stripe`).",
+  }),
+  STRIPE_API_URL: Type.String({
+    default: 'https://api.stripe.com',
+    description: "Base URL of Stripe's API (another only for a Stripe-compatible test server).",
+  }),
+  BILLING_RETRY_SCHEDULE: Type.String({
+    default: '1d,3d,5d,7d',
+    description:
+      'After a renewal payment fails: when it is retried, counted from the first failure (whole numbers with `s`, `m`, `h` or `d`); after the last, the subscription is canceled or unpaid.',
+  }),
+  BILLING_INCOMPLETE_EXPIRY: Type.String({
+    default: '23h',
+    description:
+      "How long a new subscription's first invoice may stay unpaid before it becomes `incomplete_expired` (as Stripe's 23 hours).",
+  }),
+  INVOICE_ISSUER: Type.String({
+    minLength: 1,
+    maxLength: 500,
+    default: 'Switchboard',
+    description: 'Who issues the invoices, as printed at the top of each PDF: a name, then address lines separated by `\\n`.',
+  }),
+  BILLING_INTERVAL: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 60,
+    description: 'How often the cron loop renews subscriptions, retries payments and expires subscriptions, in seconds.',
+  }),
   CRON_TICK_MS: Type.Integer({
     minimum: 10,
     maximum: 60_000,
@@ -296,6 +339,7 @@ export interface Config {
   readonly s3: S3Config | undefined
   /** An agent with auto_offline is logged out after this long without a request. */
   readonly agentIdleTimeoutMs: number
+  readonly billing: BillingConfig
   readonly cronTickMs: number
   readonly adminEmail: string
   /** Undefined: the first start generates one and prints it once. */
@@ -400,6 +444,7 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
     }),
     s3: parseS3(values),
     agentIdleTimeoutMs: (values.AGENT_IDLE_TIMEOUT as number) * 1000,
+    billing: parseBilling(values),
     cronTickMs: values.CRON_TICK_MS as number,
     adminEmail: parseEmail('ADMIN_EMAIL', values.ADMIN_EMAIL as string),
     adminPassword: values.ADMIN_PASSWORD as string | undefined,
@@ -445,6 +490,68 @@ function parseS3(values: Record<string, unknown>): S3Config | undefined {
     region: values.S3_REGION as string,
     accessKeyId: values.S3_ACCESS_KEY_ID as string,
     secretAccessKey: values.S3_SECRET_ACCESS_KEY as string,
+  })
+}
+
+export interface BillingConfig {
+  readonly provider: 'manual' | 'stripe'
+  /** Set when the provider is Stripe. */
+  readonly stripe: { readonly secretKey: string; readonly webhookSecret: string; readonly apiUrl: string } | undefined
+  /** Delays after the first failed renewal payment at which it is retried, ascending (ms). */
+  readonly retryScheduleMs: readonly number[]
+  readonly incompleteExpiryMs: number
+  readonly intervalMs: number
+  /** The issuer block of the invoices' PDFs, one line each. */
+  readonly invoiceIssuer: readonly string[]
+}
+
+function parseBilling(values: Record<string, unknown>): BillingConfig {
+  const provider = values.PAYMENT_PROVIDER as BillingConfig['provider']
+  const names = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const
+  let stripe: BillingConfig['stripe']
+  if (provider === 'stripe') {
+    const missing = names.filter((name) => values[name] === undefined)
+    if (missing.length > 0) throw new ConfigError(`${missing.join(' and ')} must be set when PAYMENT_PROVIDER is stripe`)
+    stripe = Object.freeze({
+      secretKey: values.STRIPE_SECRET_KEY as string,
+      webhookSecret: values.STRIPE_WEBHOOK_SECRET as string,
+      apiUrl: parseUrl('STRIPE_API_URL', values.STRIPE_API_URL as string),
+    })
+  } else {
+    const stray = names.find((name) => values[name] !== undefined)
+    if (stray) throw new ConfigError(`${stray} is set but PAYMENT_PROVIDER is not stripe`)
+  }
+  const schedule = parseDurations('BILLING_RETRY_SCHEDULE', values.BILLING_RETRY_SCHEDULE as string, 10)
+  if (schedule.some((ms, i) => i > 0 && ms <= schedule[i - 1]!))
+    throw new ConfigError(`BILLING_RETRY_SCHEDULE must be ascending (got ${JSON.stringify(values.BILLING_RETRY_SCHEDULE)})`)
+  const [incompleteExpiryMs] = parseDurations('BILLING_INCOMPLETE_EXPIRY', values.BILLING_INCOMPLETE_EXPIRY as string, 1)
+  return Object.freeze({
+    provider,
+    stripe,
+    retryScheduleMs: Object.freeze(schedule),
+    incompleteExpiryMs: incompleteExpiryMs!,
+    intervalMs: (values.BILLING_INTERVAL as number) * 1000,
+    invoiceIssuer: Object.freeze(
+      (values.INVOICE_ISSUER as string)
+        .split('\\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== ''),
+    ),
+  })
+}
+
+const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+/** Comma-separated durations such as `1d,3d` or `90s` (1 second to 365 days each), in ms. */
+function parseDurations(name: SettingName, text: string, max: number): number[] {
+  const parts = text.split(',').map((p) => p.trim())
+  const fail = (why: string) => new ConfigError(`${name} ${why} (got ${JSON.stringify(text)})`)
+  if (parts.length > max) throw fail(max === 1 ? 'must be one duration' : `must list at most ${max} durations`)
+  return parts.map((part) => {
+    const match = /^(\d{1,6})([smhd])$/.exec(part)
+    const ms = match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : 0
+    if (ms < 1000 || ms > 365 * 86_400_000) throw fail('must be whole numbers with a unit (s, m, h or d), from 1s to 365d')
+    return ms
   })
 }
 

@@ -40,8 +40,11 @@ export interface AppContext {
 /** The system itself acting: the cron loop, an operator's CLI command, the first start. */
 export interface SystemActor {
   readonly kind: 'system'
-  // twilio: a call-status callback from Twilio (the voice-status receiver acts for nobody else).
-  readonly id: 'cron' | 'cli' | 'first_start' | 'twilio'
+  // twilio: a call-status callback from Twilio (the voice-status receiver acts for nobody else);
+  // stripe: an event from Stripe's webhooks; operator: a request with an operator token (credentialId).
+  readonly id: 'cron' | 'cli' | 'first_start' | 'twilio' | 'stripe' | 'operator'
+  /** The operator token of an `operator` actor. */
+  readonly credentialId?: string
 }
 
 /** The first parameter of every verb: the app's context plus who is asking. */

@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   IP_NOT_ALLOWED: { status: 403, message: 'Requests from this address are not allowed for this organization' },
   SESSION_LIMIT_REACHED: { status: 403, message: 'The maximum number of concurrent sessions is reached' },
   MFA_ENROLLMENT_REQUIRED: { status: 403, message: 'Your organization requires multi-factor authentication: enroll a method first' },
+  PAYMENT_FAILED: { status: 402, message: 'The payment failed' },
   NOT_FOUND: { status: 404, message: 'Not found' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
   CONFLICT: { status: 409, message: 'The request conflicts with the current state' },

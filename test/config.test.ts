@@ -56,6 +56,35 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ S3_BUCKET: 'files', S3_ENDPOINT: 'ftp://x', ...keys }, {}, '/srv/app')).toThrow('S3_ENDPOINT')
   })
 
+  test('billing: Stripe needs both secrets, Stripe secrets without Stripe are refused, durations take units', () => {
+    const secrets = { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_y' }
+    expect(
+      loadConfig({ PAYMENT_PROVIDER: 'stripe', ...secrets, STRIPE_API_URL: 'http://127.0.0.1:12111/' }, {}, '/srv/app').billing.stripe,
+    ).toEqual({
+      secretKey: 'sk_test_x',
+      webhookSecret: 'whsec_y',
+      apiUrl: 'http://127.0.0.1:12111',
+    })
+    expect(() => loadConfig({ PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk' }, {}, '/srv/app')).toThrow(
+      'STRIPE_WEBHOOK_SECRET must be set when PAYMENT_PROVIDER is stripe',
+    )
+    expect(() => loadConfig(secrets, {}, '/srv/app')).toThrow('STRIPE_SECRET_KEY is set but PAYMENT_PROVIDER is not stripe')
+    expect(() => loadConfig({ PAYMENT_PROVIDER: 'paypal' }, {}, '/srv/app')).toThrow('PAYMENT_PROVIDER')
+    const billing = loadConfig({ BILLING_RETRY_SCHEDULE: '30s, 2m,1h', BILLING_INCOMPLETE_EXPIRY: '5s' }, {}, '/srv/app').billing
+    expect(billing.retryScheduleMs).toEqual([30_000, 120_000, 3_600_000])
+    expect(billing.incompleteExpiryMs).toBe(5000)
+    expect(loadConfig({ INVOICE_ISSUER: 'Acme Hosting Ltd\\n1 Main St\\n London ' }, {}, '/srv/app').billing.invoiceIssuer).toEqual([
+      'Acme Hosting Ltd',
+      '1 Main St',
+      'London',
+    ])
+    for (const bad of ['1d,1d', '3d,1d', '1w', '0s', '1.5d', ',', '366d'])
+      expect(() => loadConfig({ BILLING_RETRY_SCHEDULE: bad }, {}, '/srv/app')).toThrow('BILLING_RETRY_SCHEDULE')
+    expect(() => loadConfig({ BILLING_INCOMPLETE_EXPIRY: '1h,2h' }, {}, '/srv/app')).toThrow(
+      'BILLING_INCOMPLETE_EXPIRY must be one duration',
+    )
+  })
+
   test('INSTANCE_ID names this instance; anything but a plain name is refused', () => {
     expect(loadConfig({ INSTANCE_ID: 'api-2' }, {}, '/srv/app').instanceId).toBe('api-2')
     expect(() => loadConfig({ INSTANCE_ID: 'two words' }, {}, '/srv/app')).toThrow('INSTANCE_ID')
@@ -81,6 +110,14 @@ describe('loadConfig', () => {
       uploads: { maxBytes: 26_214_400, expiryMs: 3_600_000, signedUrlTtlS: 300 },
       s3: undefined,
       agentIdleTimeoutMs: 1_800_000,
+      billing: {
+        provider: 'manual',
+        stripe: undefined,
+        retryScheduleMs: [86_400_000, 259_200_000, 432_000_000, 604_800_000],
+        incompleteExpiryMs: 82_800_000,
+        intervalMs: 60_000,
+        invoiceIssuer: ['Switchboard'],
+      },
       cronTickMs: 1000,
       adminEmail: 'admin@switchboard.local',
       adminPassword: undefined,
@@ -228,6 +265,14 @@ describe('loadConfig', () => {
       's3-access-key-id',
       's3-secret-access-key',
       'agent-idle-timeout',
+      'payment-provider',
+      'stripe-secret-key',
+      'stripe-webhook-secret',
+      'stripe-api-url',
+      'billing-retry-schedule',
+      'billing-incomplete-expiry',
+      'invoice-issuer',
+      'billing-interval',
       'cron-tick-ms',
       'admin-email',
       'admin-password',

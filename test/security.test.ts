@@ -4,9 +4,11 @@
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
 import { routeEntry } from '../src/app.ts'
 import { prefixedId } from '../src/lib/ids.ts'
+import { contextFor } from '../src/context.ts'
 import { createRouteTable } from '../src/lib/route-match.ts'
 import { hasPermission } from '../src/modules/access/match.ts'
 import { ROLE_GRANTS, ROLES, type Permission } from '../src/modules/access/permissions.ts'
+import { createOperatorToken, revokeOperatorToken } from '../src/modules/operators/index.ts'
 import { json, makeTestApp } from './helpers/app.ts'
 import { seedOrganization } from './helpers/seed.ts'
 import { wavOf } from './modules/uploads/uploads-api.ts'
@@ -93,7 +95,45 @@ const targets = {
   // An agent's id is its user's: the home agent is visible to every role that reads agents (an agent sees itself).
   agent: { home: home.users.agent.user.id, away: away.users.agent.user.id },
   agent_activity: { home: '', away: 'away_only' },
+  // Billing (issue 18): each organization subscribed to Starter (sent invoices), its first invoice, a transfer it reported.
+  invoice: { home: '', away: '' },
+  payment: { home: '', away: '' },
 }
+
+// Billing (issue 18): an operator token sets a Starter price; both organizations subscribe and report a transfer.
+const cli = contextFor(app.context, { kind: 'system', id: 'cli' })
+const operator = { authorization: `Bearer ${(await createOperatorToken(cli, { name: 'security' })).token}` }
+const revoked = await createOperatorToken(cli, { name: 'revoked' })
+await revokeOperatorToken(cli, revoked.operator_token.id)
+const operatorRequest = (method: string, path: string, body?: unknown) =>
+  app.request(path, {
+    method,
+    headers: { ...operator, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+expect(
+  (await operatorRequest('PUT', '/api/v1/operator/plans/starter', { prices: [{ currency: 'usd', interval: 'month', unit_amount: 2900 }] }))
+    .status,
+).toBe(200)
+for (const side of ['home', 'away'] as const) {
+  const org = side === 'home' ? home : away
+  const subscribed = await app.request('/api/v1/billing/subscription', {
+    method: 'POST',
+    headers: { ...org.users.super_admin.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ plan: 'starter' }),
+  })
+  expect(subscribed.status).toBe(201)
+  targets.invoice[side] = (await json<{ latest_invoice_id: string }>(subscribed)).latest_invoice_id
+  const paid = await app.request(`/api/v1/billing/invoices/${targets.invoice[side]}/pay`, {
+    method: 'POST',
+    headers: { ...org.users.super_admin.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ reference: `transfer ${side}` }),
+  })
+  expect(paid.status).toBe(200)
+  targets.payment[side] = (await json<{ id: string }>(paid)).id
+}
+// A subscription moves its organization's plan (and drops its own rates): give them back.
+await app.context.db.raw.run('UPDATE organizations SET rate_limit_per_minute = 1000000, rate_limit_per_day = 100000000')
 
 interface Route {
   method: string
@@ -233,6 +273,26 @@ const ROUTES: Route[] = [
     permission: 'agent:delete',
     byId: 'agent_activity',
   },
+  // Billing (issue 18)
+  { method: 'GET', path: () => '/api/v1/billing/plans', permission: 'billing:read' },
+  { method: 'GET', path: () => '/api/v1/billing/settings', permission: 'billing:read' },
+  { method: 'PATCH', path: () => '/api/v1/billing/settings', permission: 'billing:manage', body: { billing_name: 'Home Ltd' } },
+  { method: 'GET', path: () => '/api/v1/billing/subscription', permission: 'billing:read' },
+  { method: 'POST', path: () => '/api/v1/billing/subscription', permission: 'billing:manage', body: { plan: 'starter', quantity: 1 } },
+  { method: 'POST', path: () => '/api/v1/billing/subscription/cancel', permission: 'billing:manage', body: { at_period_end: true } },
+  { method: 'POST', path: () => '/api/v1/billing/subscription/resume', permission: 'billing:manage', body: {} },
+  { method: 'GET', path: () => '/api/v1/billing/invoices', permission: 'billing:read' },
+  { method: 'GET', path: (id) => `/api/v1/billing/invoices/${id}`, permission: 'billing:read', byId: 'invoice' },
+  { method: 'GET', path: (id) => `/api/v1/billing/invoices/${id}/pdf`, permission: 'billing:read', byId: 'invoice' },
+  {
+    method: 'POST',
+    path: (id) => `/api/v1/billing/invoices/${id}/pay`,
+    permission: 'billing:manage',
+    body: { reference: 'another transfer' },
+    byId: 'invoice',
+  },
+  { method: 'GET', path: () => '/api/v1/billing/payments', permission: 'billing:read' },
+  { method: 'GET', path: (id) => `/api/v1/billing/payments/${id}`, permission: 'billing:read', byId: 'payment' },
   { method: 'POST', path: () => '/api/v1/auth/password', permission: null, body: { current_password: 'x', new_password: 'password-456' } },
   { method: 'POST', path: () => '/api/v1/auth/logout', permission: null },
   { method: 'GET', path: () => '/api/v1/auth/sessions', permission: null },
@@ -385,8 +445,133 @@ for (const route of ROUTES) {
   })
 }
 
+// The operator's routes (issue 18): only an operator token opens them — never a user's token, not even a
+// Super Admin's — and they are counted against the client address.
+interface OperatorRoute {
+  method: string
+  path: string
+  /** The path with the ids a valid request uses. */
+  real?: () => string
+  body?: unknown
+}
+const OPERATOR_ROUTES: OperatorRoute[] = [
+  { method: 'GET', path: '/api/v1/operator/plans' },
+  { method: 'PUT', path: '/api/v1/operator/plans/:plan', real: () => '/api/v1/operator/plans/starter', body: { name: 'Starter' } },
+  { method: 'DELETE', path: '/api/v1/operator/prices/:id', real: () => '/api/v1/operator/prices/price_00000000000000000000000000' },
+  {
+    method: 'POST',
+    path: '/api/v1/operator/organizations/:org_id/prices',
+    real: () => `/api/v1/operator/organizations/${home.org.id}/prices`,
+    body: { currency: 'eur', interval: 'year', unit_amount: 100_000 },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/operator/organizations/:org_id/billing',
+    real: () => `/api/v1/operator/organizations/${home.org.id}/billing`,
+  },
+  {
+    method: 'PATCH',
+    path: '/api/v1/operator/organizations/:org_id/billing',
+    real: () => `/api/v1/operator/organizations/${home.org.id}/billing`,
+    body: { tax_rate_bps: 0 },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/operator/organizations/:org_id/invoices',
+    real: () => `/api/v1/operator/organizations/${home.org.id}/invoices`,
+    body: { currency: 'usd', lines: [{ description: 'Setup', quantity: 1, unit_amount: 5000 }] },
+  },
+  { method: 'GET', path: '/api/v1/operator/invoices/:id', real: () => `/api/v1/operator/invoices/${targets.invoice.home}` },
+  {
+    method: 'POST',
+    path: '/api/v1/operator/invoices/:id/finalize',
+    real: () => `/api/v1/operator/invoices/${targets.invoice.home}/finalize`,
+  },
+  { method: 'DELETE', path: '/api/v1/operator/invoices/:id', real: () => `/api/v1/operator/invoices/${targets.invoice.home}` },
+  {
+    method: 'POST',
+    path: '/api/v1/operator/invoices/:id/void',
+    real: () => `/api/v1/operator/invoices/in_00000000000000000000000000/void`,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/operator/invoices/:id/mark-uncollectible',
+    real: () => `/api/v1/operator/invoices/in_00000000000000000000000000/mark-uncollectible`,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/operator/invoices/:id/payments',
+    real: () => `/api/v1/operator/invoices/in_00000000000000000000000000/payments`,
+    body: { reference: 'wire' },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/operator/payments/:id/confirm',
+    real: () => '/api/v1/operator/payments/pi_00000000000000000000000000/confirm',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/operator/payments/:id/cancel',
+    real: () => '/api/v1/operator/payments/pi_00000000000000000000000000/cancel',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/operator/payments/:id/refunds',
+    real: () => '/api/v1/operator/payments/pi_00000000000000000000000000/refunds',
+    body: {},
+  },
+]
+
+for (const route of OPERATOR_ROUTES) {
+  const path = () => route.real?.() ?? route.path
+  const send = (headers: Record<string, string>) =>
+    app.request(path(), {
+      method: route.method,
+      headers: { ...headers, ...(route.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: route.body === undefined ? undefined : JSON.stringify(route.body),
+    })
+  describe(`${route.method} ${route.path} (operator)`, () => {
+    test('401 without a token, with a user token (a Super Admin), a malformed one and a revoked operator token', async () => {
+      const attempts: Record<string, string>[] = [
+        {},
+        home.users.super_admin.auth,
+        { authorization: 'Bearer sbo_garbage' },
+        { authorization: `Bearer ${revoked.token}` },
+      ]
+      for (const headers of attempts) {
+        const response = await send(headers)
+        expect(response.status).toBe(401)
+        expect(['UNAUTHENTICATED', 'TOKEN_INVALID']).toContain((await json(response)).code as string)
+        expect(response.headers.get('x-ratelimit-limit')).toBe('1000000')
+      }
+    })
+
+    test('an operator token passes (its own rules may still refuse), counted against the address', async () => {
+      const response = await send(operator)
+      expect([401, 403]).not.toContain(response.status)
+      expect(response.status).toBeLessThan(500)
+      expect(response.headers.get('x-ratelimit-limit')).toBe('1000000')
+    })
+  })
+}
+
+test("an operator's Idempotency-Key replays its first answer", async () => {
+  const send = () =>
+    app.request(`/api/v1/operator/organizations/${away.org.id}/invoices`, {
+      method: 'POST',
+      headers: { ...operator, 'content-type': 'application/json', 'idempotency-key': 'operator-once' },
+      body: JSON.stringify({ currency: 'usd', lines: [{ description: 'Setup', quantity: 1, unit_amount: 5000 }] }),
+    })
+  const first = await send()
+  expect(first.status).toBe(201)
+  const again = await send()
+  expect(again.status).toBe(201)
+  expect(again.headers.get('idempotent-replayed')).toBe('true')
+  expect((await json(again)).id).toBe((await json(first)).id)
+})
+
 test('every authenticated route of the API is in the table', () => {
-  const table = new Set(ROUTES.map((r) => `${r.method} ${r.path(':id')}`))
+  const table = new Set([...ROUTES.map((r) => `${r.method} ${r.path(':id')}`), ...OPERATOR_ROUTES.map((r) => `${r.method} ${r.path}`)])
   const publicRoutes = new Set([
     'POST /api/v1/auth/login',
     'POST /api/v1/auth/refresh',
@@ -396,6 +581,8 @@ test('every authenticated route of the API is in the table', () => {
     'GET /api/v1/files/:id',
     // Twilio's status callbacks, signed with the organization's Twilio auth token (issue 17).
     'POST /api/v1/integrations/twilio/voice-status',
+    // Stripe's events, signed with STRIPE_WEBHOOK_SECRET (issue 18).
+    'POST /api/v1/integrations/stripe/webhook',
   ])
   const apiRoutes = app.app.routes.filter((r) => r.path.startsWith('/api/')).map((r) => `${r.method} ${r.path}`)
   expect(apiRoutes.filter((r) => !publicRoutes.has(r)).sort()).toEqual([...table].sort())

@@ -11,6 +11,8 @@ import { oauthClientCreateCommand } from './oauth-client.ts'
 import { orgClearAllowlistCommand, orgCreateCommand } from './org.ts'
 import { orgSetLimitsCommand, orgSetPlanCommand } from './org-limits.ts'
 import { orgWebhookCidrsCommand } from './org-webhook-cidrs.ts'
+import { operatorTokenCreateCommand, operatorTokenListCommand, operatorTokenRevokeCommand } from './operator-token.ts'
+import { planListCommand, planSetCommand } from './plan.ts'
 import { auditVerifyCommand } from './audit.ts'
 import { serveCommand } from './serve.ts'
 import { userCreateCommand } from './user.ts'
@@ -25,6 +27,11 @@ export const COMMANDS: Command[] = [
   orgSetPlanCommand,
   orgSetLimitsCommand,
   orgWebhookCidrsCommand,
+  planListCommand,
+  planSetCommand,
+  operatorTokenCreateCommand,
+  operatorTokenListCommand,
+  operatorTokenRevokeCommand,
   userCreateCommand,
   oauthClientCreateCommand,
   keysRotateCommand,

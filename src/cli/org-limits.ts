@@ -1,6 +1,7 @@
 // `switchboard org set-plan ORG_ID PLAN` and `org set-limits ORG_ID --per-minute N --per-day N`
 // (or `--clear`): an organization's plan and request rates. Both print the result as JSON; a running
-// server applies them on the organization's next request.
+// server applies them on the organization's next request. set-plan sets the plan directly: an
+// organization with a subscription has its plan set again by the subscription's next change.
 import { PLANS } from '../modules/organizations/index.ts'
 import { changePlan, changeRates, MAX_PER_DAY, MAX_PER_MINUTE } from '../modules/rate-limits/index.ts'
 import { EXIT, type Command } from './command.ts'
@@ -10,7 +11,7 @@ import { noSuchOrganization, withDatabase } from './with-database.ts'
 export const orgSetPlanCommand: Command = {
   name: 'org set-plan',
   params: ['<org_id>', '<plan>'],
-  summary: `Change an organization's plan (${PLANS.join('|')}); its request rates follow at once`,
+  summary: `Change an organization's plan (${PLANS.join('|')}); its request rates follow at once (a subscription's next change sets it again)`,
   async run({ config, args, io }) {
     const [id, plan] = args as [string, string]
     if (!(PLANS as readonly string[]).includes(plan)) return usage(io, `the plan must be one of: ${PLANS.join(', ')}`)
@@ -22,8 +23,9 @@ export const orgSetPlanCommand: Command = {
         io.stderr(`switchboard: the rates set by org set-limits were dropped; the ${plan} plan's apply\n`)
       }
       if (plan === 'enterprise' && after.rate_limit_per_minute === null && after.rate_limit_per_day === null) {
+        const { per_minute, per_day } = after.effective
         io.stderr(
-          'switchboard: enterprise has no rates of its own; set them with org set-limits (until then it gets the professional rates)\n',
+          `switchboard: the organization has no rates of its own; set them with org set-limits (until then it gets the enterprise plan's: ${per_minute} a minute, ${per_day} a day)\n`,
         )
       }
       io.stdout(JSON.stringify(after) + '\n')

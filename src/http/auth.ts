@@ -6,17 +6,19 @@
 // macro (elysia#1891), then claims the request's Idempotency-Key if it carries one (http/idempotency.ts).
 // Built once per app, whatever number of route factories use it.
 import { Elysia } from 'elysia'
-import { type AppContext, contextFor, type Ctx, type SessionActor, type UserActor } from '../context.ts'
+import { type AppContext, contextFor, type Ctx, type SessionActor, type SystemActor, type UserActor } from '../context.ts'
 import { AppError, type ErrorCode } from '../errors.ts'
 import { type Permission, requirePermission, requireSession } from '../modules/access/index.ts'
 import { authenticate } from '../modules/auth/index.ts'
+import { authenticateOperator } from '../modules/operators/index.ts'
 import { claimIdempotencyKey } from './idempotency.ts'
 import { errorResponses } from './problem.ts'
-import { chargeUser } from './rate-limit.ts'
+import { chargeAnonymous, chargeUser } from './rate-limit.ts'
 import { type MetaContext, requestMeta } from './request-meta.ts'
 
 const security: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyAuth: [] }]
 const sessionSecurity: Record<string, string[]>[] = [{ bearerAuth: [] }]
+const operatorSecurity: Record<string, string[]>[] = [{ operatorAuth: [] }]
 
 export { requirePermission, requireSession }
 
@@ -58,6 +60,18 @@ function buildMacros(app: AppContext) {
       // Not a description: the macro's would replace the route's own (openapi-document.ts writes both).
       detail: { security, 'x-permission': permission },
     }),
+    // The operator's routes (an operator token, `sbo_…`): above every organization, so counted against
+    // the client address's budget (UNAUTH_PER_MINUTE), as a failed authentication is.
+    operator: {
+      async resolve(c): Promise<{ actor: SystemActor; ctx: Ctx<SystemActor> }> {
+        const ctx = await authenticateOperator(app, c.request)
+        const charged = chargeAnonymous(app, c)
+        if (charged) await charged
+        return { actor: ctx.actor, ctx }
+      },
+      ...idempotency,
+      detail: { security: operatorSecurity },
+    },
     session: (mode: 'full' | 'mfa_enrollment') => ({
       async resolve(c): Promise<{ actor: SessionActor; ctx: Ctx<SessionActor> }> {
         const actor = requireSession(await authenticated(app, c, mode === 'mfa_enrollment'))

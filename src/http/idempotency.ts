@@ -2,7 +2,7 @@
 // take a key, checking the header, claiming the key once the request is authenticated, rate-counted and
 // authorized (the auth macros' beforeHandle, the last step before the handler), replaying a saved answer,
 // and keeping the answer (platform.ts's mapResponse, which sees every response once, with its status).
-import type { AppContext, UserActor } from '../context.ts'
+import type { AppContext, SystemActor, UserActor } from '../context.ts'
 import { validationError } from '../errors.ts'
 import {
   beginIdempotentRequest,
@@ -69,13 +69,17 @@ function claimKey(app: AppContext, c: HookContext, bodyText: () => string): Prom
       'The Idempotency-Key header is invalid',
     )
   // Set by the auth macro's resolve, which ran just before.
-  const { actor } = c as HookContext & { actor: UserActor }
+  const { actor } = c as HookContext & { actor: UserActor | SystemActor }
+  // A user's keys are theirs; an operator's (an operator token, above every organization) the token's.
+  const owner =
+    actor.kind === 'user'
+      ? { scope: actor.userId, organizationId: actor.organizationId }
+      : { scope: `${actor.id}:${actor.credentialId ?? actor.id}`, organizationId: null }
   const url = request.url
   const pathWithQuery = url.slice(url.indexOf('/', url.indexOf('//') + 2))
   return (async () => {
     const begun = await beginIdempotentRequest(app, {
-      scope: actor.userId,
-      organizationId: actor.organizationId,
+      ...owner,
       key,
       requestHash: requestHash(app.masterKey, { method: request.method, pathWithQuery, body: bodyText() }),
     })

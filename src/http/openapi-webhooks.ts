@@ -6,6 +6,16 @@ import { sampleData } from '../modules/webhooks/index.ts'
 type Json = Record<string, unknown>
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+/** Why a payment attempt failed (the provider's code, or `invoice_overdue`, `no_payment_method`). */
+const PAYMENT_ERROR = {
+  type: 'object',
+  required: ['code', 'message'],
+  properties: {
+    code: { type: 'string', examples: ['card_declined'] },
+    message: { type: 'string', examples: ['Your card was declined.'] },
+  },
+  description: 'Why the attempt failed',
+}
 const CHANGED = { type: 'array', items: { type: 'string' }, description: 'The fields this change set' }
 /** Who handles a call, before or after a transfer. */
 const HANDLER = (when: string, example: { agent_id: string | null; queue: string | null }) => ({
@@ -69,6 +79,13 @@ const EMITTED: Partial<Record<EventType, { properties: Json; required: string[] 
     required: ['call', 'status', 'reason'],
   },
   'recording.ready': { properties: { recording: ref('Recording') }, required: ['recording'] },
+  'subscription.created': { properties: { subscription: ref('Subscription') }, required: ['subscription'] },
+  'subscription.updated': { properties: { subscription: ref('Subscription') }, required: ['subscription'] },
+  'subscription.canceled': { properties: { subscription: ref('Subscription') }, required: ['subscription'] },
+  'invoice.paid': { properties: { invoice: ref('Invoice') }, required: ['invoice'] },
+  'invoice.failed': { properties: { invoice: ref('Invoice'), error: PAYMENT_ERROR }, required: ['invoice', 'error'] },
+  'payment.succeeded': { properties: { payment: ref('Payment') }, required: ['payment'] },
+  'payment.failed': { properties: { payment: ref('Payment'), error: PAYMENT_ERROR }, required: ['payment', 'error'] },
   'agent.status_changed': {
     properties: {
       agent: ref('Agent'),

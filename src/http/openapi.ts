@@ -52,6 +52,18 @@ function documentation(config: Config) {
       { name: 'Accounts', description: 'CRM: companies, with their domain, owner, tags and custom fields' },
       { name: 'Contacts', description: 'CRM: people, searchable, with their consent, account and tickets; merge duplicates' },
       { name: 'Leads', description: 'Leads, their lifecycle and conversion into contacts and accounts' },
+      { name: 'Uploads', description: 'Files: streamed uploads, downloads with ranges, signed links' },
+      { name: 'Calls', description: 'Calls, their lifecycle and recordings; Twilio status callbacks' },
+      { name: 'Recordings', description: 'Call recordings: their audio, processing and retention' },
+      { name: 'Agents', description: "Agents' profiles, status, sessions and activities" },
+      {
+        name: 'Billing',
+        description: "The organization's plan, subscription, invoices (with PDFs), payments and billing settings",
+      },
+      {
+        name: 'Operator',
+        description: "The installation operator's API (an operator token): plans and prices, each organization's billing",
+      },
       { name: 'Webhooks', description: "Receivers of the organization's events: signed deliveries with retries" },
       {
         name: 'OAuth clients',
@@ -68,6 +80,12 @@ function documentation(config: Config) {
           description: 'Access token from POST /api/v1/auth/login, or a personal access token (pat_live_…) from POST /api/v1/api-keys',
         },
         apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A personal access token (pat_live_…)' },
+        operatorAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An operator token (sbo_…) from `switchboard operator-token create`: the installation operator, above every organization',
+        },
       },
     },
   }

@@ -3,6 +3,7 @@
 import type { AppContext } from '../context.ts'
 import { agentsTasks } from '../modules/agents/index.ts'
 import { authCleanupTask, revocationsPruneTask } from '../modules/auth/index.ts'
+import { billingTasks } from '../modules/billing/index.ts'
 import { callsTasks } from '../modules/calls/index.ts'
 import { idempotencyCleanupTask } from '../modules/idempotency/index.ts'
 import { oauthCleanupTask } from '../modules/oauth/index.ts'
@@ -25,7 +26,7 @@ export function registerTasks(
     .register(oauthCleanupTask(app, app.config.authCleanupIntervalMs))
     .register(ticketAutoCloseTask(app, app.config.ticketAutoCloseIntervalMs))
     .register(idempotencyCleanupTask(app))
-  for (const task of [...uploadsTasks(app), ...callsTasks(app), ...agentsTasks(app)]) scheduler.register(task)
+  for (const task of [...uploadsTasks(app), ...callsTasks(app), ...agentsTasks(app), ...billingTasks(app)]) scheduler.register(task)
   // The counters of this process's memory (in Redis, Redis keeps them).
   if (app.config.rateLimits.enabled && app.config.redisUrl === undefined)
     scheduler.register({ ...rateLimitSaveTask(app), scope: 'instance' })

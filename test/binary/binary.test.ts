@@ -58,6 +58,9 @@ describe('dist/switchboard copied alone to a folder', () => {
         'recording_processing',
         'recording_retention',
         'agent_idle_logout',
+        'billing_renewals',
+        'billing_dunning',
+        'billing_incomplete_expiry',
         // This binary runs on its embedded database (no DATA_DIR given): its counters are in memory.
         'rate_limit_save',
         'webhook_dispatch',

@@ -54,7 +54,7 @@ async function succeeds(args: string[], stderr = ''): Promise<unknown> {
 }
 
 const ENTERPRISE_NOTICE =
-  'switchboard: enterprise has no rates of its own; set them with org set-limits (until then it gets the professional rates)\n'
+  "switchboard: the organization has no rates of its own; set them with org set-limits (until then it gets the enterprise plan's: 1000 a minute, 100000 a day)\n"
 
 beforeAll(async () => {
   dir = dataDir()
@@ -71,7 +71,7 @@ describe('org set-plan and org set-limits', () => {
     expect(Object.keys(printed as object)).toEqual(['organization_id', 'plan', 'rate_limit_per_minute', 'rate_limit_per_day', 'effective'])
   }, 30_000)
 
-  test('set-plan enterprise without values of its own: the professional rates, and a notice saying so', async () => {
+  test("set-plan enterprise without values of its own: the enterprise plan's rates (as seeded), and a notice saying so", async () => {
     expect(await succeeds(['org', 'set-plan', org, 'enterprise'], ENTERPRISE_NOTICE)).toEqual(
       view('enterprise', null, null, [1_000, 100_000]),
     )

@@ -33,6 +33,7 @@ const BOOLEAN_COLUMNS = [
   'agents.available',
   'agents.auto_offline',
   'agent_activities.available',
+  'subscriptions.cancel_at_period_end',
 ]
 /** Made by migrate() itself, not by a migration. */
 const RUNNER_TABLES = ['schema_migrations']
@@ -243,7 +244,7 @@ describe('the migration lists', () => {
 describe.skipIf(!available)('the PostgreSQL schema', () => {
   test('has the same tables', async () => {
     const tables = await sqliteTables()
-    expect(tables.length).toBe(39)
+    expect(tables.length).toBe(49)
     expect(await pgTables()).toEqual(tables)
   })
 
@@ -284,7 +285,7 @@ describe.skipIf(!available)('the PostgreSQL schema', () => {
 
   test('the same indexes: names, tables, columns (the chain index on an expression), unique, partial', async () => {
     const embedded = await sqliteIndexes()
-    expect(Object.keys(embedded).length).toBe(93)
+    expect(Object.keys(embedded).length).toBe(111)
     const server = await pgIndexes()
     expect(Object.keys(server).sort()).toEqual(Object.keys(embedded).sort())
     for (const name of Object.keys(embedded)) expect({ name, ...server[name] }).toEqual({ name, ...embedded[name]! })
@@ -302,11 +303,19 @@ describe.skipIf(!available)('the PostgreSQL schema', () => {
       { name: 'contacts_org_email', predicate: '((email IS NOT NULL) AND (merged_into_id IS NULL))' },
       { name: 'contacts_org_external', predicate: '((external_id IS NOT NULL) AND (merged_into_id IS NULL))' },
       { name: 'contacts_org_phone', predicate: '((phone IS NOT NULL) AND (merged_into_id IS NULL))' },
+      { name: 'invoices_next_attempt', predicate: '(next_payment_attempt IS NOT NULL)' },
+      { name: 'invoices_open_due', predicate: "((status = 'open'::text) AND (due_date IS NOT NULL))" },
+      { name: 'invoices_org_number', predicate: '(number IS NOT NULL)' },
       { name: 'leads_converted_contact', predicate: '(converted_contact_id IS NOT NULL)' },
+      { name: 'payments_provider_id', predicate: '(provider_payment_id IS NOT NULL)' },
+      { name: 'plan_prices_active_org', predicate: '((deactivated_at IS NULL) AND (organization_id IS NOT NULL))' },
+      { name: 'plan_prices_active_public', predicate: '((deactivated_at IS NULL) AND (organization_id IS NULL))' },
       { name: 'recordings_retention', predicate: '(deleted_at IS NULL)' },
       { name: 'sessions_client_user', predicate: '(client_id IS NOT NULL)' },
       { name: 'sessions_cookie', predicate: '(cookie_hash IS NOT NULL)' },
       { name: 'sessions_parent', predicate: '(parent_session_id IS NOT NULL)' },
+      { name: 'subscriptions_org_current', predicate: '(ended_at IS NULL)' },
+      { name: 'subscriptions_period_end', predicate: '(ended_at IS NULL)' },
       { name: 'tickets_org_contact_created', predicate: '(contact_id IS NOT NULL)' },
       { name: 'uploads_unpurged', predicate: "((purged_at IS NULL) AND (status = ANY (ARRAY['expired'::text, 'deleted'::text])))" },
       { name: 'webhook_deliveries_due_first', predicate: "((status = 'pending'::text) AND (attempt = 1))" },

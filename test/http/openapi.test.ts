@@ -91,7 +91,8 @@ describe('GET /openapi.json', () => {
     const found = problems.map((p) => ({ severity: p.severity, key: `${p.ruleId} ${p.location[0]?.pointer}`, message: p.message }))
     expect(found.filter((p) => p.severity === 'error')).toEqual([])
     expect(found.filter((p) => p.severity === 'warn' && !(p.key in ACCEPTED_WARNINGS))).toEqual([])
-  })
+    // The linter walks the whole document (~1.5 s alone); with both engines' runs on two cores it has taken 6 s.
+  }, 30_000)
 
   test('lists every registered route with its method and its own operation id, a unique identifier', () => {
     expect(documented.length).toBeGreaterThan(0)
@@ -142,6 +143,12 @@ describe('GET /openapi.json', () => {
         expect(Object.keys(requestBody!.content)).toEqual(['application/x-www-form-urlencoded'])
         continue
       }
+      // Stripe's events: JSON, read raw by the route (its signature covers the exact bytes).
+      if (route.path === '/api/v1/integrations/stripe/webhook') {
+        expect(requestBody?.required).toBe(true)
+        expect(Object.keys(requestBody!.content)).toEqual(['application/json'])
+        continue
+      }
       if (route.hooks?.body === undefined) {
         expect(requestBody, `${route.method} ${route.path}`).toBeUndefined()
         continue
@@ -188,7 +195,8 @@ describe('GET /openapi.json', () => {
   test('valid 3.1: no `nullable` anywhere, an enum of a nullable field lists null, and a 204 has no content', () => {
     const text = JSON.stringify(doc)
     expect(text).not.toContain('"nullable"')
-    expect(text).not.toContain('"void"')
+    // No TypeBox Void type (`"type":"void"`); Stripe's invoice status `void` is a value, not a type.
+    expect(text).not.toContain('"type":"void"')
     expect(doc.components.schemas.Ticket!.properties!.type).toMatchObject({
       type: ['string', 'null'],
       enum: ['question', 'incident', 'problem', 'task', null],

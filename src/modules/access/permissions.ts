@@ -9,9 +9,8 @@ export const VOCABULARY = {
   agent: ['read', 'create', 'update', 'delete'],
   user: ['read', 'create', 'update', 'delete'],
   role: ['read', 'assign'],
-  subscription: ['read', 'create', 'update', 'cancel'],
-  payment: ['read', 'create', 'refund'],
-  invoice: ['read', 'create', 'update'],
+  // Subscriptions, invoices and payments (issue 18): reading them, and changing the subscription and paying.
+  billing: ['read', 'manage'],
   account: ['read', 'create', 'update', 'delete'],
   contact: ['read', 'create', 'update', 'delete'],
   lead: ['read', 'create', 'update', 'delete', 'convert'],
@@ -52,7 +51,7 @@ export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
     'ticket:*', 'call:*', 'recording:*', 'agent:*', 'user:*', 'role:*',
     'account:*', 'contact:*', 'lead:*', 'engagement:*', 'survey:*', 'webhook:*', 'upload:*',
     'report:*', 'audit:*', 'api_key:*', 'oauth_client:*', 'organization:*', 'session:*',
-    'subscription:read', 'payment:read', 'invoice:read',
+    'billing:read',
   ],
   // Team management and reporting: runs the floor, and the customer record in full.
   supervisor: [

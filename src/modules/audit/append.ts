@@ -28,7 +28,10 @@ export interface AuditInput {
 
 /** The audit actor of a context's actor: a user with the credential used, or the system. */
 export function auditActorOf(actor: Actor): AuditInput['actor'] {
-  return actor.kind === 'user' ? { type: 'user', id: actor.userId, credentialId: actor.credential.id } : { type: 'system', id: actor.id }
+  if (actor.kind === 'user') return { type: 'user', id: actor.userId, credentialId: actor.credential.id }
+  return actor.credentialId === undefined
+    ? { type: 'system', id: actor.id }
+    : { type: 'system', id: actor.id, credentialId: actor.credentialId }
 }
 
 // The newest record of a chain; the installation chain (no organization) has its own statement so

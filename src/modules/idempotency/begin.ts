@@ -6,9 +6,10 @@ import { ABANDONED_AFTER_MS, KEY_TTL_MS } from './rules.ts'
 import { type ClaimRef, findKey, insertClaim, type NewClaim, type StoredAnswer, takeOverClaim } from './store.ts'
 
 export interface BeginInput {
-  /** The credential's user id: keys are per user. */
+  /** The credential's user id: keys are per user (an operator's: `operator:<token id>`). */
   scope: string
-  organizationId: string
+  /** null: the operator's, above every organization. */
+  organizationId: string | null
   key: string
   requestHash: string
 }

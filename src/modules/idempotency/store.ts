@@ -7,7 +7,7 @@ import type { Queries, Tx } from '../../db/database.ts'
 export interface NewClaim {
   scope: string
   key: string
-  organizationId: string
+  organizationId: string | null
   requestHash: string
   now: number
   expiresAt: number

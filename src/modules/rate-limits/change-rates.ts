@@ -1,8 +1,10 @@
 // Operator verbs behind `switchboard org set-plan` and `org set-limits`: change an organization's plan
-// or its own request rates. The running server reads both on every request, so they apply at once.
+// or its own request rates (a subscription moves the plan too, changePlanInTx). The running server reads
+// both, and the plan's rates in the plans table, on every request, so they apply at once.
 import type { Ctx } from '../../context.ts'
+import type { Tx } from '../../db/database.ts'
 import { appendAudit, auditActorOf } from '../audit/index.ts'
-import { organizationRates } from './plans.ts'
+import { PLAN_RATES } from './plans.ts'
 import { findOrgRates, type OrgRatesRow, updateOrgRates } from './store.ts'
 
 export interface RatesView {
@@ -11,20 +13,22 @@ export interface RatesView {
   /** Set by set-limits; null: the plan's. */
   rate_limit_per_minute: number | null
   rate_limit_per_day: number | null
-  /** What one user gets; the organization's budget is these times ORG_LIMIT_FACTOR. */
+  /** What one user gets (these, else the plan's in the plans table); the organization's budget is these times ORG_LIMIT_FACTOR. */
   effective: { per_minute: number; per_day: number }
 }
 
 function view(org: OrgRatesRow): RatesView {
   const perMinute = org.rate_limit_per_minute === null ? null : Number(org.rate_limit_per_minute)
   const perDay = org.rate_limit_per_day === null ? null : Number(org.rate_limit_per_day)
-  const rates = organizationRates(org.plan, perMinute, perDay)
+  // The plan's row, or (never the case: the four are seeded) Free's seeded rates.
+  const planPerMinute = org.plan_rate_limit_per_minute === null ? PLAN_RATES.free.perMinute : Number(org.plan_rate_limit_per_minute)
+  const planPerDay = org.plan_rate_limit_per_day === null ? PLAN_RATES.free.perDay : Number(org.plan_rate_limit_per_day)
   return {
     organization_id: org.id,
     plan: org.plan,
     rate_limit_per_minute: perMinute,
     rate_limit_per_day: perDay,
-    effective: { per_minute: rates.perMinute, per_day: rates.perDay },
+    effective: { per_minute: perMinute ?? planPerMinute, per_day: perDay ?? planPerDay },
   }
 }
 
@@ -47,24 +51,35 @@ export async function changePlan(
   input: { organizationId: string; plan: string },
 ): Promise<{ before: RatesView; after: RatesView } | undefined> {
   const now = ctx.clock.now()
-  const { organizationId, plan } = input
-  return ctx.db.write('organization.change_plan', async (tx) => {
-    const found = await findOrgRates(tx, organizationId)
-    if (!found) return undefined
-    const keep = plan === 'enterprise'
-    const after = view((await updateOrgRates(tx, organizationId, { plan, ...(keep ? {} : { perMinute: null, perDay: null }) }, now))!)
-    const before = view(found)
-    const target = { type: 'organization', id: organizationId }
-    await appendAudit(tx, {
-      organizationId,
-      actor: auditActorOf(ctx.actor),
-      event: 'organization.plan_changed',
-      target,
-      details: changes(before, after),
-      now,
-    })
-    return { before, after }
+  return ctx.db.write('organization.change_plan', (tx) => changePlanInTx(tx, ctx, { ...input, now }))
+}
+
+/**
+ * changePlan in the caller's transaction (a subscription's change moves its organization's plan with it).
+ * A plan that is already the organization's changes nothing and records nothing.
+ */
+export async function changePlanInTx(
+  tx: Tx,
+  ctx: Ctx,
+  input: { organizationId: string; plan: string; now: number; reason?: string },
+): Promise<{ before: RatesView; after: RatesView } | undefined> {
+  const { organizationId, plan, now } = input
+  const found = await findOrgRates(tx, organizationId)
+  if (!found) return undefined
+  const before = view(found)
+  if (input.reason !== undefined && found.plan === plan) return { before, after: before }
+  const keep = plan === 'enterprise'
+  const after = view((await updateOrgRates(tx, organizationId, { plan, ...(keep ? {} : { perMinute: null, perDay: null }) }, now))!)
+  const target = { type: 'organization', id: organizationId }
+  await appendAudit(tx, {
+    organizationId,
+    actor: auditActorOf(ctx.actor),
+    event: 'organization.plan_changed',
+    target,
+    details: { ...changes(before, after), ...(input.reason === undefined ? {} : { reason: input.reason }) },
+    now,
   })
+  return { before, after }
 }
 
 /** Sets (a number), keeps (undefined) or clears (null: back to the plan's) each of the organization's rates. */

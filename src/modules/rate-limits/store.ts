@@ -1,7 +1,7 @@
 // The rate-limits module's SQL. Saving and restoring the long windows of in-memory counters
 // (SAVED_WINDOW_MS, an hour, or more: the daily quotas, the hourly upload limit), so a restart does not
 // hand out a fresh daily quota (minute windows start afresh; Redis keeps its own); and an organization's
-// plan and own rates.
+// plan and own rates (with its plan's, from the plans table).
 import type { Database, Queries, Tx } from '../../db/database.ts'
 import type { LocalRateCounters } from '../../ports.ts'
 
@@ -54,18 +54,23 @@ export async function saveRateCounters(
   }
 }
 
-/** An organization's plan and its own rates (null: the plan's). */
+/** An organization's plan, its own rates (null: the plan's) and its plan's rates (the plans table's, null without a row). */
 export interface OrgRatesRow {
   id: string
   plan: string
   rate_limit_per_minute: number | null
   rate_limit_per_day: number | null
+  plan_rate_limit_per_minute: number | null
+  plan_rate_limit_per_day: number | null
 }
 
+const ORG_RATES = `SELECT id, plan, rate_limit_per_minute, rate_limit_per_day,
+  (SELECT rate_limit_per_minute FROM plans WHERE plans.id = organizations.plan) AS plan_rate_limit_per_minute,
+  (SELECT rate_limit_per_day FROM plans WHERE plans.id = organizations.plan) AS plan_rate_limit_per_day
+  FROM organizations WHERE id = ?`
+
 export async function findOrgRates(db: Queries, organizationId: string): Promise<OrgRatesRow | undefined> {
-  return db.raw.get<OrgRatesRow>('SELECT id, plan, rate_limit_per_minute, rate_limit_per_day FROM organizations WHERE id = ?', [
-    organizationId,
-  ])
+  return db.raw.get<OrgRatesRow>(ORG_RATES, [organizationId])
 }
 
 /** Sets the plan and, where given, the rates (a number, or null to clear); `undefined` keeps a rate. */

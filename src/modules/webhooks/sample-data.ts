@@ -1,6 +1,7 @@
 // Realistic sample `data` for each event type, for POST /webhooks/{id}/test: the resource under its
 // name, as a real event of that type carries it, with ids that say they are samples.
 import { AGENT_EXAMPLE } from '../agents/index.ts'
+import { INVOICE_EXAMPLE, PAYMENT_EXAMPLE, SUBSCRIPTION_EXAMPLE } from '../billing/index.ts'
 import { CALL_EXAMPLE, RECORDING_EXAMPLE } from '../calls/index.ts'
 import { EVENT_TYPES, type EventType } from '../events/index.ts'
 
@@ -32,9 +33,7 @@ const SAMPLES: Record<keyof typeof EVENT_TYPES, (now: string) => Record<string, 
       updated_at: now,
     },
   }),
-  billing: (now) => ({
-    subscription: { id: 'sub_SAMPLE', plan: 'professional', status: 'active', amount_cents: 9900, currency: 'USD', updated_at: now },
-  }),
+  billing: (now) => ({ subscription: { ...SUBSCRIPTION_EXAMPLE, updated_at: now } }),
   crm: (now) => ({
     contact: { id: 'con_SAMPLE', name: 'Grace Customer', email: 'grace@example.com', account_id: 'acc_SAMPLE', updated_at: now },
   }),
@@ -55,6 +54,16 @@ export function isEventType(type: string): type is EventType {
 /** Types whose resource is not their group's (a recording is announced in the call group). */
 const TYPE_SAMPLES: Partial<Record<EventType, (now: string) => Record<string, unknown>>> = {
   'recording.ready': (now) => ({ recording: { ...RECORDING_EXAMPLE, ready_at: now } }),
+  'invoice.paid': (now) => ({ invoice: { ...INVOICE_EXAMPLE, updated_at: now } }),
+  'invoice.failed': (now) => ({
+    invoice: { ...INVOICE_EXAMPLE, status: 'open', updated_at: now },
+    error: { code: 'card_declined', message: 'Your card was declined.' },
+  }),
+  'payment.succeeded': (now) => ({ payment: { ...PAYMENT_EXAMPLE, updated_at: now } }),
+  'payment.failed': (now) => ({
+    payment: { ...PAYMENT_EXAMPLE, status: 'requires_payment_method', updated_at: now },
+    error: { code: 'card_declined', message: 'Your card was declined.' },
+  }),
 }
 
 export function sampleData(type: EventType, now: string): Record<string, unknown> {

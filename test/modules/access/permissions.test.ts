@@ -22,9 +22,7 @@ describe('vocabulary', () => {
         'agent',
         'user',
         'role',
-        'subscription',
-        'payment',
-        'invoice',
+        'billing',
         'account',
         'contact',
         'lead',
@@ -49,8 +47,7 @@ describe('vocabulary', () => {
 
   test.each([
     ['ticket', ['read', 'create', 'update', 'delete', 'assign', 'comment']],
-    ['subscription', ['read', 'create', 'update', 'cancel']],
-    ['payment', ['read', 'create', 'refund']],
+    ['billing', ['read', 'manage']],
     ['lead', ['read', 'create', 'update', 'delete', 'convert']],
     ['engagement', ['read', 'create', 'update', 'close', 'escalate']],
     ['role', ['read', 'assign']],
@@ -64,9 +61,9 @@ describe('vocabulary', () => {
     expect([...VOCABULARY[resource]].sort()).toEqual([...actions].sort())
   })
 
-  test('ALL_PERMISSIONS lists each resource:action pair exactly once (75 in all)', () => {
-    expect(ALL_PERMISSIONS).toHaveLength(75)
-    expect(new Set(ALL_PERMISSIONS).size).toBe(75)
+  test('ALL_PERMISSIONS lists each resource:action pair exactly once (67 in all)', () => {
+    expect(ALL_PERMISSIONS).toHaveLength(67)
+    expect(new Set(ALL_PERMISSIONS).size).toBe(67)
     for (const p of ALL_PERMISSIONS) expect(p).toMatch(/^[a-z_]+:[a-z]+$/)
     expect(ALL_PERMISSIONS).toContain('ticket:comment')
     expect(ALL_PERMISSIONS).toContain('lead:convert')
@@ -215,11 +212,8 @@ describe('role matrix', () => {
     ['audit:read', T, T, F, F, F],
     ['webhook:read', T, T, F, F, F],
     ['webhook:create', T, T, F, F, F],
-    ['subscription:read', T, T, F, F, F],
-    ['subscription:cancel', T, F, F, F, F],
-    ['payment:refund', T, F, F, F, F],
-    ['invoice:read', T, T, F, F, F],
-    ['invoice:create', T, F, F, F, F],
+    ['billing:read', T, T, F, F, F],
+    ['billing:manage', T, F, F, F, F],
     ['organization:read', T, T, F, F, F],
     ['organization:update', T, T, F, F, F],
     ['report:read', T, T, T, F, T],
@@ -266,29 +260,13 @@ describe('role matrix', () => {
   })
 
   test('the viewer reads no security or billing record', () => {
-    for (const p of [
-      'audit:read',
-      'webhook:read',
-      'api_key:read',
-      'oauth_client:read',
-      'subscription:read',
-      'payment:read',
-      'invoice:read',
-    ] as const) {
+    for (const p of ['audit:read', 'webhook:read', 'api_key:read', 'oauth_client:read', 'billing:read'] as const) {
       expect({ p, allowed: hasPermission(roleGrants('viewer'), p) }).toEqual({ p, allowed: false })
     }
   })
 
   test('only super_admin may change billing', () => {
-    for (const p of [
-      'subscription:create',
-      'subscription:update',
-      'subscription:cancel',
-      'payment:create',
-      'payment:refund',
-      'invoice:create',
-      'invoice:update',
-    ] as const) {
+    for (const p of ['billing:manage'] as const) {
       expect({ p, holders: ROLES.filter((role) => hasPermission(roleGrants(role), p)) }).toEqual({ p, holders: ['super_admin'] })
     }
   })

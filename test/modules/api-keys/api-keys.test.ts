@@ -230,9 +230,9 @@ describe('POST /api/v1/api-keys', () => {
         'ticket:comment',
       ])
       expect((await createKey(users.supervisor.auth, { permissions: ['ticket:*'] })).permissions).toEqual(['ticket:*'])
-      expect((await createKey(users.admin.auth, { permissions: ['user:*', 'subscription:read'] })).permissions).toEqual([
+      expect((await createKey(users.admin.auth, { permissions: ['user:*', 'billing:read'] })).permissions).toEqual([
         'user:*',
-        'subscription:read',
+        'billing:read',
       ])
       expect((await createKey(users.super_admin.auth, { permissions: ['*:*'] })).permissions).toEqual(['*:*'])
     })

@@ -1,4 +1,4 @@
-// RateLimiter (user, organization, endpoint, anonymous and login budgets), endpointLimitFor, the plan rates (organizationRates, ratesFromColumn, RATES_COLUMN) and store.ts (saving and restoring the long windows on a real migrated database of the test engine).
+// RateLimiter (user, organization, endpoint, anonymous and login budgets), endpointLimitFor, the plan rates (PLAN_RATES as the plans table is seeded, ratesFromColumn, RATES_COLUMN over the plans table) and store.ts (saving and restoring the long windows on a real migrated database of the test engine).
 import { afterAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { ENDPOINT_LIMITS, LOGIN_LIMIT, endpointLimitFor } from '../../../src/modules/rate-limits/endpoints.ts'
@@ -11,11 +11,12 @@ import {
   SAVED_WINDOW_MS,
   type RateOutcome,
 } from '../../../src/modules/rate-limits/limiter.ts'
-import { PLAN_RATES, RATES_COLUMN, organizationRates, ratesFromColumn, type Rates } from '../../../src/modules/rate-limits/plans.ts'
+import { PLAN_RATES, RATES_COLUMN, ratesFromColumn, type Rates } from '../../../src/modules/rate-limits/plans.ts'
 import { restoreRateCounters as restoreCounters, saveRateCounters as saveCounters } from '../../../src/modules/rate-limits/store.ts'
 import type { Database } from '../../../src/db/database.ts'
 import { openPostgres } from '../../../src/db/postgres.ts'
 import { openSqlite } from '../../../src/db/sqlite.ts'
+import { createOrganization } from '../../../src/modules/organizations/index.ts'
 import { makeTestApp, type TestApp } from '../../helpers/app.ts'
 
 const HOUR_MS = 60 * MINUTE_MS
@@ -275,65 +276,60 @@ describe('RateLimiter.login', () => {
 })
 
 describe('plan rates', () => {
-  test('PLAN_RATES', () => {
+  const apps: TestApp[] = []
+  afterAll(async () => Promise.all(apps.map((a) => a.close())))
+
+  test("PLAN_RATES are the spec's, and the rates the migration seeds the plans table with (on the test engine)", async () => {
     expect(PLAN_RATES).toEqual({
       free: { perMinute: 60, perDay: 1_000 },
       starter: { perMinute: 300, perDay: 10_000 },
       professional: { perMinute: 1_000, perDay: 100_000 },
       enterprise: { perMinute: 1_000, perDay: 100_000 },
     })
+    const app = await makeTestApp()
+    apps.push(app)
+    const rows = await app.context.db.raw.all<{ id: string; rate_limit_per_minute: number; rate_limit_per_day: number }>(
+      'SELECT id, rate_limit_per_minute, rate_limit_per_day FROM plans',
+    )
+    expect(
+      Object.fromEntries(rows.map((r) => [r.id, { perMinute: Number(r.rate_limit_per_minute), perDay: Number(r.rate_limit_per_day) }])),
+    ).toEqual(PLAN_RATES)
   })
 
   test.each([
-    ['free', null, null, 60, 1_000],
-    ['starter', null, null, 300, 10_000],
-    ['professional', null, null, 1_000, 100_000],
-    ['enterprise', null, null, 1_000, 100_000],
-    ['enterprise', 5_000, 2_000_000, 5_000, 2_000_000],
-    ['enterprise', 5_000, null, 5_000, 100_000],
-    ['enterprise', null, 2_000_000, 1_000, 2_000_000],
-    ['starter', 10, 20, 10, 20],
-    ['free', null, 50, 60, 50],
-    ['platinum', null, null, 60, 1_000],
-    ['', null, null, 60, 1_000],
-  ] as const)('organizationRates(%p, %p, %p) = %p a minute, %p a day', (plan, perMinute, perDay, m, d) => {
-    const rates = organizationRates(plan, perMinute, perDay)
+    ['60/1000', 60, 1_000],
+    ['300/10000', 300, 10_000],
+    ['5000/9000000', 5_000, 9_000_000],
+    ['1/1', 1, 1],
+    // No plan row (never the case: the four are seeded): Free's seeded rates.
+    [null, 60, 1_000],
+    ['', 60, 1_000],
+    ['/', 60, 1_000],
+    ['x/1', 60, 1_000],
+  ])('ratesFromColumn(%p) = %p a minute, %p a day', (text, m, d) => {
+    const rates = ratesFromColumn(text)
     expect(rates).toEqual({ perMinute: m, perDay: d })
     expect(Object.isFrozen(rates)).toBe(true)
-    expect(organizationRates(plan, perMinute, perDay)).toBe(rates)
+    expect(ratesFromColumn(text)).toBe(rates)
   })
 
-  test.each([
-    [null, 60, 1_000],
-    ['free//', 60, 1_000],
-    ['starter//', 300, 10_000],
-    ['professional//', 1_000, 100_000],
-    ['enterprise//', 1_000, 100_000],
-    ['enterprise/5000/9000000', 5_000, 9_000_000],
-    ['enterprise/5000/', 5_000, 100_000],
-    ['starter//77', 300, 77],
-    ['unknown//', 60, 1_000],
-    ['', 60, 1_000],
-  ])('ratesFromColumn(%p) = %p a minute, %p a day', (text, m, d) => {
-    expect(ratesFromColumn(text)).toEqual({ perMinute: m, perDay: d })
-  })
-
-  test('RATES_COLUMN as SQLite computes it, read back by ratesFromColumn', async () => {
-    const db = openSqlite(':memory:')
-    try {
-      const row = async (plan: string, perMinute: number | null, perDay: number | null) =>
-        (await db.raw.get<{ r: string }>(
-          `SELECT ${RATES_COLUMN} AS r FROM (SELECT ? AS plan, ? AS rate_limit_per_minute, ? AS rate_limit_per_day)`,
-          [plan, perMinute, perDay],
-        ))!.r
-      expect(await row('free', null, null)).toBe('free//')
-      expect(await row('enterprise', 5_000, null)).toBe('enterprise/5000/')
-      expect(await row('starter', 10, 100_000_000)).toBe('starter/10/100000000')
-      expect(ratesFromColumn(await row('enterprise', 5_000, null))).toEqual({ perMinute: 5_000, perDay: 100_000 })
-      expect(ratesFromColumn(await row('starter', 10, 100_000_000))).toEqual({ perMinute: 10, perDay: 100_000_000 })
-    } finally {
-      await db.close()
-    }
+  test("RATES_COLUMN on the test engine: the organization's own rates, else its plan row's, read at once after any change", async () => {
+    const app = await makeTestApp()
+    apps.push(app)
+    const db = app.context.db
+    const now = app.clock.now()
+    const org = await db.write('test.org', (tx) => createOrganization(tx, { name: 'R', plan: 'starter' }, now))
+    const column = async () =>
+      (await db.raw.get<{ r: string | null }>(`SELECT ${RATES_COLUMN} AS r FROM organizations WHERE id = ?`, [org.id]))!.r
+    expect(await column()).toBe('300/10000')
+    await db.raw.run('UPDATE organizations SET rate_limit_per_minute = 5000 WHERE id = ?', [org.id])
+    expect(await column()).toBe('5000/10000')
+    await db.raw.run("UPDATE plans SET rate_limit_per_day = 77 WHERE id = 'starter'")
+    expect(await column()).toBe('5000/77')
+    await db.raw.run('UPDATE organizations SET rate_limit_per_minute = NULL, rate_limit_per_day = 100000000 WHERE id = ?', [org.id])
+    expect(await column()).toBe('300/100000000')
+    await db.raw.run("UPDATE organizations SET plan = 'enterprise', rate_limit_per_day = NULL WHERE id = ?", [org.id])
+    expect(ratesFromColumn(await column())).toEqual({ perMinute: 1_000, perDay: 100_000 })
   })
 })
 

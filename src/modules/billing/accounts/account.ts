@@ -1,0 +1,93 @@
+// An organization's billing account: made with the defaults on first use, inside the caller's
+// transaction; the gap-free invoice numbers and the credit balance (what a downgrade left the
+// organization owed, taken off its next invoices in the same currency).
+import type { Queries, Tx } from '../../../db/database.ts'
+import { AppError } from '../../../errors.ts'
+import {
+  type BillingAccountRow,
+  findBillingAccount,
+  insertBillingAccountIfMissing,
+  takeNextInvoiceNumber,
+  updateBillingAccountRow,
+} from './store.ts'
+
+export const ACCOUNT_DEFAULTS = { tax_rate_bps: 0, on_retries_exhausted: 'canceled', days_until_due: 30 } as const
+
+/** The organization's billing account, or the one it would get (not saved; updated_at 0) when it has none. */
+export async function billingAccountOf(db: Queries, organizationId: string): Promise<BillingAccountRow> {
+  return (
+    (await findBillingAccount(db, organizationId)) ?? {
+      organization_id: organizationId,
+      ...ACCOUNT_DEFAULTS,
+      next_invoice_number: 1,
+      credit_balance: 0,
+      balance_currency: null,
+      billing_email: null,
+      billing_name: null,
+      billing_address: null,
+      provider_customer_id: null,
+      created_at: 0,
+      updated_at: 0,
+    }
+  )
+}
+
+/** The organization's billing account, made with the defaults when it has none. */
+export async function ensureBillingAccountInTx(tx: Tx, organizationId: string, now: number): Promise<BillingAccountRow> {
+  const found = await findBillingAccount(tx, organizationId)
+  if (found) return found
+  await insertBillingAccountIfMissing(tx, {
+    organization_id: organizationId,
+    ...ACCOUNT_DEFAULTS,
+    next_invoice_number: 1,
+    credit_balance: 0,
+    balance_currency: null,
+    billing_email: null,
+    billing_name: null,
+    billing_address: null,
+    provider_customer_id: null,
+    created_at: now,
+    updated_at: now,
+  })
+  return (await findBillingAccount(tx, organizationId))!
+}
+
+/** The number the organization's next finalized invoice takes: `INV-000001`, then `INV-000002`, without gaps. */
+export async function takeInvoiceNumberInTx(tx: Tx, organizationId: string, now: number): Promise<string> {
+  await ensureBillingAccountInTx(tx, organizationId, now)
+  return `INV-${String(await takeNextInvoiceNumber(tx, organizationId, now)).padStart(6, '0')}`
+}
+
+/** Adds `amount` (> 0) to what the organization is owed in `currency`. A balance in another currency is 409. */
+export async function addCreditInTx(
+  tx: Tx,
+  organizationId: string,
+  input: { amount: number; currency: string; now: number },
+): Promise<BillingAccountRow> {
+  const account = await ensureBillingAccountInTx(tx, organizationId, input.now)
+  const balance = Number(account.credit_balance)
+  if (balance > 0 && account.balance_currency !== input.currency)
+    throw new AppError(
+      'CONFLICT',
+      `The organization holds a credit in ${account.balance_currency?.toUpperCase()}: a credit in ${input.currency.toUpperCase()} cannot be added to it`,
+    )
+  return (await updateBillingAccountRow(tx, organizationId, {
+    credit_balance: balance + input.amount,
+    balance_currency: input.currency,
+    updated_at: input.now,
+  }))!
+}
+
+/** Takes up to `upTo` of the organization's credit in `currency`; returns what was taken (0 when none, or in another currency). */
+export async function takeCreditInTx(
+  tx: Tx,
+  organizationId: string,
+  input: { upTo: number; currency: string; now: number },
+): Promise<number> {
+  const account = await ensureBillingAccountInTx(tx, organizationId, input.now)
+  const balance = Number(account.credit_balance)
+  if (balance <= 0 || input.upTo <= 0 || account.balance_currency !== input.currency) return 0
+  const taken = Math.min(balance, input.upTo)
+  await updateBillingAccountRow(tx, organizationId, { credit_balance: balance - taken, updated_at: input.now })
+  return taken
+}

@@ -1,0 +1,61 @@
+// Finalization (draft -> open), inside the caller's transaction: the number from the organization's
+// gap-free sequence, the tax at the account's rate (copied), the credit balance applied (or a negative
+// total added to it), the customer's details copied, the due date and the first payment attempt. An
+// invoice with nothing left to pay is paid at once.
+import type { Ctx } from '../../../context.ts'
+import type { Tx } from '../../../db/database.ts'
+import { findOrganization } from '../../organizations/index.ts'
+import { addCreditInTx, ensureBillingAccountInTx, takeCreditInTx, takeInvoiceNumberInTx } from '../accounts/account.ts'
+import { taxOf } from '../money.ts'
+import { loadInvoiceInTx } from './draft.ts'
+import { auditInvoice } from './events.ts'
+import { assertInvoiceTransition } from './lifecycle.ts'
+import { markPaidInTx } from './pay.ts'
+import { type InvoiceRow, saveInvoice } from './store.ts'
+
+const DAY_MS = 86_400_000
+
+export async function finalizeInvoiceInTx(tx: Tx, ctx: Ctx, invoiceId: string, now: number): Promise<InvoiceRow> {
+  const draft = await loadInvoiceInTx(tx, invoiceId)
+  assertInvoiceTransition(draft.status, 'open')
+  const organizationId = draft.organization_id
+  const account = await ensureBillingAccountInTx(tx, organizationId, now)
+  const subtotal = Number(draft.subtotal)
+  const rate = Number(account.tax_rate_bps)
+  const tax = taxOf(subtotal, rate)
+  const total = subtotal + tax
+  // amount_due = total - applied_balance always: a credit taken is positive, a negative total moved to
+  // the balance is negative (the invoice then has nothing to pay).
+  let applied = 0
+  if (total < 0) {
+    await addCreditInTx(tx, organizationId, { amount: -total, currency: draft.currency, now })
+    applied = total
+  } else applied = await takeCreditInTx(tx, organizationId, { upTo: total, currency: draft.currency, now })
+  const amountDue = total - applied
+  const number = await takeInvoiceNumberInTx(tx, organizationId, now)
+  const dueDate = draft.collection_method === 'send_invoice' ? now + Number(account.days_until_due) * DAY_MS : now
+  const open: InvoiceRow = {
+    ...draft,
+    number,
+    status: 'open',
+    subtotal,
+    tax_rate_bps: rate,
+    tax,
+    total,
+    applied_balance: applied,
+    amount_due: amountDue,
+    amount_paid: 0,
+    amount_remaining: amountDue,
+    due_date: dueDate,
+    // The cron loop charges it now (charge_automatically) or looks at it on its due date (send_invoice).
+    next_payment_attempt: amountDue > 0 ? dueDate : null,
+    customer_name: account.billing_name ?? (await findOrganization(tx, organizationId))?.name ?? null,
+    customer_email: account.billing_email,
+    customer_address: account.billing_address,
+    finalized_at: now,
+    updated_at: now,
+  }
+  await saveInvoice(tx, open)
+  await auditInvoice(tx, ctx, 'invoice.finalized', open, now)
+  return amountDue === 0 ? markPaidInTx(tx, ctx, open, now) : open
+}

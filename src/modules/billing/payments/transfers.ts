@@ -1,0 +1,131 @@
+// Bank transfers (the manual provider): the organization announces one (a payment processing until the
+// operator confirms it); the operator records one received (succeeded at once; partial payments allowed,
+// never more than the invoice's amount remaining), confirms an announced one, or cancels one that never
+// arrived. A payment that succeeds is applied to its invoice in the same transaction.
+import type { Ctx, UserActor } from '../../../context.ts'
+import type { Tx } from '../../../db/database.ts'
+import { AppError, validationError } from '../../../errors.ts'
+import { prefixedId } from '../../../lib/ids.ts'
+import { applyInvoicePaymentInTx, findInvoice, findInvoiceById, type InvoiceRow } from '../invoices/collect.ts'
+import { assertInvoiceTransition } from '../invoices/lifecycle.ts'
+import type { PaymentStatus } from '../table.ts'
+import { auditPayment, recordPaymentEvent } from './events.ts'
+import { findPaymentById, findProcessingTransfer, insertPayment, type PaymentRow, savePayment } from './store.ts'
+
+function transferRow(
+  invoice: InvoiceRow,
+  input: { amount: number; reference: string; recordedBy: string; status: PaymentStatus; now: number },
+): PaymentRow {
+  const { now } = input
+  return {
+    id: prefixedId('pi'),
+    organization_id: invoice.organization_id,
+    invoice_id: invoice.id,
+    amount: input.amount,
+    currency: invoice.currency,
+    status: input.status,
+    provider: 'manual',
+    provider_payment_id: null,
+    payment_method: null,
+    reference: input.reference,
+    last_error: null,
+    attempts: '[]',
+    amount_refunded: 0,
+    recorded_by: input.recordedBy,
+    succeeded_at: input.status === 'succeeded' ? now : null,
+    canceled_at: null,
+    created_at: now,
+    updated_at: now,
+  }
+}
+
+/** The organization says it sent a bank transfer of the amount remaining: a payment processing, awaiting the operator. */
+export async function announceTransfer(ctx: Ctx<UserActor>, input: { invoiceId: string; reference: string }): Promise<PaymentRow> {
+  const now = ctx.clock.now()
+  return ctx.db.write('payment.announce_transfer', async (tx) => {
+    const invoice = await findInvoice(tx, ctx.actor.organizationId, input.invoiceId)
+    if (!invoice) throw new AppError('NOT_FOUND', 'No such invoice')
+    assertInvoiceTransition(invoice.status, 'paid')
+    const waiting = await findProcessingTransfer(tx, invoice.id)
+    if (waiting)
+      throw new AppError('CONFLICT', `A transfer (${waiting.id}) is already awaiting the operator's confirmation for this invoice`)
+    const payment = transferRow(invoice, {
+      amount: Number(invoice.amount_remaining),
+      reference: input.reference,
+      recordedBy: ctx.actor.userId,
+      status: 'processing',
+      now,
+    })
+    await insertPayment(tx, payment)
+    await auditPayment(tx, ctx, 'payment.created', payment, now, { reference: payment.reference })
+    return payment
+  })
+}
+
+/** The operator received a transfer for the invoice: a payment succeeded now, of `amount` (default: all that remains). */
+export async function recordTransfer(ctx: Ctx, input: { invoiceId: string; amount?: number; reference: string }): Promise<PaymentRow> {
+  const now = ctx.clock.now()
+  return ctx.db.write('payment.record_transfer', async (tx) => {
+    const invoice = await findInvoiceById(tx, input.invoiceId)
+    if (!invoice) throw new AppError('NOT_FOUND', 'No such invoice')
+    assertInvoiceTransition(invoice.status, 'paid')
+    const remaining = Number(invoice.amount_remaining)
+    const amount = input.amount ?? remaining
+    if (amount > remaining)
+      throw validationError([{ field: 'amount', message: `must be at most the invoice's amount remaining (${remaining})` }])
+    const payment = transferRow(invoice, { amount, reference: input.reference, recordedBy: 'operator', status: 'succeeded', now })
+    await insertPayment(tx, payment)
+    await recordPaymentEvent(tx, ctx, 'payment.succeeded', payment, now)
+    await applyInvoicePaymentInTx(tx, ctx, { invoiceId: invoice.id, amount, now })
+    return payment
+  })
+}
+
+async function loadPayment(tx: Tx, id: string): Promise<PaymentRow> {
+  const payment = await findPaymentById(tx, id)
+  if (!payment) throw new AppError('NOT_FOUND', 'No such payment')
+  return payment
+}
+
+/** An announced transfer arrived: processing → succeeded, applied to its invoice. */
+export async function confirmTransfer(ctx: Ctx, input: { paymentId: string }): Promise<PaymentRow> {
+  const now = ctx.clock.now()
+  return ctx.db.write('payment.confirm', async (tx) => {
+    const payment = await loadPayment(tx, input.paymentId)
+    if (payment.provider !== 'manual' || payment.status !== 'processing')
+      throw new AppError(
+        'INVALID_STATE_TRANSITION',
+        payment.provider === 'manual'
+          ? `A ${payment.status} payment cannot become succeeded: only a processing transfer is confirmed`
+          : 'A Stripe payment is confirmed by Stripe, not by the operator',
+      )
+    const succeeded: PaymentRow = { ...payment, status: 'succeeded', succeeded_at: now, updated_at: now }
+    await savePayment(tx, succeeded)
+    await recordPaymentEvent(tx, ctx, 'payment.succeeded', succeeded, now)
+    if (payment.invoice_id !== null)
+      await applyInvoicePaymentInTx(tx, ctx, { invoiceId: payment.invoice_id, amount: Number(payment.amount), now })
+    return succeeded
+  })
+}
+
+const CANCELABLE: readonly PaymentStatus[] = ['requires_payment_method', 'requires_confirmation', 'requires_action']
+
+/** A transfer that never arrived (or a card payment given up on): → canceled. A charge in flight cannot be. */
+export async function cancelPayment(ctx: Ctx, input: { paymentId: string }): Promise<PaymentRow> {
+  const now = ctx.clock.now()
+  return ctx.db.write('payment.cancel', async (tx) => {
+    const payment = await loadPayment(tx, input.paymentId)
+    const allowed = CANCELABLE.includes(payment.status) || (payment.status === 'processing' && payment.provider === 'manual')
+    if (!allowed)
+      throw new AppError(
+        'INVALID_STATE_TRANSITION',
+        payment.status === 'processing'
+          ? 'A processing Stripe payment cannot become canceled: the charge is in flight'
+          : `A ${payment.status} payment cannot become canceled`,
+      )
+    const canceled: PaymentRow = { ...payment, status: 'canceled', canceled_at: now, updated_at: now }
+    await savePayment(tx, canceled)
+    await auditPayment(tx, ctx, 'payment.canceled', canceled, now)
+    return canceled
+  })
+}
