@@ -26,6 +26,7 @@ import { Allowlists } from './modules/organizations/index.ts'
 import { memoryRateCounters, redisRateCounters, restoreRateCounters, saveRateCounters } from './modules/rate-limits/index.ts'
 import { fanOutSubscriber, InProcessWakeups, redisWakeups, WebhookDispatcher } from './modules/webhooks/index.ts'
 import { surveyOffersSubscriber } from './modules/surveys/index.ts'
+import { eventStreamSubscriber } from './modules/event-stream/index.ts'
 import type { EventSubscriber, LocalRateCounters, Ports, SigningKeys } from './ports.ts'
 
 export interface Runtime {
@@ -141,7 +142,8 @@ async function portsOf(
 function eventSubscribersOf(config: Config, wakeups: Ports['wakeups']): EventSubscriber[] {
   // Webhook deliveries, written in the event's transaction; the dispatchers are woken after its commit.
   // Survey offers a solved ticket or a closed session calls for, in the same transaction.
-  return [fanOutSubscriber(wakeups), surveyOffersSubscriber(config)]
+  // The live event streams of every instance, signalled after the commit (they read the log themselves).
+  return [fanOutSubscriber(wakeups), surveyOffersSubscriber(config), eventStreamSubscriber(wakeups)]
 }
 
 /** A CLI command sends no webhook: what it queues, the server's dispatcher sends. */
