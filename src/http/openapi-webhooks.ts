@@ -81,6 +81,10 @@ const EMITTED: Partial<Record<EventType, { properties: Json; required: string[] 
   'recording.ready': { properties: { recording: ref('Recording') }, required: ['recording'] },
   'engagement.created': { properties: { engagement: ref('Engagement') }, required: ['engagement'] },
   'engagement.closed': { properties: { engagement: ref('Engagement') }, required: ['engagement'] },
+  'engagement.message.added': {
+    properties: { engagement: ref('Engagement'), message: ref('Message') },
+    required: ['engagement', 'message'],
+  },
   'engagement.escalated': {
     properties: {
       engagement: ref('Engagement'),

@@ -5,6 +5,7 @@
 // message goes there (its engagement_id says which) — and sets waiting_since (the first unanswered
 // inbound); an outbound one sets first_reply_at the first time and clears waiting_since; every message
 // sets last_activity_at. upload_ids attaches pending attachment uploads to the message (uploads module).
+// Each message emits engagement.message.added (the session and the message) in its transaction.
 import type { Ctx, UserActor } from '../../context.ts'
 import type { Tx } from '../../db/database.ts'
 import { type ListRequest, listBody } from '../../db/list.ts'
@@ -12,6 +13,7 @@ import { AppError } from '../../errors.ts'
 import { prefixedId } from '../../lib/ids.ts'
 import { attachUploadsInTx } from '../uploads/index.ts'
 import { createEngagementInTx, newRow } from './create-engagement.ts'
+import { recordEngagementEvent } from './events.ts'
 import { messageJson } from './engagement-json.ts'
 import { moveInTx, reopenedStatus } from './move-engagement.ts'
 import { type EngagementRow, insertMessage, MESSAGE_LIST, type MessageRow, saveEngagement } from './store.ts'
@@ -83,6 +85,7 @@ export async function addMessage(ctx: Ctx<UserActor>, input: { id: string; messa
     }
     await insertMessage(tx, saved)
     await saveEngagement(tx, after)
+    await recordEngagementEvent(tx, ctx, 'engagement.message.added', after, now, { message: messageJson(saved) })
     return saved
   })
 }

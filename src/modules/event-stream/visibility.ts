@@ -19,6 +19,7 @@ export function permissionsOf(type: string, data: Data): Permission[] | undefine
     return data.account ? ['lead:read', 'contact:read', 'account:read'] : ['lead:read', 'contact:read']
   if (type.startsWith('crm.account.')) return ['account:read']
   if (type.startsWith('crm.contact.')) return ['contact:read']
+  if (type === 'engagement.message.added') return ['engagement:read', 'message:read']
   if (type.startsWith('engagement.')) return ['engagement:read']
   if (type.startsWith('survey.')) return ['survey:read']
   return undefined

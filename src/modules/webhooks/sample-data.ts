@@ -3,7 +3,7 @@
 import { AGENT_EXAMPLE } from '../agents/index.ts'
 import { INVOICE_EXAMPLE, PAYMENT_EXAMPLE, SUBSCRIPTION_EXAMPLE } from '../billing/index.ts'
 import { CALL_EXAMPLE, RECORDING_EXAMPLE } from '../calls/index.ts'
-import { ENGAGEMENT_EXAMPLE } from '../engagements/index.ts'
+import { ENGAGEMENT_EXAMPLE, MESSAGE_EXAMPLE } from '../engagements/index.ts'
 import { EVENT_TYPES, type EventType } from '../events/index.ts'
 import { SURVEY_RESPONSE_EXAMPLE } from '../surveys/index.ts'
 
@@ -68,6 +68,10 @@ export function isEventType(type: string): type is EventType {
 /** Types whose resource is not their group's (a recording is announced in the call group). */
 const TYPE_SAMPLES: Partial<Record<EventType, (now: string) => Record<string, unknown>>> = {
   'recording.ready': (now) => ({ recording: { ...RECORDING_EXAMPLE, ready_at: now } }),
+  'engagement.message.added': (now) => ({
+    engagement: { ...ENGAGEMENT_EXAMPLE, status: 'active', closed_at: null, close_reason: null, last_activity_at: now, updated_at: now },
+    message: { ...MESSAGE_EXAMPLE, created_at: now },
+  }),
   'engagement.closed': (now) => ({
     engagement: { ...ENGAGEMENT_EXAMPLE, status: 'closed', closed_at: now, close_reason: 'agent', updated_at: now },
   }),

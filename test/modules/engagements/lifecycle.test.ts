@@ -80,8 +80,8 @@ describe('what each move sets', () => {
       waiting_since: null,
     })
     const events = await engagementEvents(app, row.id)
-    expect(events.map((e) => e.type)).toEqual(['engagement.created', 'engagement.closed'])
-    expect(events[1]!.data.engagement).toEqual(closed)
+    expect(events.map((e) => e.type)).toEqual(['engagement.created', 'engagement.message.added', 'engagement.closed'])
+    expect(events[2]!.data.engagement).toEqual(closed)
     expect(await admin.ok(admin.op(row.id, 'reopen'))).toMatchObject({ status: 'active', closed_at: null, close_reason: null })
   })
 

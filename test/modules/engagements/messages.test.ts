@@ -115,7 +115,10 @@ describe('what an inbound message does to the session', () => {
       waiting_since: iso(),
     } satisfies Partial<Engagement>)
     expect((await admin.get(row.id)).status).toBe('closed')
-    expect((await engagementEvents(app, fresh.id)).map((e) => e.type)).toEqual(['engagement.created'])
+    const events = await engagementEvents(app, fresh.id)
+    expect(events.map((e) => e.type)).toEqual(['engagement.created', 'engagement.message.added'])
+    // The message event names the session it went to, and carries the message whole.
+    expect(events[1]!.data).toMatchObject({ engagement: { id: fresh.id }, message: { engagement_id: fresh.id, direction: 'in' } })
     // The agent who recorded it sees the new session: it is queued and nobody's.
     expect((await agent.get(fresh.id)).id).toBe(fresh.id)
   })
