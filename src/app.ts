@@ -15,7 +15,10 @@ import { mfaRoutes } from './modules/mfa/index.ts'
 import { oauthClientsRoutes } from './modules/oauth-clients/index.ts'
 import { oauthRoutes } from './modules/oauth/index.ts'
 import { crmRoutes, crmStreamedBodies } from './modules/crm/index.ts'
+import { engagementsRoutes } from './modules/engagements/index.ts'
+import { eventStreamRoutes } from './modules/event-stream/index.ts'
 import { organizationRoutes } from './modules/organizations/index.ts'
+import { surveysRoutes } from './modules/surveys/index.ts'
 import { authRoutes } from './modules/auth/index.ts'
 import { keysRoutes } from './modules/keys/index.ts'
 import { systemRoutes } from './modules/system/index.ts'
@@ -52,6 +55,9 @@ export function createApp(context: AppContext) {
     .use(callsRoutes(context))
     .use(agentsRoutes(context))
     .use(billingRoutes(context))
+    .use(engagementsRoutes(context))
+    .use(surveysRoutes(context))
+    .use(eventStreamRoutes(context))
     .use(webhooksRoutes(context))
     .use(oauthClientsRoutes(context))
     .use(oauthRoutes(context))

@@ -166,6 +166,36 @@ export const SETTINGS = {
     default: 60,
     description: 'How often the cron loop renews subscriptions, retries payments and expires subscriptions, in seconds.',
   }),
+  ENGAGEMENT_REOPEN_HOURS: Type.Integer({
+    minimum: 0,
+    maximum: 720,
+    default: 24,
+    description: "Hours after a session closed within which a contact's new inbound message reopens it (later: a new session).",
+  }),
+  ENGAGEMENT_AUTO_CLOSE_MINUTES: Type.Integer({
+    minimum: 1,
+    maximum: 43_200,
+    default: 1440,
+    description: 'Minutes without activity after which the cron loop closes an active session (`close_reason: auto_inactive`).',
+  }),
+  ENGAGEMENT_INTERVAL: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 60,
+    description: 'How often the cron loop wakes snoozed sessions, closes inactive ones and expires survey offers, in seconds.',
+  }),
+  SURVEY_EXPIRY_HOURS: Type.Integer({
+    minimum: 1,
+    maximum: 8760,
+    default: 168,
+    description: 'Hours a survey offer stays answerable before the cron loop marks it `expired`.',
+  }),
+  EVENT_STREAM_HEARTBEAT: Type.Integer({
+    minimum: 1,
+    maximum: 300,
+    default: 15,
+    description: 'Seconds between the comments `GET /api/v1/events/stream` sends when idle, so proxies keep the connection.',
+  }),
   CRON_TICK_MS: Type.Integer({
     minimum: 10,
     maximum: 60_000,
@@ -340,6 +370,17 @@ export interface Config {
   /** An agent with auto_offline is logged out after this long without a request. */
   readonly agentIdleTimeoutMs: number
   readonly billing: BillingConfig
+  readonly engagements: {
+    /** A closed session reopens on an inbound message within this long. */
+    readonly reopenMs: number
+    /** An active session without activity this long is closed by the cron loop. */
+    readonly autoCloseMs: number
+    /** How often the engagement and survey cron tasks run. */
+    readonly intervalMs: number
+  }
+  /** An unanswered survey offer expires this long after it was made. */
+  readonly surveyExpiryMs: number
+  readonly eventStreamHeartbeatMs: number
   readonly cronTickMs: number
   readonly adminEmail: string
   /** Undefined: the first start generates one and prints it once. */
@@ -445,6 +486,13 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
     s3: parseS3(values),
     agentIdleTimeoutMs: (values.AGENT_IDLE_TIMEOUT as number) * 1000,
     billing: parseBilling(values),
+    engagements: Object.freeze({
+      reopenMs: (values.ENGAGEMENT_REOPEN_HOURS as number) * 3_600_000,
+      autoCloseMs: (values.ENGAGEMENT_AUTO_CLOSE_MINUTES as number) * 60_000,
+      intervalMs: (values.ENGAGEMENT_INTERVAL as number) * 1000,
+    }),
+    surveyExpiryMs: (values.SURVEY_EXPIRY_HOURS as number) * 3_600_000,
+    eventStreamHeartbeatMs: (values.EVENT_STREAM_HEARTBEAT as number) * 1000,
     cronTickMs: values.CRON_TICK_MS as number,
     adminEmail: parseEmail('ADMIN_EMAIL', values.ADMIN_EMAIL as string),
     adminPassword: values.ADMIN_PASSWORD as string | undefined,

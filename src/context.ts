@@ -41,8 +41,9 @@ export interface AppContext {
 export interface SystemActor {
   readonly kind: 'system'
   // twilio: a call-status callback from Twilio (the voice-status receiver acts for nobody else);
-  // stripe: an event from Stripe's webhooks; operator: a request with an operator token (credentialId).
-  readonly id: 'cron' | 'cli' | 'first_start' | 'twilio' | 'stripe' | 'operator'
+  // stripe: an event from Stripe's webhooks; operator: a request with an operator token (credentialId);
+  // survey_link: a respondent answering through a survey's one-time public link.
+  readonly id: 'cron' | 'cli' | 'first_start' | 'twilio' | 'stripe' | 'operator' | 'survey_link'
   /** The operator token of an `operator` actor. */
   readonly credentialId?: string
 }

@@ -60,10 +60,20 @@ export interface LocalRateCounters extends RateCounters {
   sweep(now: number): number
 }
 
-/** Wake-ups after a commit: "deliveries were queued" reaches every dispatcher (of every instance). */
+/**
+ * Wake-ups after a commit: "deliveries were queued" reaches every dispatcher, and "events were written
+ * for organization X" every open event stream (GET /api/v1/events/stream), of every instance. A signal
+ * only says where to look: the listeners read the database (nothing is carried, so nothing is lost twice).
+ */
 export interface Wakeups {
   onDeliveriesQueued(listener: () => void): () => void
   deliveriesQueued(): void
+  /**
+   * Calls `listener` with the organization after a commit wrote events of it; with null when signals may
+   * have been missed (a Redis subscription made again): every organization should look. Returns the unsubscribe.
+   */
+  onEventsWritten(listener: (organizationId: string | null) => void): () => void
+  eventsWritten(organizationId: string): void
 }
 
 /**

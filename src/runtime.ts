@@ -25,6 +25,8 @@ import { createSmsSender } from './modules/mfa/index.ts'
 import { Allowlists } from './modules/organizations/index.ts'
 import { memoryRateCounters, redisRateCounters, restoreRateCounters, saveRateCounters } from './modules/rate-limits/index.ts'
 import { fanOutSubscriber, InProcessWakeups, redisWakeups, WebhookDispatcher } from './modules/webhooks/index.ts'
+import { surveyOffersSubscriber } from './modules/surveys/index.ts'
+import { eventStreamSubscriber } from './modules/event-stream/index.ts'
 import type { EventSubscriber, LocalRateCounters, Ports, SigningKeys } from './ports.ts'
 
 export interface Runtime {
@@ -137,9 +139,11 @@ async function portsOf(
 }
 
 /** What every event is told of in its transaction, for the server and the CLI commands alike. */
-function eventSubscribersOf(wakeups: Ports['wakeups']): EventSubscriber[] {
+function eventSubscribersOf(config: Config, wakeups: Ports['wakeups']): EventSubscriber[] {
   // Webhook deliveries, written in the event's transaction; the dispatchers are woken after its commit.
-  return [fanOutSubscriber(wakeups)]
+  // Survey offers a solved ticket or a closed session calls for, in the same transaction.
+  // The live event streams of every instance, signalled after the commit (they read the log themselves).
+  return [fanOutSubscriber(wakeups), surveyOffersSubscriber(config), eventStreamSubscriber(wakeups)]
 }
 
 /** A CLI command sends no webhook: what it queues, the server's dispatcher sends. */
@@ -196,7 +200,7 @@ export async function openCommandContext(config: Config, log: Logger, clock: Clo
       sms: createSmsSender(config.sms, log),
       lastSeen: { session() {}, apiKey() {} },
       allowlists: new Allowlists(),
-      eventSubscribers: eventSubscribersOf(ports.wakeups),
+      eventSubscribers: eventSubscribersOf(config, ports.wakeups),
       deliveries: NO_DELIVERIES,
       version: VERSION,
       startedAt: clock.now(),
@@ -240,7 +244,7 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
     // Often enough for the agents' idle timeout to see who is working (once a minute at the default 30 min).
     lastSeen: new Activity(database, log, lastSeenIntervalMs(config)),
     allowlists: new Allowlists(),
-    eventSubscribers: eventSubscribersOf(ports.wakeups),
+    eventSubscribers: eventSubscribersOf(config, ports.wakeups),
     deliveries: webhooks,
     version: VERSION,
     startedAt: clock.now(),

@@ -98,7 +98,34 @@ const targets = {
   // Billing (issue 18): each organization subscribed to Starter (sent invoices), its first invoice, a transfer it reported.
   invoice: { home: '', away: '' },
   payment: { home: '', away: '' },
+  // Engagement sessions (issue 19): queued (an agent sees it), recreated for each route.
+  engagement: { home: '', away: '' },
+  survey_response: { home: '', away: '' },
 }
+// A contact of each organization for its sessions.
+const sessionContact = {
+  home: await post(home, '/api/v1/contacts', { name: 'Session contact' }),
+  away: await post(away, '/api/v1/contacts', { name: 'Session contact' }),
+}
+const newEngagement = (side: 'home' | 'away') =>
+  post(side === 'home' ? home : away, '/api/v1/engagements', { contact_id: sessionContact[side], channel: 'chat' })
+targets.engagement.away = await newEngagement('away')
+// Survey responses (issue 19): a CSAT offer on a ticket of each organization.
+const offer = async (org: typeof home) => {
+  const response = await app.request('/api/v1/surveys', {
+    method: 'POST',
+    headers: { ...org.users.super_admin.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      survey_type: 'csat',
+      subject_type: 'ticket',
+      subject_id: await post(org, '/api/v1/tickets', { subject: 'Rated' }),
+    }),
+  })
+  expect(response.status).toBe(201)
+  return (await json<{ response: { id: string } }>(response)).response.id
+}
+const surveyTargets = { home: await offer(home), away: await offer(away) }
+Object.assign(targets.survey_response, surveyTargets)
 
 // Billing (issue 18): an operator token sets a Starter price; both organizations subscribe and report a transfer.
 const cli = contextFor(app.context, { kind: 'system', id: 'cli' })
@@ -293,6 +320,70 @@ const ROUTES: Route[] = [
   },
   { method: 'GET', path: () => '/api/v1/billing/payments', permission: 'billing:read' },
   { method: 'GET', path: (id) => `/api/v1/billing/payments/${id}`, permission: 'billing:read', byId: 'payment' },
+  // Engagement sessions and messages (issue 19)
+  {
+    method: 'POST',
+    path: () => '/api/v1/engagements',
+    permission: 'engagement:create',
+    body: { contact_id: 'con_00000000000000000000000000', channel: 'chat' },
+  },
+  { method: 'GET', path: () => '/api/v1/engagements', permission: 'engagement:read' },
+  { method: 'GET', path: (id) => `/api/v1/engagements/${id}`, permission: 'engagement:read', byId: 'engagement' },
+  {
+    method: 'PATCH',
+    path: (id) => `/api/v1/engagements/${id}`,
+    permission: 'engagement:update',
+    body: { priority: 'high' },
+    byId: 'engagement',
+  },
+  {
+    method: 'POST',
+    path: (id) => `/api/v1/engagements/${id}/assign`,
+    permission: 'engagement:update',
+    body: { assignee_id: 'auto' },
+    byId: 'engagement',
+  },
+  {
+    method: 'POST',
+    path: (id) => `/api/v1/engagements/${id}/snooze`,
+    permission: 'engagement:update',
+    body: { until: '2099-01-01T00:00:00Z' },
+    byId: 'engagement',
+  },
+  { method: 'POST', path: (id) => `/api/v1/engagements/${id}/unsnooze`, permission: 'engagement:update', byId: 'engagement' },
+  { method: 'POST', path: (id) => `/api/v1/engagements/${id}/wrap-up`, permission: 'engagement:update', byId: 'engagement' },
+  { method: 'POST', path: (id) => `/api/v1/engagements/${id}/reopen`, permission: 'engagement:update', byId: 'engagement' },
+  { method: 'POST', path: (id) => `/api/v1/engagements/${id}/close`, permission: 'engagement:close', body: {}, byId: 'engagement' },
+  {
+    method: 'POST',
+    path: (id) => `/api/v1/engagements/${id}/escalate`,
+    permission: 'engagement:escalate',
+    body: { level: 1, to: { team: 'tier2' }, reason: 'Security table' },
+    byId: 'engagement',
+  },
+  {
+    method: 'POST',
+    path: (id) => `/api/v1/engagements/${id}/messages`,
+    permission: 'message:create',
+    body: { direction: 'in', body: 'Hello' },
+    byId: 'engagement',
+  },
+  { method: 'GET', path: (id) => `/api/v1/engagements/${id}/messages`, permission: 'message:read', byId: 'engagement' },
+  // Survey responses (issue 19)
+  {
+    method: 'POST',
+    path: () => '/api/v1/surveys',
+    permission: 'survey:create',
+    body: { survey_type: 'nps', subject_type: 'ticket', subject_id: 'tkt_00000000000000000000000000' },
+  },
+  { method: 'POST', path: (id) => `/api/v1/surveys/${id}/link`, permission: 'survey:create', byId: 'survey_response' },
+  { method: 'GET', path: () => '/api/v1/surveys/settings', permission: 'survey:read' },
+  { method: 'PATCH', path: () => '/api/v1/surveys/settings', permission: 'survey:update', body: { on_ticket_solved: [] } },
+  { method: 'GET', path: () => '/api/v1/survey-responses', permission: 'survey:read' },
+  { method: 'GET', path: () => '/api/v1/survey-responses/metrics', permission: 'survey:read' },
+  { method: 'GET', path: (id) => `/api/v1/survey-responses/${id}`, permission: 'survey:read', byId: 'survey_response' },
+  // The live event stream (issue 19): any user; what it shows depends on the permissions (its own tests).
+  { method: 'GET', path: () => '/api/v1/events/stream', permission: null },
   { method: 'POST', path: () => '/api/v1/auth/password', permission: null, body: { current_password: 'x', new_password: 'password-456' } },
   { method: 'POST', path: () => '/api/v1/auth/logout', permission: null },
   { method: 'GET', path: () => '/api/v1/auth/sessions', permission: null },
@@ -392,6 +483,7 @@ for (const route of ROUTES) {
       if (route.byId === 'upload') targets.upload.home = await upload(home)
       if (route.byId === 'call') targets.call.home = await newCall(home)
       if (route.byId === 'recording') targets.recording.home = await newRecording(home)
+      if (route.byId === 'engagement') targets.engagement.home = await newEngagement('home')
       if (route.byId === 'agent_activity') {
         const key = `break_${++activities}`
         await post(home, '/api/v1/agent-activities', { ...activity, key })

@@ -10,6 +10,7 @@ import { AdvisoryLock, LOCKS } from '../db/advisory-lock.ts'
 import { MigrationError } from '../db/migrate.ts'
 import { acquireInstanceLock, type InstanceLock } from '../lib/instance-lock.ts'
 import { createLogger, fileSink, type Logger } from '../lib/log.ts'
+import { hubOf } from '../modules/event-stream/index.ts'
 import { MasterKeyError } from '../modules/keys/index.ts'
 import { openRuntime, type Runtime } from '../runtime.ts'
 import { EXIT, type Command } from './command.ts'
@@ -41,6 +42,8 @@ export function startServer(runtime: Runtime, config: Config): Server<undefined>
 /** Stops accepting, waits for in-flight requests (closing them after `timeoutMs`), then closes the runtime. */
 export async function shutdown(server: Server<undefined>, runtime: Runtime, log: Logger, timeoutMs = DRAIN_TIMEOUT_MS): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined
+  // Open event streams never finish by themselves: end them first, or the drain would wait them out.
+  hubOf(runtime.context).closeAll()
   const drained = await Promise.race([
     server.stop(false).then(() => true),
     new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),

@@ -79,6 +79,30 @@ const EMITTED: Partial<Record<EventType, { properties: Json; required: string[] 
     required: ['call', 'status', 'reason'],
   },
   'recording.ready': { properties: { recording: ref('Recording') }, required: ['recording'] },
+  'engagement.created': { properties: { engagement: ref('Engagement') }, required: ['engagement'] },
+  'engagement.closed': { properties: { engagement: ref('Engagement') }, required: ['engagement'] },
+  'engagement.message.added': {
+    properties: { engagement: ref('Engagement'), message: ref('Message') },
+    required: ['engagement', 'message'],
+  },
+  'engagement.escalated': {
+    properties: {
+      engagement: ref('Engagement'),
+      escalation: {
+        type: 'object',
+        required: ['level', 'to', 'reason'],
+        properties: {
+          level: { type: 'integer', examples: [2] },
+          to: { type: 'object', description: 'Exactly one of agent_id and team', examples: [{ team: 'tier2' }] },
+          reason: { type: 'string', examples: ['Refund above the agent limit'] },
+        },
+        description: 'This escalation',
+      },
+    },
+    required: ['engagement', 'escalation'],
+  },
+  'survey.response.completed': { properties: { response: ref('SurveyResponse') }, required: ['response'] },
+  'survey.response.updated': { properties: { response: ref('SurveyResponse') }, required: ['response'] },
   'subscription.created': { properties: { subscription: ref('Subscription') }, required: ['subscription'] },
   'subscription.updated': { properties: { subscription: ref('Subscription') }, required: ['subscription'] },
   'subscription.canceled': { properties: { subscription: ref('Subscription') }, required: ['subscription'] },

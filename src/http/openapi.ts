@@ -64,6 +64,7 @@ function documentation(config: Config) {
         name: 'Operator',
         description: "The installation operator's API (an operator token): plans and prices, each organization's billing",
       },
+      { name: 'Events', description: "The organization's events live, as Server-Sent Events, resumable with Last-Event-ID" },
       { name: 'Webhooks', description: "Receivers of the organization's events: signed deliveries with retries" },
       {
         name: 'OAuth clients',

@@ -5,9 +5,11 @@ import { agentsTasks } from '../modules/agents/index.ts'
 import { authCleanupTask, revocationsPruneTask } from '../modules/auth/index.ts'
 import { billingTasks } from '../modules/billing/index.ts'
 import { callsTasks } from '../modules/calls/index.ts'
+import { engagementsTasks } from '../modules/engagements/index.ts'
 import { idempotencyCleanupTask } from '../modules/idempotency/index.ts'
 import { oauthCleanupTask } from '../modules/oauth/index.ts'
 import { rateLimitSaveTask } from '../modules/rate-limits/index.ts'
+import { surveysTasks } from '../modules/surveys/index.ts'
 import { ticketAutoCloseTask } from '../modules/tickets/index.ts'
 import { uploadsTasks } from '../modules/uploads/index.ts'
 import { type WebhookDispatcher, webhookDispatchTask, webhookPruneTask } from '../modules/webhooks/index.ts'
@@ -26,7 +28,15 @@ export function registerTasks(
     .register(oauthCleanupTask(app, app.config.authCleanupIntervalMs))
     .register(ticketAutoCloseTask(app, app.config.ticketAutoCloseIntervalMs))
     .register(idempotencyCleanupTask(app))
-  for (const task of [...uploadsTasks(app), ...callsTasks(app), ...agentsTasks(app), ...billingTasks(app)]) scheduler.register(task)
+  for (const task of [
+    ...uploadsTasks(app),
+    ...callsTasks(app),
+    ...agentsTasks(app),
+    ...billingTasks(app),
+    ...engagementsTasks(app),
+    ...surveysTasks(app),
+  ])
+    scheduler.register(task)
   // The counters of this process's memory (in Redis, Redis keeps them).
   if (app.config.rateLimits.enabled && app.config.redisUrl === undefined)
     scheduler.register({ ...rateLimitSaveTask(app), scope: 'instance' })

@@ -61,6 +61,9 @@ describe('dist/switchboard copied alone to a folder', () => {
         'billing_renewals',
         'billing_dunning',
         'billing_incomplete_expiry',
+        'engagement_snooze_wake',
+        'engagement_auto_close',
+        'survey_expiry',
         // This binary runs on its embedded database (no DATA_DIR given): its counters are in memory.
         'rate_limit_save',
         'webhook_dispatch',

@@ -244,7 +244,7 @@ describe('the migration lists', () => {
 describe.skipIf(!available)('the PostgreSQL schema', () => {
   test('has the same tables', async () => {
     const tables = await sqliteTables()
-    expect(tables.length).toBe(49)
+    expect(tables.length).toBe(53)
     expect(await pgTables()).toEqual(tables)
   })
 
@@ -285,7 +285,7 @@ describe.skipIf(!available)('the PostgreSQL schema', () => {
 
   test('the same indexes: names, tables, columns (the chain index on an expression), unique, partial', async () => {
     const embedded = await sqliteIndexes()
-    expect(Object.keys(embedded).length).toBe(111)
+    expect(Object.keys(embedded).length).toBe(124)
     const server = await pgIndexes()
     expect(Object.keys(server).sort()).toEqual(Object.keys(embedded).sort())
     for (const name of Object.keys(embedded)) expect({ name, ...server[name] }).toEqual({ name, ...embedded[name]! })
@@ -303,6 +303,8 @@ describe.skipIf(!available)('the PostgreSQL schema', () => {
       { name: 'contacts_org_email', predicate: '((email IS NOT NULL) AND (merged_into_id IS NULL))' },
       { name: 'contacts_org_external', predicate: '((external_id IS NOT NULL) AND (merged_into_id IS NULL))' },
       { name: 'contacts_org_phone', predicate: '((phone IS NOT NULL) AND (merged_into_id IS NULL))' },
+      { name: 'engagements_snoozed', predicate: '(snoozed_until IS NOT NULL)' },
+      { name: 'events_org_stream', predicate: '(stream_seq IS NOT NULL)' },
       { name: 'invoices_next_attempt', predicate: '(next_payment_attempt IS NOT NULL)' },
       { name: 'invoices_open_due', predicate: "((status = 'open'::text) AND (due_date IS NOT NULL))" },
       { name: 'invoices_org_number', predicate: '(number IS NOT NULL)' },
@@ -316,6 +318,7 @@ describe.skipIf(!available)('the PostgreSQL schema', () => {
       { name: 'sessions_parent', predicate: '(parent_session_id IS NOT NULL)' },
       { name: 'subscriptions_org_current', predicate: '(ended_at IS NULL)' },
       { name: 'subscriptions_period_end', predicate: '(ended_at IS NULL)' },
+      { name: 'survey_responses_expiring', predicate: "(status = 'offered'::text)" },
       { name: 'tickets_org_contact_created', predicate: '(contact_id IS NOT NULL)' },
       { name: 'uploads_unpurged', predicate: "((purged_at IS NULL) AND (status = ANY (ARRAY['expired'::text, 'deleted'::text])))" },
       { name: 'webhook_deliveries_due_first', predicate: "((status = 'pending'::text) AND (attempt = 1))" },

@@ -15,6 +15,8 @@ export const VOCABULARY = {
   contact: ['read', 'create', 'update', 'delete'],
   lead: ['read', 'create', 'update', 'delete', 'convert'],
   engagement: ['read', 'create', 'update', 'close', 'escalate'],
+  // The messages of engagement sessions (issue 19).
+  message: ['read', 'create'],
   survey: ['read', 'create', 'update', 'delete'],
   webhook: ['read', 'create', 'update', 'delete'],
   upload: ['read', 'create', 'delete'],
@@ -49,22 +51,24 @@ export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
   // User and role management, most operations; billing changes stay with the owner.
   admin: [
     'ticket:*', 'call:*', 'recording:*', 'agent:*', 'user:*', 'role:*',
-    'account:*', 'contact:*', 'lead:*', 'engagement:*', 'survey:*', 'webhook:*', 'upload:*',
+    'account:*', 'contact:*', 'lead:*', 'engagement:*', 'message:*', 'survey:*', 'webhook:*', 'upload:*',
     'report:*', 'audit:*', 'api_key:*', 'oauth_client:*', 'organization:*', 'session:*',
     'billing:read',
   ],
   // Team management and reporting: runs the floor, and the customer record in full.
   supervisor: [
     'ticket:*', 'call:read', 'call:update', 'recording:read', 'agent:read', 'agent:update',
-    'engagement:*', 'account:*', 'contact:*', 'lead:*',
-    'survey:read', 'upload:read', 'upload:create', 'report:read', 'user:read', 'role:read', 'api_key:read', 'api_key:create', 'api_key:delete',
+    'engagement:*', 'message:*', 'account:*', 'contact:*', 'lead:*',
+    'survey:*', 'upload:read', 'upload:create', 'report:read', 'user:read', 'role:read', 'api_key:read', 'api_key:create', 'api_key:delete',
   ],
   // Basic operations on assigned queues and tickets (which tickets is decided per resource).
   agent: [
     'ticket:read', 'ticket:create', 'ticket:update', 'ticket:comment', 'ticket:assign',
     // Calls and recordings: their own and unassigned ones; their own agent profile and status (SCOPES).
     'call:read', 'call:create', 'call:update', 'recording:read', 'recording:create', 'agent:read', 'agent:update',
-    'engagement:read', 'engagement:create', 'engagement:update',
+    // Sessions: those assigned to the agent and the queued ones (SCOPES); offering a survey by hand.
+    'engagement:read', 'engagement:create', 'engagement:update', 'engagement:close', 'engagement:escalate',
+    'message:read', 'message:create', 'survey:create',
     // CRM: contacts and leads written only when the agent owns them or nobody does (crm/ownership.ts).
     'account:read', 'contact:read', 'contact:create', 'contact:update', 'contact:delete',
     'lead:read', 'lead:create', 'lead:update', 'lead:delete', 'lead:convert',
@@ -72,7 +76,7 @@ export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
     'api_key:read', 'api_key:create', 'api_key:delete',
   ],
   // Read-only, except security records (audit log, webhooks, API keys, OAuth clients, billing).
-  viewer: readAll('ticket', 'call', 'recording', 'agent', 'user', 'role', 'account', 'contact', 'lead', 'engagement', 'survey', 'upload', 'report'),
+  viewer: readAll('ticket', 'call', 'recording', 'agent', 'user', 'role', 'account', 'contact', 'lead', 'engagement', 'message', 'survey', 'upload', 'report'),
 }
 
 export function isRole(value: string): value is Role {
@@ -91,6 +95,8 @@ type Scope = {
   call?: 'assigned_or_unassigned'
   /** Only the agent's own profile, status and sessions. */
   agent?: 'self'
+  /** Engagement sessions (and their messages) assigned to the agent, and the queued ones nobody has. */
+  engagement?: 'assigned_or_queued'
 }
 
 export const SCOPES: Partial<Record<Role, Scope>> = {
@@ -102,5 +108,6 @@ export const SCOPES: Partial<Record<Role, Scope>> = {
     lead: 'owned_or_unowned',
     call: 'assigned_or_unassigned',
     agent: 'self',
+    engagement: 'assigned_or_queued',
   },
 }

@@ -1,6 +1,6 @@
-// refreshAgentLoadInTx: the contract the tickets and calls modules call in their transactions whenever
-// a ticket's assignee or status, or a call's agent or status, may have changed. It recounts each named
-// user's load (open tickets assigned plus active calls: the one cross-module read, store.ts) and applies
+// refreshAgentLoadInTx: the contract the tickets, calls and engagements modules call in their transactions
+// whenever a ticket's, call's or session's assignee or status may have changed. It recounts each named
+// user's load (open tickets, active calls, active or wrap-up sessions: the cross-module read, store.ts) and applies
 // the capacity rule. Nulls, repeats and users without an agent profile are skipped.
 import type { Ctx } from '../../context.ts'
 import type { Tx } from '../../db/database.ts'

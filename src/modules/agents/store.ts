@@ -88,14 +88,16 @@ export async function usersWithoutProfile(db: Queries, organizationId: string, r
 }
 
 // The tickets module's open statuses are all but solved and closed; the calls module's active ones are
-// queued, ringing and in_progress. Both counts are served by an index on (organization_id, person, status).
+// queued, ringing and in_progress; the engagements module's sessions count while active or in wrap-up.
+// Each count is served by an index on (organization_id, person, status).
 const LOAD = `SELECT
   (SELECT count(*) FROM tickets WHERE organization_id = ? AND assignee_id = ? AND status NOT IN ('solved', 'closed'))
-  + (SELECT count(*) FROM calls WHERE organization_id = ? AND agent_id = ? AND status IN ('queued', 'ringing', 'in_progress')) AS n`
+  + (SELECT count(*) FROM calls WHERE organization_id = ? AND agent_id = ? AND status IN ('queued', 'ringing', 'in_progress'))
+  + (SELECT count(*) FROM engagements WHERE organization_id = ? AND assignee_id = ? AND status IN ('active', 'wrap_up')) AS n`
 
-/** Open tickets assigned to the user plus its active calls. */
+/** Open tickets assigned to the user plus its active calls and its active and wrap-up sessions. */
 export async function countLoad(db: Queries, organizationId: string, userId: string): Promise<number> {
-  const row = await db.raw.get<{ n: number | string }>(LOAD, [organizationId, userId, organizationId, userId])
+  const row = await db.raw.get<{ n: number | string }>(LOAD, [organizationId, userId, organizationId, userId, organizationId, userId])
   return Number(row?.n ?? 0)
 }
 

@@ -19,7 +19,7 @@ export interface AgentsTable {
   session_id: string | null
   /** Capacity; null: no limit. */
   max_concurrent: number | null
-  /** Open tickets assigned to the agent plus its active calls. */
+  /** Open tickets assigned to the agent, its active calls and its active or wrap-up engagement sessions. */
   current_load: number
   auto_offline: boolean | number
   /** JSON arrays of strings; agent_labels indexes them. */

@@ -22,7 +22,9 @@ export const EVENT_TYPES = {
     'crm.contact.deleted',
     'crm.contact.lead_converted',
   ],
-  engagement: ['engagement.created', 'engagement.closed', 'engagement.escalated'],
+  // engagement.message.added is ours, not the spec's (as ticket.comment.added is for tickets): a console
+  // sees new messages on the live stream, and a receiver gets them, without polling.
+  engagement: ['engagement.created', 'engagement.closed', 'engagement.escalated', 'engagement.message.added'],
   survey: ['survey.response.completed', 'survey.response.updated'],
 } as const
 

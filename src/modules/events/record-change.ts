@@ -26,7 +26,11 @@ export interface Change {
   now?: number
 }
 
-const INSERT_EVENT = 'INSERT INTO events (id, organization_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)'
+// stream_seq: the organization's next, in the writing transaction (writes are serialized, on PostgreSQL
+// across instances): the live stream (GET /api/v1/events/stream) resumes after a Last-Event-ID by it.
+const INSERT_EVENT =
+  'INSERT INTO events (id, organization_id, type, body, created_at, stream_seq) VALUES (?, ?, ?, ?, ?, ' +
+  '(SELECT coalesce(max(stream_seq), 0) + 1 FROM events WHERE organization_id = ? AND stream_seq IS NOT NULL))'
 
 /** The event as it will be written: its id and envelope; refused here when its data is too large. */
 function eventOf(event: { organizationId: string; type: EventType; data: Record<string, unknown>; now: number }): RecordedEvent {
@@ -44,7 +48,7 @@ function eventOf(event: { organizationId: string; type: EventType; data: Record<
 }
 
 function insertEvent(tx: Tx, event: RecordedEvent): Promise<number> {
-  return tx.raw.run(INSERT_EVENT, [event.id, event.organizationId, event.type, event.body, event.createdAt])
+  return tx.raw.run(INSERT_EVENT, [event.id, event.organizationId, event.type, event.body, event.createdAt, event.organizationId])
 }
 
 /** Writes the event row only (no audit, no subscribers): a webhook's test event. */

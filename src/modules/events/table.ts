@@ -7,6 +7,8 @@ export interface EventsTable {
   type: string
   body: string
   created_at: number
+  /** The organization's stream order (1, 2, …); null for events written before it existed. */
+  stream_seq: number | null
 }
 
 declare module '../../db/database.ts' {

@@ -5,6 +5,7 @@
 // names (upload_ids: pending attachment uploads of the organization) are attached to it in the same
 // transaction, and ticket.created carries them whole (data.uploads).
 import type { Ctx, UserActor } from '../../context.ts'
+import type { Tx } from '../../db/database.ts'
 import { prefixedId } from '../../lib/ids.ts'
 import { resolveTicketContact, touchContactActivity } from '../crm/index.ts'
 import { attachUploadsInTx, uploadJson } from '../uploads/index.ts'
@@ -31,13 +32,18 @@ export interface NewTicket {
 export const TICKET_UPLOAD_PURPOSES = ['attachment'] as const
 
 export async function createTicket(ctx: Ctx<UserActor>, input: NewTicket): Promise<TicketRow> {
-  const { actor } = ctx
   const now = ctx.clock.now()
+  return ctx.db.write('ticket.create', (tx) => createTicketInTx(tx, ctx, input, now))
+}
+
+/** createTicket in the caller's transaction (an engagement escalated with create_ticket commits with its ticket). */
+export async function createTicketInTx(tx: Tx, ctx: Ctx<UserActor>, input: NewTicket, now: number): Promise<TicketRow> {
+  const { actor } = ctx
   const customFields = checkCustomFields(input.custom_fields ?? {})
   const tags = normalizeTags(input.tags ?? [])
   const id = prefixedId('tkt')
   const uploadIds = input.upload_ids ?? []
-  return ctx.db.write('ticket.create', async (tx) => {
+  {
     // Statements started together go down one pipeline on PostgreSQL: a round trip each group, not each
     // statement, while the writer lock is held (the ticket before its tags, which reference it).
     const [number] = await Promise.all([
@@ -90,5 +96,5 @@ export async function createTicket(ctx: Ctx<UserActor>, input: NewTicket): Promi
     // After the first: each appends to the audit chain, which reads its last record.
     if (row.assignee_id) await recordTicketEvent(tx, ctx, 'ticket.assigned', row, now, { previous_assignee_id: null })
     return row
-  })
+  }
 }

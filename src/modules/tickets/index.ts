@@ -33,7 +33,9 @@ const tags = ['Tickets']
 const UPLOADS =
   'upload_ids attaches files uploaded first (POST /api/v1/uploads, purpose attachment) in the same transaction: an id that is missing or of another organization is 404, an upload already attached or expired is 409, another purpose 400. The event carries the uploads whole (data.uploads).'
 
+export { createTicketInTx, type NewTicket } from './create-ticket.ts'
 export { ticketAutoCloseTask } from './jobs.ts'
+export { ticketJson } from './ticket-json.ts'
 
 export function ticketsRoutes(app: AppContext) {
   return new Elysia().use(ticketRoutes(app)).use(contactTicketsRoute(app))

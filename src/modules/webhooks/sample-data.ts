@@ -3,7 +3,9 @@
 import { AGENT_EXAMPLE } from '../agents/index.ts'
 import { INVOICE_EXAMPLE, PAYMENT_EXAMPLE, SUBSCRIPTION_EXAMPLE } from '../billing/index.ts'
 import { CALL_EXAMPLE, RECORDING_EXAMPLE } from '../calls/index.ts'
+import { ENGAGEMENT_EXAMPLE, MESSAGE_EXAMPLE } from '../engagements/index.ts'
 import { EVENT_TYPES, type EventType } from '../events/index.ts'
+import { SURVEY_RESPONSE_EXAMPLE } from '../surveys/index.ts'
 
 const SAMPLES: Record<keyof typeof EVENT_TYPES, (now: string) => Record<string, unknown>> = {
   ticket: (now) => ({
@@ -37,10 +39,22 @@ const SAMPLES: Record<keyof typeof EVENT_TYPES, (now: string) => Record<string, 
   crm: (now) => ({
     contact: { id: 'con_SAMPLE', name: 'Grace Customer', email: 'grace@example.com', account_id: 'acc_SAMPLE', updated_at: now },
   }),
-  engagement: (now) => ({ engagement: { id: 'eng_SAMPLE', channel: 'chat', status: 'open', contact_id: 'con_SAMPLE', created_at: now } }),
-  survey: (now) => ({
-    response: { id: 'srv_SAMPLE', survey_id: 'sur_SAMPLE', score: 9, comment: 'Quick and friendly', completed_at: now },
+  // A new session, queued: nobody has replied and nothing closed it yet.
+  engagement: (now) => ({
+    engagement: {
+      ...ENGAGEMENT_EXAMPLE,
+      status: 'queued',
+      assignee_id: null,
+      first_reply_at: null,
+      waiting_since: now,
+      last_activity_at: now,
+      closed_at: null,
+      close_reason: null,
+      created_at: now,
+      updated_at: now,
+    },
   }),
+  survey: (now) => ({ response: { ...SURVEY_RESPONSE_EXAMPLE, updated_at: now } }),
 }
 
 const GROUP_OF = new Map<string, keyof typeof EVENT_TYPES>(
@@ -54,6 +68,24 @@ export function isEventType(type: string): type is EventType {
 /** Types whose resource is not their group's (a recording is announced in the call group). */
 const TYPE_SAMPLES: Partial<Record<EventType, (now: string) => Record<string, unknown>>> = {
   'recording.ready': (now) => ({ recording: { ...RECORDING_EXAMPLE, ready_at: now } }),
+  'engagement.message.added': (now) => ({
+    engagement: { ...ENGAGEMENT_EXAMPLE, status: 'active', closed_at: null, close_reason: null, last_activity_at: now, updated_at: now },
+    message: { ...MESSAGE_EXAMPLE, created_at: now },
+  }),
+  'engagement.closed': (now) => ({
+    engagement: { ...ENGAGEMENT_EXAMPLE, status: 'closed', closed_at: now, close_reason: 'agent', updated_at: now },
+  }),
+  'engagement.escalated': (now) => ({
+    engagement: {
+      ...ENGAGEMENT_EXAMPLE,
+      escalated_at: now,
+      escalation_level: 2,
+      escalated_to: { team: 'tier2' },
+      escalation_reason: 'Refund above the agent limit',
+      updated_at: now,
+    },
+    escalation: { level: 2, to: { team: 'tier2' }, reason: 'Refund above the agent limit' },
+  }),
   'invoice.paid': (now) => ({ invoice: { ...INVOICE_EXAMPLE, updated_at: now } }),
   'invoice.failed': (now) => ({
     invoice: { ...INVOICE_EXAMPLE, status: 'open', updated_at: now },

@@ -27,6 +27,7 @@ describe('vocabulary', () => {
         'contact',
         'lead',
         'engagement',
+        'message',
         'survey',
         'webhook',
         'upload',
@@ -61,9 +62,9 @@ describe('vocabulary', () => {
     expect([...VOCABULARY[resource]].sort()).toEqual([...actions].sort())
   })
 
-  test('ALL_PERMISSIONS lists each resource:action pair exactly once (67 in all)', () => {
-    expect(ALL_PERMISSIONS).toHaveLength(67)
-    expect(new Set(ALL_PERMISSIONS).size).toBe(67)
+  test('ALL_PERMISSIONS lists each resource:action pair exactly once (69 in all)', () => {
+    expect(ALL_PERMISSIONS).toHaveLength(69)
+    expect(new Set(ALL_PERMISSIONS).size).toBe(69)
     for (const p of ALL_PERMISSIONS) expect(p).toMatch(/^[a-z_]+:[a-z]+$/)
     expect(ALL_PERMISSIONS).toContain('ticket:comment')
     expect(ALL_PERMISSIONS).toContain('lead:convert')
@@ -226,7 +227,7 @@ describe('role matrix', () => {
     ['lead:read', T, T, T, T, T],
     ['lead:convert', T, T, T, T, F],
     ['contact:create', T, T, T, T, F],
-    ['engagement:escalate', T, T, T, F, F],
+    ['engagement:escalate', T, T, T, T, F],
     ['engagement:update', T, T, T, T, F],
     ['upload:create', T, T, T, T, F],
     ['upload:delete', T, T, F, F, F],

@@ -1,0 +1,72 @@
+// The engagements' SQL: sessions and messages (one row, insert, save, the keyset lists), the cron loop's
+// batches, and the reads of other modules' tables a session needs (documented in the README): a ticket
+// or call of the organization, and the agents' routing fields (agents, agent_labels, users) for the
+// automatic assignment.
+import type { Queries, Tx } from '../../db/database.ts'
+import { findInOrg } from '../../db/get-in-org.ts'
+import { defineList } from '../../db/list.ts'
+import type { EngagementMessagesTable, EngagementsTable } from './table.ts'
+
+export type EngagementRow = EngagementsTable
+export type MessageRow = EngagementMessagesTable
+
+// Each sort has its index on (organization_id, column, id) in 0020_engagements.sql.
+export const ENGAGEMENT_LIST = defineList('engagements', { sorts: ['created_at'] })
+// Messages are listed per session: the where names the session (index on engagement_id, created_at, id).
+export const MESSAGE_LIST = defineList('engagement_messages', { sorts: ['created_at'] })
+
+export function findEngagement(db: Queries, organizationId: string, id: string): Promise<EngagementRow | undefined> {
+  return findInOrg(db, 'engagements', organizationId, id)
+}
+
+export async function insertEngagement(tx: Tx, row: EngagementRow): Promise<void> {
+  await tx.kysely.insertInto('engagements').values(row).execute()
+}
+
+export async function saveEngagement(tx: Tx, row: EngagementRow): Promise<void> {
+  const { id, organization_id, ...columns } = row
+  await tx.kysely.updateTable('engagements').set(columns).where('id', '=', id).where('organization_id', '=', organization_id).execute()
+}
+
+export async function insertMessage(tx: Tx, row: MessageRow): Promise<void> {
+  await tx.kysely.insertInto('engagement_messages').values(row).execute()
+}
+
+/** True when the row exists in the organization (tickets, calls: read by primary key). */
+export async function existsInOrg(db: Queries, table: 'tickets' | 'calls', organizationId: string, id: string): Promise<boolean> {
+  const row = await db.raw.get<{ id: string }>(`SELECT id FROM ${table} WHERE id = ? AND organization_id = ?`, [id, organizationId])
+  return row !== undefined
+}
+
+/**
+ * The automatic assignment's pick: an active user's agent profile, logged in, in an available activity,
+ * under its capacity, holding `skill` (when given); the lowest load first, ties by id. Read in the
+ * writing transaction, so two assignments never both take an agent's last free place.
+ */
+export async function pickAgent(db: Queries, organizationId: string, skill: string | null): Promise<string | undefined> {
+  const row = await db.raw.get<{ id: string }>(
+    `SELECT agents.id FROM agents JOIN users ON users.id = agents.id AND users.organization_id = agents.organization_id
+      WHERE agents.organization_id = ? AND agents.session_id IS NOT NULL AND agents.available = ? AND users.status = 'active'
+        AND (agents.max_concurrent IS NULL OR agents.current_load < agents.max_concurrent)
+        ${skill === null ? '' : "AND EXISTS (SELECT 1 FROM agent_labels WHERE agent_labels.organization_id = agents.organization_id AND agent_labels.agent_id = agents.id AND agent_labels.kind = 'skill' AND agent_labels.value = ?)"}
+      ORDER BY agents.current_load, agents.id LIMIT 1`,
+    skill === null ? [organizationId, true] : [organizationId, true, skill],
+  )
+  return row?.id
+}
+
+// The cron loop's batches, across organizations (indexes engagements_snoozed, engagements_status_activity).
+
+export function snoozedDue(db: Queries, now: number, limit: number): Promise<EngagementRow[]> {
+  return db.raw.all<EngagementRow>(
+    "SELECT * FROM engagements WHERE snoozed_until IS NOT NULL AND snoozed_until <= ? AND status = 'snoozed' ORDER BY snoozed_until, id LIMIT ?",
+    [now, limit],
+  )
+}
+
+export function inactiveSince(db: Queries, before: number, limit: number): Promise<EngagementRow[]> {
+  return db.raw.all<EngagementRow>(
+    "SELECT * FROM engagements WHERE status = 'active' AND last_activity_at <= ? ORDER BY last_activity_at, id LIMIT ?",
+    [before, limit],
+  )
+}

@@ -1,0 +1,111 @@
+// Offering a survey: by hand (POST /api/v1/surveys, the link shown once), automatically (offerInTx,
+// shared with the event subscriber), and a fresh link for an offer still open (the previous one stops
+// working). The subject must exist in the organization; one survey per subject and type (409).
+import type { Ctx, UserActor } from '../../context.ts'
+import type { Tx } from '../../db/database.ts'
+import { AppError } from '../../errors.ts'
+import { prefixedId } from '../../lib/ids.ts'
+import { newToken, surveyUrl, tokenHash } from './link.ts'
+import { assertSurveyTransition } from './lifecycle.ts'
+import {
+  findSurvey,
+  findSurveyOfSubject,
+  insertSurvey,
+  type SubjectFacts,
+  type SurveyResponseRow,
+  saveSurvey,
+  subjectFacts,
+} from './store.ts'
+import type { SubjectType, SurveyType } from './table.ts'
+
+export interface NewSurvey {
+  survey_type: SurveyType
+  subject_type: SubjectType
+  subject_id: string
+  questions?: string[]
+}
+
+export interface OfferInput {
+  organizationId: string
+  surveyType: SurveyType
+  subjectType: SubjectType
+  subjectId: string
+  facts: SubjectFacts
+  questions: string[]
+  createdBy: string
+  now: number
+  expiryMs: number
+}
+
+/** Inserts the offer; returns it with its token (the only time the token exists in clear). */
+export async function offerInTx(tx: Tx, input: OfferInput): Promise<{ row: SurveyResponseRow; token: string }> {
+  const token = newToken()
+  const row: SurveyResponseRow = {
+    id: prefixedId('srv'),
+    organization_id: input.organizationId,
+    survey_type: input.surveyType,
+    subject_type: input.subjectType,
+    subject_id: input.subjectId,
+    ...input.facts,
+    status: 'offered',
+    score: null,
+    comment: null,
+    reason_code: null,
+    questions: JSON.stringify(input.questions),
+    answers: '[]',
+    token_hash: tokenHash(token),
+    offered_at: input.now,
+    responded_at: null,
+    expires_at: input.now + input.expiryMs,
+    created_by: input.createdBy,
+    created_at: input.now,
+    updated_at: input.now,
+  }
+  await insertSurvey(tx, row)
+  return { row, token }
+}
+
+export async function createSurvey(ctx: Ctx<UserActor>, input: NewSurvey): Promise<{ row: SurveyResponseRow; url: string }> {
+  const { organizationId } = ctx.actor
+  const now = ctx.clock.now()
+  const questions = (input.questions ?? []).map((q) => q.trim())
+  const { row, token } = await ctx.db.write('survey.create', async (tx) => {
+    const facts = await subjectFacts(tx, organizationId, input.subject_type, input.subject_id)
+    if (!facts) throw new AppError('NOT_FOUND', `No such ${input.subject_type}`)
+    const subject = { type: input.subject_type, id: input.subject_id }
+    const other = await findSurveyOfSubject(tx, organizationId, subject, input.survey_type)
+    if (other)
+      throw new AppError('CONFLICT', `This ${input.subject_type} already has a ${input.survey_type} survey: ${other.id}`, {
+        errors: [{ field: 'subject_id', message: `already has ${input.survey_type} survey ${other.id}` }],
+      })
+    return offerInTx(tx, {
+      organizationId,
+      surveyType: input.survey_type,
+      subjectType: input.subject_type,
+      subjectId: input.subject_id,
+      facts,
+      questions,
+      createdBy: ctx.actor.userId,
+      now,
+      expiryMs: ctx.config.surveyExpiryMs,
+    })
+  })
+  return { row, url: surveyUrl(ctx.config.publicUrl, token) }
+}
+
+/** A new token for an offer not yet answered nor expired: the previous link stops working. */
+export async function renewSurveyLink(ctx: Ctx<UserActor>, id: string): Promise<{ row: SurveyResponseRow; url: string }> {
+  const { organizationId } = ctx.actor
+  const now = ctx.clock.now()
+  const token = newToken()
+  const row = await ctx.db.write('survey.link', async (tx) => {
+    const survey = await findSurvey(tx, organizationId, id)
+    if (!survey) throw new AppError('NOT_FOUND', 'No such survey response')
+    if (survey.status !== 'offered') assertSurveyTransition(survey.status, 'offered', ': only an offered survey gets a new link')
+    if (Number(survey.expires_at) <= now) assertSurveyTransition('expired', 'offered', ': only an offered survey gets a new link')
+    const renewed = { ...survey, token_hash: tokenHash(token), updated_at: now }
+    await saveSurvey(tx, renewed)
+    return renewed
+  })
+  return { row, url: surveyUrl(ctx.config.publicUrl, token) }
+}

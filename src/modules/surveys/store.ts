@@ -1,0 +1,115 @@
+// The surveys' SQL: a response by id or by its link's token, insert, save, the expiring batch, the
+// keyset list, the metrics' counts, the settings row, and the subjects (tickets, engagements, calls of
+// the organization: those modules export no lookup, so their tables are read here by primary key).
+import type { Queries, Tx } from '../../db/database.ts'
+import { type Condition, defineList } from '../../db/list.ts'
+import type { SubjectType, SurveyResponsesTable, SurveySettingsTable } from './table.ts'
+
+export type SurveyResponseRow = SurveyResponsesTable
+export type SurveySettingsRow = SurveySettingsTable
+
+// offered_at has its index on (organization_id, offered_at, id) in 0020_engagements.sql.
+export const SURVEY_LIST = defineList('survey_responses', { resource: 'survey_responses', sorts: ['offered_at'] })
+
+export function findSurvey(db: Queries, organizationId: string, id: string): Promise<SurveyResponseRow | undefined> {
+  return db.raw.get<SurveyResponseRow>('SELECT * FROM survey_responses WHERE id = ? AND organization_id = ?', [id, organizationId])
+}
+
+export function findSurveyByToken(db: Queries, tokenHash: string): Promise<SurveyResponseRow | undefined> {
+  return db.raw.get<SurveyResponseRow>('SELECT * FROM survey_responses WHERE token_hash = ?', [tokenHash])
+}
+
+export function findSurveyOfSubject(
+  db: Queries,
+  organizationId: string,
+  subject: { type: SubjectType; id: string },
+  surveyType: string,
+): Promise<SurveyResponseRow | undefined> {
+  return db.raw.get<SurveyResponseRow>(
+    'SELECT * FROM survey_responses WHERE organization_id = ? AND subject_type = ? AND subject_id = ? AND survey_type = ?',
+    [organizationId, subject.type, subject.id, surveyType],
+  )
+}
+
+export async function insertSurvey(tx: Tx, row: SurveyResponseRow): Promise<void> {
+  await tx.kysely.insertInto('survey_responses').values(row).execute()
+}
+
+export async function saveSurvey(tx: Tx, row: SurveyResponseRow): Promise<void> {
+  const { id, organization_id, ...columns } = row
+  await tx.kysely.updateTable('survey_responses').set(columns).where('id', '=', id).where('organization_id', '=', organization_id).execute()
+}
+
+/** Offers past their expiry, oldest first (the partial index survey_responses_expiring). */
+export function expiringSurveys(db: Queries, now: number, limit: number): Promise<SurveyResponseRow[]> {
+  return db.raw.all<SurveyResponseRow>(
+    "SELECT * FROM survey_responses WHERE status = 'offered' AND expires_at <= ? ORDER BY expires_at, id LIMIT ?",
+    [now, limit],
+  )
+}
+
+/** Marks the given offers expired, if still offered; returns how many moved. */
+export function expireSurveys(tx: Tx, ids: readonly string[], now: number): Promise<number> {
+  return tx.raw.run(
+    `UPDATE survey_responses SET status = 'expired', updated_at = ? WHERE status = 'offered' AND id IN (${ids.map(() => '?').join(', ')})`,
+    [now, ...ids],
+  )
+}
+
+export interface TypeCounts {
+  survey_type: string
+  offered: number
+  responded: number
+  satisfied: number
+  promoters: number
+  detractors: number
+  score_sum: number
+}
+
+/** The metrics' counts per survey type over the rows the conditions select. */
+export function surveyCounts(db: Queries, organizationId: string, where: readonly Condition[]): Promise<TypeCounts[]> {
+  const clauses = ['organization_id = ?', ...where.map((c) => c.sql)].join(' AND ')
+  return db.raw.all<TypeCounts>(
+    'SELECT survey_type, count(*) AS offered, ' +
+      "sum(CASE WHEN status = 'responded' THEN 1 ELSE 0 END) AS responded, " +
+      "sum(CASE WHEN status = 'responded' AND score >= 4 THEN 1 ELSE 0 END) AS satisfied, " +
+      "sum(CASE WHEN status = 'responded' AND score >= 9 THEN 1 ELSE 0 END) AS promoters, " +
+      "sum(CASE WHEN status = 'responded' AND score <= 6 THEN 1 ELSE 0 END) AS detractors, " +
+      "coalesce(sum(CASE WHEN status = 'responded' THEN score ELSE 0 END), 0) AS score_sum " +
+      `FROM survey_responses WHERE ${clauses} GROUP BY survey_type`,
+    [organizationId, ...where.flatMap((c) => c.params)],
+  )
+}
+
+export function findSurveySettings(db: Queries, organizationId: string): Promise<SurveySettingsRow | undefined> {
+  return db.raw.get<SurveySettingsRow>('SELECT * FROM survey_settings WHERE organization_id = ?', [organizationId])
+}
+
+export async function saveSurveySettings(tx: Tx, row: SurveySettingsRow): Promise<void> {
+  const { organization_id, ...columns } = row
+  const changed = await tx.kysely
+    .updateTable('survey_settings')
+    .set(columns)
+    .where('organization_id', '=', organization_id)
+    .executeTakeFirst()
+  if (Number(changed.numUpdatedRows) === 0) await tx.kysely.insertInto('survey_settings').values(row).execute()
+}
+
+/** What an offer captures of its subject. */
+export interface SubjectFacts {
+  contact_id: string | null
+  agent_id: string | null
+  team: string | null
+  channel: string | null
+}
+
+const SUBJECT_SQL: Record<SubjectType, string> = {
+  ticket: 'SELECT contact_id, assignee_id AS agent_id, NULL AS team, channel FROM tickets WHERE id = ? AND organization_id = ?',
+  engagement: 'SELECT contact_id, assignee_id AS agent_id, team, channel FROM engagements WHERE id = ? AND organization_id = ?',
+  call: "SELECT contact_id, agent_id, queue AS team, 'voice' AS channel FROM calls WHERE id = ? AND organization_id = ?",
+}
+
+/** The subject's contact, agent, team and channel, or undefined when it is not in the organization. */
+export function subjectFacts(db: Queries, organizationId: string, type: SubjectType, id: string): Promise<SubjectFacts | undefined> {
+  return db.raw.get<SubjectFacts>(SUBJECT_SQL[type], [id, organizationId])
+}

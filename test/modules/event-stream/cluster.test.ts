@@ -1,0 +1,67 @@
+// The event stream on two instances of one PostgreSQL and one Redis (in process): a client of B sees
+// the events written through A at once (the "events written" signal crosses through Redis; far sooner
+// than the poll), and, gone from B, resumes on A with nothing lost or repeated.
+import { afterAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { RedisWakeups } from '../../../src/modules/webhooks/index.ts'
+import { makeTestApp, type TestApp } from '../../helpers/app.ts'
+import { FakeClock } from '../../helpers/clock.ts'
+import { clusterSettings } from '../../helpers/engine.ts'
+import { seedOrganization } from '../../helpers/seed.ts'
+import { postgresAvailable, redisAvailable } from '../../helpers/services.ts'
+import { SseClient } from './sse.ts'
+
+setDefaultTimeout(30_000)
+
+const apps: TestApp[] = []
+afterAll(async () => {
+  for (const app of apps) await app.close()
+})
+
+describe.skipIf(!(postgresAvailable && redisAvailable))('the event stream across two instances', () => {
+  test('B streams what A writes, live; the client resumes on A after leaving B', async () => {
+    const settings = await clusterSettings()
+    const a = await makeTestApp(settings, { clock: new FakeClock(Date.now()) })
+    apps.push(a)
+    const b = await makeTestApp(settings, { clock: new FakeClock(Date.now()) })
+    apps.push(b)
+    expect(b.context.ports.wakeups).toBeInstanceOf(RedisWakeups)
+    const { users } = await seedOrganization(a)
+    let n = 0
+    const ticket = async (on: TestApp) => {
+      const subject = `Ticket ${++n}`
+      const response = await on.request('/api/v1/tickets', {
+        method: 'POST',
+        headers: { ...users.admin.auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ subject }),
+      })
+      expect(response.status).toBe(201)
+      return subject
+    }
+    const open = async (on: TestApp, lastEventId?: number) => {
+      const headers = { ...users.agent.auth, ...(lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) }) }
+      const response = await on.request('/api/v1/events/stream?types=ticket.created', { headers })
+      expect(response.status).toBe(200)
+      const client = new SseClient(response)
+      await client.waitForComment('connected')
+      return client
+    }
+    const subjects = (client: SseClient) => client.events.map((e) => (e.envelope.data.ticket as { subject: string }).subject)
+
+    const onB = await open(b)
+    const started = Date.now()
+    const first = [await ticket(a), await ticket(a), await ticket(b)]
+    await onB.waitFor(3)
+    // The signal, not the 3 s poll.
+    expect(Date.now() - started).toBeLessThan(2000)
+    expect(subjects(onB)).toEqual(first)
+    await onB.close()
+    const meanwhile = [await ticket(a), await ticket(b)]
+    const onA = await open(a, onB.events.at(-1)!.id)
+    await onA.waitFor(2)
+    const after = await ticket(b)
+    await onA.waitFor(3)
+    await Bun.sleep(100)
+    expect([...subjects(onB), ...subjects(onA)]).toEqual([...first, ...meanwhile, after])
+    await onA.close()
+  })
+})
