@@ -2,6 +2,8 @@
 // the table's own columns, adds the organization condition itself, applies the filters before a keyset
 // (seek) on (sort column, id) — page 5,000 costs what page 1 costs — and signs the next page token,
 // which binds the organization, the filters and the sort. Runs as raw SQL: this is the hottest read path.
+import { validationError } from '../errors.ts'
+import { DATE_TIME_EXPECTED, parseDateTime } from '../lib/date-time.ts'
 import { queryDigest } from '../lib/page-token.ts'
 import type { Queries, SqlValue, Tables } from './database.ts'
 import type { PageTokens } from './page-tokens.ts'
@@ -12,6 +14,25 @@ export type Direction = 'asc' | 'desc'
 export interface Condition {
   sql: string
   params: SqlValue[]
+}
+
+/**
+ * The conditions of a list's time-window filters: each given value (RFC 3339) bound into its SQL
+ * (`'calls.created_at > ?'`); a malformed one is 400 naming its field.
+ */
+export function timeWindowConditions<F extends string>(
+  filters: Partial<Record<NoInfer<F>, string>>,
+  sqlOf: Record<F, string>,
+): Condition[] {
+  const where: Condition[] = []
+  for (const field of Object.keys(sqlOf) as F[]) {
+    const text = filters[field]
+    if (text === undefined) continue
+    const ms = parseDateTime(text)
+    if (ms === undefined) throw validationError([{ field, message: DATE_TIME_EXPECTED }])
+    where.push({ sql: sqlOf[field], params: [ms] })
+  }
+  return where
 }
 
 export interface ListRequest {

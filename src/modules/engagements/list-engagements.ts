@@ -2,9 +2,7 @@
 // filtered before keyset pagination: status, channel, assignee ("none" for unassigned), contact, team,
 // and a creation window.
 import type { Ctx, UserActor } from '../../context.ts'
-import { type Condition, type ListRequest, listBody } from '../../db/list.ts'
-import { validationError } from '../../errors.ts'
-import { DATE_TIME_EXPECTED, parseDateTime } from '../../lib/date-time.ts'
+import { type Condition, type ListRequest, listBody, timeWindowConditions } from '../../db/list.ts'
 import { engagementJson } from './engagement-json.ts'
 import type { EngagementStatus } from './lifecycle.ts'
 import { ENGAGEMENT_LIST } from './store.ts'
@@ -31,16 +29,9 @@ export function engagementConditions(filters: EngagementFilters): Condition[] {
   else if (filters.assignee_id !== undefined) where.push({ sql: 'engagements.assignee_id = ?', params: [filters.assignee_id] })
   if (filters.contact_id !== undefined) where.push({ sql: 'engagements.contact_id = ?', params: [filters.contact_id] })
   if (filters.team !== undefined) where.push({ sql: 'engagements.team = ?', params: [filters.team.trim()] })
-  for (const [field, op] of [
-    ['created_after', '>'],
-    ['created_before', '<'],
-  ] as const) {
-    const text = filters[field]
-    if (text === undefined) continue
-    const ms = parseDateTime(text)
-    if (ms === undefined) throw validationError([{ field, message: DATE_TIME_EXPECTED }])
-    where.push({ sql: `engagements.created_at ${op} ?`, params: [ms] })
-  }
+  where.push(
+    ...timeWindowConditions(filters, { created_after: 'engagements.created_at > ?', created_before: 'engagements.created_at < ?' }),
+  )
   return where
 }
 

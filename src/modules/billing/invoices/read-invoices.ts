@@ -2,9 +2,8 @@
 // missing one), the keyset list with its filters, and the PDF of a finalized invoice. Drafts are shown
 // as Stripe's API shows them (no number, pdf_url null) and have no PDF (409).
 import type { Ctx, UserActor } from '../../../context.ts'
-import { type Condition, type ListRequest, listBody } from '../../../db/list.ts'
-import { AppError, validationError } from '../../../errors.ts'
-import { DATE_TIME_EXPECTED, parseDateTime } from '../../../lib/date-time.ts'
+import { type Condition, type ListRequest, listBody, timeWindowConditions } from '../../../db/list.ts'
+import { AppError } from '../../../errors.ts'
 import type { InvoiceStatus } from '../table.ts'
 import { invoiceJson } from './invoice-json.ts'
 import { renderInvoicePdf } from './pdf.ts'
@@ -31,13 +30,7 @@ export function invoiceFilterConditions(filters: InvoiceFilters): Condition[] {
   const where: Condition[] = []
   if (filters.status !== undefined) where.push({ sql: 'invoices.status = ?', params: [filters.status] })
   if (filters.subscription_id !== undefined) where.push({ sql: 'invoices.subscription_id = ?', params: [filters.subscription_id] })
-  for (const [field, sql] of Object.entries(TIME_FILTERS) as [keyof typeof TIME_FILTERS, string][]) {
-    const text = filters[field]
-    if (text === undefined) continue
-    const ms = parseDateTime(text)
-    if (ms === undefined) throw validationError([{ field, message: DATE_TIME_EXPECTED }])
-    where.push({ sql, params: [ms] })
-  }
+  where.push(...timeWindowConditions(filters, TIME_FILTERS))
   return where
 }
 

@@ -1,9 +1,8 @@
 // Reading payments: the organization's list (keyset, newest first; filters status, invoice_id and a
 // creation window) and one payment, each with its refunds; another organization's payment is 404.
 import type { Ctx, UserActor } from '../../../context.ts'
-import { type Condition, type ListRequest, listBody } from '../../../db/list.ts'
-import { AppError, validationError } from '../../../errors.ts'
-import { DATE_TIME_EXPECTED, parseDateTime } from '../../../lib/date-time.ts'
+import { type Condition, type ListRequest, listBody, timeWindowConditions } from '../../../db/list.ts'
+import { AppError } from '../../../errors.ts'
 import type { PaymentStatus } from '../table.ts'
 import { paymentJson } from './payment-json.ts'
 import { findPayment, findRefundsOf, findRefundsOfMany, PAYMENT_LIST, type PaymentRow } from './store.ts'
@@ -20,16 +19,7 @@ function conditions(filters: PaymentFilters): Condition[] {
   const where: Condition[] = []
   if (filters.status !== undefined) where.push({ sql: 'payments.status = ?', params: [filters.status] })
   if (filters.invoice_id !== undefined) where.push({ sql: 'payments.invoice_id = ?', params: [filters.invoice_id] })
-  for (const [field, op] of [
-    ['created_after', '>'],
-    ['created_before', '<'],
-  ] as const) {
-    const text = filters[field]
-    if (text === undefined) continue
-    const ms = parseDateTime(text)
-    if (ms === undefined) throw validationError([{ field, message: DATE_TIME_EXPECTED }])
-    where.push({ sql: `payments.created_at ${op} ?`, params: [ms] })
-  }
+  where.push(...timeWindowConditions(filters, { created_after: 'payments.created_at > ?', created_before: 'payments.created_at < ?' }))
   return where
 }
 

@@ -2,9 +2,8 @@
 // pagination: status (`in-progress` spelled either way, or `active`), direction, agent, queue, contact,
 // provider, ticket, and windows on the creation and initialization times.
 import type { Ctx, UserActor } from '../../../context.ts'
-import { type Condition, type ListRequest, listBody } from '../../../db/list.ts'
+import { type Condition, type ListRequest, listBody, timeWindowConditions } from '../../../db/list.ts'
 import { validationError } from '../../../errors.ts'
-import { DATE_TIME_EXPECTED, parseDateTime } from '../../../lib/date-time.ts'
 import type { CallDirection, CallProvider } from '../table.ts'
 import { callJson } from './call-json.ts'
 import { ACTIVE_CALL_STATUSES, callStatusOf } from './lifecycle.ts'
@@ -51,13 +50,7 @@ export function callFilterConditions(filters: CallFilters): Condition[] {
   if (filters.contact_id !== undefined) where.push({ sql: 'calls.contact_id = ?', params: [filters.contact_id] })
   if (filters.provider !== undefined) where.push({ sql: 'calls.provider = ?', params: [filters.provider] })
   if (filters.ticket_id !== undefined) where.push({ sql: 'calls.ticket_id = ?', params: [filters.ticket_id] })
-  for (const [field, sql] of Object.entries(TIME_FILTERS) as [keyof typeof TIME_FILTERS, string][]) {
-    const text = filters[field]
-    if (text === undefined) continue
-    const ms = parseDateTime(text)
-    if (ms === undefined) throw validationError([{ field, message: DATE_TIME_EXPECTED }])
-    where.push({ sql, params: [ms] })
-  }
+  where.push(...timeWindowConditions(filters, TIME_FILTERS))
   return where
 }
 
