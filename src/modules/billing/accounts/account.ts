@@ -13,30 +13,9 @@ import {
 
 export const ACCOUNT_DEFAULTS = { tax_rate_bps: 0, on_retries_exhausted: 'canceled', days_until_due: 30 } as const
 
-/** The organization's billing account, or the one it would get (not saved; updated_at 0) when it has none. */
-export async function billingAccountOf(db: Queries, organizationId: string): Promise<BillingAccountRow> {
-  return (
-    (await findBillingAccount(db, organizationId)) ?? {
-      organization_id: organizationId,
-      ...ACCOUNT_DEFAULTS,
-      next_invoice_number: 1,
-      credit_balance: 0,
-      balance_currency: null,
-      billing_email: null,
-      billing_name: null,
-      billing_address: null,
-      provider_customer_id: null,
-      created_at: 0,
-      updated_at: 0,
-    }
-  )
-}
-
-/** The organization's billing account, made with the defaults when it has none. */
-export async function ensureBillingAccountInTx(tx: Tx, organizationId: string, now: number): Promise<BillingAccountRow> {
-  const found = await findBillingAccount(tx, organizationId)
-  if (found) return found
-  await insertBillingAccountIfMissing(tx, {
+/** The account an organization gets on first use, made at `now`. */
+function defaultAccount(organizationId: string, now: number): BillingAccountRow {
+  return {
     organization_id: organizationId,
     ...ACCOUNT_DEFAULTS,
     next_invoice_number: 1,
@@ -48,7 +27,19 @@ export async function ensureBillingAccountInTx(tx: Tx, organizationId: string, n
     provider_customer_id: null,
     created_at: now,
     updated_at: now,
-  })
+  }
+}
+
+/** The organization's billing account, or the one it would get (not saved; updated_at 0) when it has none. */
+export async function billingAccountOf(db: Queries, organizationId: string): Promise<BillingAccountRow> {
+  return (await findBillingAccount(db, organizationId)) ?? defaultAccount(organizationId, 0)
+}
+
+/** The organization's billing account, made with the defaults when it has none. */
+export async function ensureBillingAccountInTx(tx: Tx, organizationId: string, now: number): Promise<BillingAccountRow> {
+  const found = await findBillingAccount(tx, organizationId)
+  if (found) return found
+  await insertBillingAccountIfMissing(tx, defaultAccount(organizationId, now))
   return (await findBillingAccount(tx, organizationId))!
 }
 
