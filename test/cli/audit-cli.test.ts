@@ -6,11 +6,12 @@ import { makeTestApp, tempDirs } from '../helpers/app.ts'
 import { type DataDirDb, withDataDirDb } from '../helpers/data-dir-db.ts'
 import { postgresServer, TEST_ENGINE } from '../helpers/engine.ts'
 import { run, sourceCommand } from '../helpers/process.ts'
+import { runInProcess } from '../helpers/cli.ts'
 import { PASSWORD, seedOrganization } from '../helpers/seed.ts'
 
 const dataDir = tempDirs()
 
-const verify = (dir: string) => run(sourceCommand('audit', 'verify'), { DATA_DIR: dir })
+const verify = (dir: string) => runInProcess(['audit', 'verify'], { DATA_DIR: dir })
 
 /** A DATA_DIR with two organizations' chains and the installation chain (a login with an unknown e-mail), the app closed. */
 async function populated() {

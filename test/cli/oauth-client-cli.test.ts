@@ -3,13 +3,13 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { createHash } from 'node:crypto'
 import { tempDirs } from '../helpers/app.ts'
 import { withDataDirDb } from '../helpers/data-dir-db.ts'
-import { run, sourceCommand } from '../helpers/process.ts'
+import { runInProcess } from '../helpers/cli.ts'
 
 const dataDir = tempDirs()
 let dir: string
 let org: string
 
-const switchboard = (args: string[]) => run(sourceCommand(...args), { DATA_DIR: dir })
+const switchboard = (args: string[]) => runInProcess(args, { DATA_DIR: dir })
 
 async function created(args: string[]): Promise<Record<string, unknown>> {
   const result = await switchboard(['oauth-client', 'create', '--org', org, ...args])

@@ -2,14 +2,14 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { tempDirs } from '../helpers/app.ts'
 import { withDataDirDb } from '../helpers/data-dir-db.ts'
-import { run, sourceCommand } from '../helpers/process.ts'
+import { runInProcess } from '../helpers/cli.ts'
 
 const dataDir = tempDirs()
 let dir: string
 let org: string
 
 function switchboard(...args: string[]) {
-  return run(sourceCommand(...args), { DATA_DIR: dir })
+  return runInProcess(args, { DATA_DIR: dir })
 }
 
 interface AuditRow {

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { tempDirs } from '../helpers/app.ts'
 import { withDataDirDb } from '../helpers/data-dir-db.ts'
-import { run, sourceCommand } from '../helpers/process.ts'
+import { runInProcess } from '../helpers/cli.ts'
 
 const dataDir = tempDirs()
 let dir: string
@@ -12,7 +12,7 @@ let org: string
 let other: string
 
 function switchboard(args: string[], env: Record<string, string> = {}) {
-  return run(sourceCommand(...args), { DATA_DIR: dir, ...env })
+  return runInProcess(args, { DATA_DIR: dir, ...env })
 }
 
 async function succeeds(args: string[]): Promise<unknown> {
