@@ -1,4 +1,4 @@
-// `switchboard audit verify` as a real process on a real DATA_DIR: all intact (exit 0), and a row edited or deleted directly in the database (the SQLite file, or the PostgreSQL database) (exit 1, naming the chain and the record).
+// `switchboard audit verify` (in this process, test/helpers/cli.ts; a real process for a missing database) on a real DATA_DIR: all intact (exit 0), and a row edited or deleted directly in the database (the SQLite file, or the PostgreSQL database) (exit 1, naming the chain and the record).
 import { describe, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'

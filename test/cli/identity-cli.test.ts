@@ -1,4 +1,4 @@
-// `org create`, `user create` and `keys rotate` as real processes: JSON on stdout, exit codes, and what a server on the same DATA_DIR then does.
+// `org create`, `user create` and `keys rotate` run in this process (test/helpers/cli.ts): JSON on stdout, exit codes, and what a server on the same DATA_DIR then does.
 import { describe, expect, test } from 'bun:test'
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose'
 import { tempDirs } from '../helpers/app.ts'

@@ -1,4 +1,4 @@
-// `oauth-client create` as a real process on a real DATA_DIR: a confidential client printed with its secret once (its SHA-256 stored, the operator's audit record), a public one without, repeated and comma-separated options, bad URIs and grants exit 2 naming the option, an unknown organization exits 1.
+// `oauth-client create` in this process (test/helpers/cli.ts) on a real DATA_DIR: a confidential client printed with its secret once (its SHA-256 stored, the operator's audit record), a public one without, repeated and comma-separated options, bad URIs and grants exit 2 naming the option, an unknown organization exits 1.
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { createHash } from 'node:crypto'
 import { tempDirs } from '../helpers/app.ts'

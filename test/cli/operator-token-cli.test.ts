@@ -1,4 +1,4 @@
-// `operator-token create|list|revoke` as real processes: the token printed once with its id, the list
+// `operator-token create|list|revoke` in this process (test/helpers/cli.ts): the token printed once with its id, the list
 // without it, the token accepted by a server on the same DATA_DIR for the operator routes (and nothing
 // else), refused from the request after its revocation; exit codes, messages and the audit chain.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'

@@ -1,4 +1,4 @@
-// `org webhook-cidrs` as a real process on a real DATA_DIR: show, set, replace and clear an
+// `org webhook-cidrs` in this process (test/helpers/cli.ts) on a real DATA_DIR: show, set, replace and clear an
 // organization's allowed ranges (JSON printed, the audit record left), bad ranges and wrong usage exit 2
 // naming the problem, an unknown organization exits 1, and the replaced WEBHOOK_ALLOWED_CIDRS stops a start.
 import { beforeAll, describe, expect, test } from 'bun:test'
