@@ -5,7 +5,7 @@
 // they take little longer than the longer one. The SQLite run's report is shown as it comes, the
 // PostgreSQL run's once the SQLite run has ended (never interleaved). `--sequential` runs them one after
 // the other. Other arguments go to both runs (`bun run test test/modules/tickets`). Ends with the totals of
-// both runs, in bun test's words.
+// both runs, in bun test's words. Each test may take 20 s (bun's default is 5 s).
 import { existsSync } from 'node:fs'
 
 const sequential = process.argv.includes('--sequential')
@@ -29,7 +29,9 @@ type Write = (chunk: Uint8Array | string, to: 'stdout' | 'stderr') => void
 /** Runs `bun test` on one engine; its output goes to `write` as it arrives. */
 async function run(engine: Engine, write: Write): Promise<Run> {
   write(`\n== bun test on ${TITLE[engine]}\n\n`, 'stdout')
-  const child = Bun.spawn(['bun', 'test', ...args], {
+  // 20 s per test, not bun's 5 s: with both runs on two cores, a test starting a few processes can take
+  // longer than 5 s, and failed so now and then; a hang still fails within 20 s.
+  const child = Bun.spawn(['bun', 'test', '--timeout', '20000', ...args], {
     env: { ...process.env, SWITCHBOARD_TEST_ENGINE: engine },
     stdout: 'pipe',
     stderr: 'pipe',
