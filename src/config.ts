@@ -166,17 +166,19 @@ export const SETTINGS = {
     default: 60,
     description: 'How often the cron loop renews subscriptions, retries payments and expires subscriptions, in seconds.',
   }),
-  ENGAGEMENT_REOPEN_HOURS: Type.Integer({
+  ENGAGEMENT_REOPEN_HOURS: Type.Number({
     minimum: 0,
     maximum: 720,
     default: 24,
-    description: "Hours after a session closed within which a contact's new inbound message reopens it (later: a new session).",
+    description:
+      "Hours after a session closed within which a contact's new inbound message reopens it (later: a new session). Decimals allowed (0.001 is 3.6 s).",
   }),
-  ENGAGEMENT_AUTO_CLOSE_MINUTES: Type.Integer({
-    minimum: 1,
+  ENGAGEMENT_AUTO_CLOSE_MINUTES: Type.Number({
+    minimum: 0.01,
     maximum: 43_200,
     default: 1440,
-    description: 'Minutes without activity after which the cron loop closes an active session (`close_reason: auto_inactive`).',
+    description:
+      'Minutes without activity after which the cron loop closes an active session (`close_reason: auto_inactive`). Decimals allowed (0.05 is 3 s).',
   }),
   ENGAGEMENT_INTERVAL: Type.Integer({
     minimum: 1,
@@ -184,11 +186,11 @@ export const SETTINGS = {
     default: 60,
     description: 'How often the cron loop wakes snoozed sessions, closes inactive ones and expires survey offers, in seconds.',
   }),
-  SURVEY_EXPIRY_HOURS: Type.Integer({
-    minimum: 1,
+  SURVEY_EXPIRY_HOURS: Type.Number({
+    minimum: 0.001,
     maximum: 8760,
     default: 168,
-    description: 'Hours a survey offer stays answerable before the cron loop marks it `expired`.',
+    description: 'Hours a survey offer stays answerable before the cron loop marks it `expired`. Decimals allowed (0.001 is 3.6 s).',
   }),
   EVENT_STREAM_HEARTBEAT: Type.Integer({
     minimum: 1,
@@ -487,11 +489,11 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
     agentIdleTimeoutMs: (values.AGENT_IDLE_TIMEOUT as number) * 1000,
     billing: parseBilling(values),
     engagements: Object.freeze({
-      reopenMs: (values.ENGAGEMENT_REOPEN_HOURS as number) * 3_600_000,
-      autoCloseMs: (values.ENGAGEMENT_AUTO_CLOSE_MINUTES as number) * 60_000,
+      reopenMs: Math.round((values.ENGAGEMENT_REOPEN_HOURS as number) * 3_600_000),
+      autoCloseMs: Math.round((values.ENGAGEMENT_AUTO_CLOSE_MINUTES as number) * 60_000),
       intervalMs: (values.ENGAGEMENT_INTERVAL as number) * 1000,
     }),
-    surveyExpiryMs: (values.SURVEY_EXPIRY_HOURS as number) * 3_600_000,
+    surveyExpiryMs: Math.round((values.SURVEY_EXPIRY_HOURS as number) * 3_600_000),
     eventStreamHeartbeatMs: (values.EVENT_STREAM_HEARTBEAT as number) * 1000,
     cronTickMs: values.CRON_TICK_MS as number,
     adminEmail: parseEmail('ADMIN_EMAIL', values.ADMIN_EMAIL as string),
@@ -659,15 +661,18 @@ export function parseMasterKey(text: string): Uint8Array {
   return new Uint8Array(bytes)
 }
 
-// Integers arrive as text; accept plain decimal digits only, so "1e3", "0x10" or "12abc" are refused.
+// Numbers arrive as text; accept plain decimal digits only (and a decimal point where fractions are
+// allowed), so "1e3", "0x10", ".5" or "12abc" are refused.
 function coerce(schema: TSchema, text: string): unknown {
   if (schema.type === 'integer') return /^-?\d+$/.test(text) ? Number(text) : text
+  if (schema.type === 'number') return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text
   if (schema.type === 'boolean') return text === 'true' ? true : text === 'false' ? false : text
   return text
 }
 
 function expectation(schema: TSchema): string {
   if (schema.type === 'integer') return `must be an integer from ${schema.minimum} to ${schema.maximum}`
+  if (schema.type === 'number') return `must be a number from ${schema.minimum} to ${schema.maximum} (decimals allowed)`
   if (schema.type === 'boolean') return 'must be true or false'
   if (schema.maxLength !== undefined) return `must be ${schema.minLength ?? 0} to ${schema.maxLength} characters`
   if (Array.isArray(schema.anyOf)) return `must be one of: ${schema.anyOf.map((s: TSchema) => s.const).join(', ')}`

@@ -330,6 +330,26 @@ describe('refusals name the variable and what is wrong, in one line', () => {
     ['cron tick too small', { CRON_TICK_MS: '9' }, 'CRON_TICK_MS must be an integer from 10 to 60000 (got 9)'],
     ['cron tick too large', { CRON_TICK_MS: '60001' }, 'CRON_TICK_MS must be an integer from 10 to 60000 (got 60001)'],
     [
+      'auto-close below its smallest',
+      { ENGAGEMENT_AUTO_CLOSE_MINUTES: '0.001' },
+      'ENGAGEMENT_AUTO_CLOSE_MINUTES must be a number from 0.01 to 43200 (decimals allowed) (got 0.001)',
+    ],
+    [
+      'survey expiry with an exponent',
+      { SURVEY_EXPIRY_HOURS: '1e-3' },
+      'SURVEY_EXPIRY_HOURS must be a number from 0.001 to 8760 (decimals allowed) (got "1e-3")',
+    ],
+    [
+      'reopen window without a leading digit',
+      { ENGAGEMENT_REOPEN_HOURS: '.5' },
+      'ENGAGEMENT_REOPEN_HOURS must be a number from 0 to 720 (decimals allowed) (got ".5")',
+    ],
+    [
+      'reopen window negative',
+      { ENGAGEMENT_REOPEN_HOURS: '-1' },
+      'ENGAGEMENT_REOPEN_HOURS must be a number from 0 to 720 (decimals allowed) (got -1)',
+    ],
+    [
       'public url not a url',
       { PUBLIC_URL: 'localhost:8080' },
       'PUBLIC_URL must be an http(s) URL without credentials, query or fragment (got "localhost:8080")',
@@ -450,6 +470,13 @@ describe('refusals name the variable and what is wrong, in one line', () => {
   test('a retry schedule of whole seconds becomes milliseconds', () => {
     const config = loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0, 1,2' })
     expect(config.webhooks.retryScheduleMs).toEqual([0, 1000, 2000])
+  })
+
+  test('the engagement and survey windows take decimals, for trials and real-clock tests, as whole milliseconds', () => {
+    const config = loadConfig({ ENGAGEMENT_REOPEN_HOURS: '0.001', ENGAGEMENT_AUTO_CLOSE_MINUTES: '0.05', SURVEY_EXPIRY_HOURS: '0.0011' })
+    expect(config.engagements).toMatchObject({ reopenMs: 3_600, autoCloseMs: 3_000 })
+    expect(config.surveyExpiryMs).toBe(3_960)
+    expect(loadConfig({ ENGAGEMENT_REOPEN_HOURS: '0' }).engagements.reopenMs).toBe(0)
   })
 
   test('the replaced WEBHOOK_ALLOWED_CIDRS is refused as a flag too; empty counts as unset', () => {

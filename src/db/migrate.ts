@@ -87,7 +87,10 @@ export async function migrate(
   const result: MigrationResult = { applied: [], changed: [] }
   for (const row of recorded) if (checksum(known.get(row.tag)!.source) !== row.checksum) result.changed.push(row.tag)
 
+  const done = new Set(recorded.map((row) => row.tag))
   for (const migration of migrations) {
+    // Recorded already: no write transaction (on PostgreSQL one each was most of a boot's database time).
+    if (done.has(migration.tag)) continue
     try {
       const applied = await db.write(`migration ${migration.tag}`, async (tx) => {
         // Checked again inside the write transaction: another process may have applied it meanwhile.

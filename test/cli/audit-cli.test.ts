@@ -1,4 +1,4 @@
-// `switchboard audit verify` as a real process on a real DATA_DIR: all intact (exit 0), and a row edited or deleted directly in the database (the SQLite file, or the PostgreSQL database) (exit 1, naming the chain and the record).
+// `switchboard audit verify` (in this process, test/helpers/cli.ts; a real process for a missing database) on a real DATA_DIR: all intact (exit 0), and a row edited or deleted directly in the database (the SQLite file, or the PostgreSQL database) (exit 1, naming the chain and the record).
 import { describe, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -6,11 +6,12 @@ import { makeTestApp, tempDirs } from '../helpers/app.ts'
 import { type DataDirDb, withDataDirDb } from '../helpers/data-dir-db.ts'
 import { postgresServer, TEST_ENGINE } from '../helpers/engine.ts'
 import { run, sourceCommand } from '../helpers/process.ts'
+import { runInProcess } from '../helpers/cli.ts'
 import { PASSWORD, seedOrganization } from '../helpers/seed.ts'
 
 const dataDir = tempDirs()
 
-const verify = (dir: string) => run(sourceCommand('audit', 'verify'), { DATA_DIR: dir })
+const verify = (dir: string) => runInProcess(['audit', 'verify'], { DATA_DIR: dir })
 
 /** A DATA_DIR with two organizations' chains and the installation chain (a login with an unknown e-mail), the app closed. */
 async function populated() {

@@ -111,5 +111,5 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('on PostgreSQL', () => {
     expect(existsSync(fresh)).toBe(false)
     expect(readdirSync(join(fresh, '..'))).toEqual([])
     expect(readFileSync(existing, 'utf8')).toBe('precious')
-  })
+  }, 30_000)
 })

@@ -116,7 +116,7 @@ describe('as a process', () => {
     expect((await run(sourceCommand('--help'))).code).toBe(0)
     expect((await run(sourceCommand('nonsense'))).code).toBe(2)
     expect((await run(sourceCommand('--nonsense'))).code).toBe(2)
-  })
+  }, 30_000)
 
   test('an invalid setting stops serve before it listens', async () => {
     const port = freePort()

@@ -1,8 +1,9 @@
-// `org create`, `user create` and `keys rotate` as real processes: JSON on stdout, exit codes, and what a server on the same DATA_DIR then does.
+// `org create`, `user create` and `keys rotate` run in this process (test/helpers/cli.ts): JSON on stdout, exit codes, and what a server on the same DATA_DIR then does.
 import { describe, expect, test } from 'bun:test'
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose'
 import { tempDirs } from '../helpers/app.ts'
-import { run, sourceCommand, startServer, type RunningServer } from '../helpers/process.ts'
+import { sourceCommand, startServer, type RunningServer } from '../helpers/process.ts'
+import { runInProcess } from '../helpers/cli.ts'
 
 const dataDir = tempDirs()
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
@@ -10,7 +11,7 @@ const PASSWORD = 'long enough pw'
 const BOOTSTRAP_PASSWORD = 'bootstrap-pw-123'
 
 function switchboard(dir: string, args: string[], env: Record<string, string> = {}) {
-  return run(sourceCommand(...args), { DATA_DIR: dir, ...env })
+  return runInProcess(args, { DATA_DIR: dir, ...env })
 }
 
 async function createOrg(dir: string, name = 'Acme'): Promise<string> {

@@ -1,15 +1,15 @@
-// `oauth-client create` as a real process on a real DATA_DIR: a confidential client printed with its secret once (its SHA-256 stored, the operator's audit record), a public one without, repeated and comma-separated options, bad URIs and grants exit 2 naming the option, an unknown organization exits 1.
+// `oauth-client create` in this process (test/helpers/cli.ts) on a real DATA_DIR: a confidential client printed with its secret once (its SHA-256 stored, the operator's audit record), a public one without, repeated and comma-separated options, bad URIs and grants exit 2 naming the option, an unknown organization exits 1.
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { createHash } from 'node:crypto'
 import { tempDirs } from '../helpers/app.ts'
 import { withDataDirDb } from '../helpers/data-dir-db.ts'
-import { run, sourceCommand } from '../helpers/process.ts'
+import { runInProcess } from '../helpers/cli.ts'
 
 const dataDir = tempDirs()
 let dir: string
 let org: string
 
-const switchboard = (args: string[]) => run(sourceCommand(...args), { DATA_DIR: dir })
+const switchboard = (args: string[]) => runInProcess(args, { DATA_DIR: dir })
 
 async function created(args: string[]): Promise<Record<string, unknown>> {
   const result = await switchboard(['oauth-client', 'create', '--org', org, ...args])

@@ -1,16 +1,17 @@
-// `operator-token create|list|revoke` as real processes: the token printed once with its id, the list
+// `operator-token create|list|revoke` in this process (test/helpers/cli.ts): the token printed once with its id, the list
 // without it, the token accepted by a server on the same DATA_DIR for the operator routes (and nothing
 // else), refused from the request after its revocation; exit codes, messages and the audit chain.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { tempDirs } from '../helpers/app.ts'
-import { run, type RunningServer, sourceCommand, startServer } from '../helpers/process.ts'
+import { type RunningServer, sourceCommand, startServer } from '../helpers/process.ts'
+import { runInProcess } from '../helpers/cli.ts'
 
 const dataDir = tempDirs()
 let dir: string
 let server: RunningServer
 
 function switchboard(...args: string[]) {
-  return run(sourceCommand(...args), { DATA_DIR: dir })
+  return runInProcess(args, { DATA_DIR: dir })
 }
 async function succeeds<T>(...args: string[]): Promise<T> {
   const result = await switchboard(...args)

@@ -1,15 +1,15 @@
-// `org set-plan` and `org set-limits` as real processes on a real DATA_DIR: the JSON printed, exit codes and messages, set-limits values dropped or kept by a plan change, and the audit records they leave (the chain still verifies).
+// `org set-plan` and `org set-limits` in this process (test/helpers/cli.ts) on a real DATA_DIR: the JSON printed, exit codes and messages, set-limits values dropped or kept by a plan change, and the audit records they leave (the chain still verifies).
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { tempDirs } from '../helpers/app.ts'
 import { withDataDirDb } from '../helpers/data-dir-db.ts'
-import { run, sourceCommand } from '../helpers/process.ts'
+import { runInProcess } from '../helpers/cli.ts'
 
 const dataDir = tempDirs()
 let dir: string
 let org: string
 
 function switchboard(...args: string[]) {
-  return run(sourceCommand(...args), { DATA_DIR: dir })
+  return runInProcess(args, { DATA_DIR: dir })
 }
 
 interface AuditRow {

@@ -1,10 +1,10 @@
-// `org webhook-cidrs` as a real process on a real DATA_DIR: show, set, replace and clear an
+// `org webhook-cidrs` in this process (test/helpers/cli.ts) on a real DATA_DIR: show, set, replace and clear an
 // organization's allowed ranges (JSON printed, the audit record left), bad ranges and wrong usage exit 2
 // naming the problem, an unknown organization exits 1, and the replaced WEBHOOK_ALLOWED_CIDRS stops a start.
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { tempDirs } from '../helpers/app.ts'
 import { withDataDirDb } from '../helpers/data-dir-db.ts'
-import { run, sourceCommand } from '../helpers/process.ts'
+import { runInProcess } from '../helpers/cli.ts'
 
 const dataDir = tempDirs()
 let dir: string
@@ -12,7 +12,7 @@ let org: string
 let other: string
 
 function switchboard(args: string[], env: Record<string, string> = {}) {
-  return run(sourceCommand(...args), { DATA_DIR: dir, ...env })
+  return runInProcess(args, { DATA_DIR: dir, ...env })
 }
 
 async function succeeds(args: string[]): Promise<unknown> {

@@ -2,9 +2,8 @@
 // and per-organization Enterprise prices, exit codes and messages of every refusal, and a running
 // server on the same DATA_DIR applying a plan's new rates on the very next request.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { runCli } from '../../src/cli/index.ts'
 import { tempDirs } from '../helpers/app.ts'
-import { engineEnv } from '../helpers/engine.ts'
+import { runInProcess } from '../helpers/cli.ts'
 import { run, type RunningServer, sourceCommand, startServer } from '../helpers/process.ts'
 
 const dataDir = tempDirs()
@@ -28,22 +27,8 @@ interface Plan {
   prices: Price[]
 }
 
-/**
- * The command line in this process, on the real DATA_DIR (and database): a process per call cost ~1 s
- * each, 70 s for this file; the server below still runs `plan set` as a real process.
- */
-async function switchboard(...args: string[]) {
-  let stdout = ''
-  let stderr = ''
-  const io = {
-    env: await engineEnv({ DATA_DIR: dir }),
-    cwd: dir,
-    stdout: (t: string) => void (stdout += t),
-    stderr: (t: string) => void (stderr += t),
-  }
-  const code = await runCli(args, io)
-  return { code, stdout, stderr }
-}
+/** The command line in this process (test/helpers/cli.ts); the server below still runs `plan set` as a real process. */
+const switchboard = (...args: string[]) => runInProcess(args, { DATA_DIR: dir }, dir)
 
 /** Exit 0, nothing on stderr, one JSON line on stdout; returns it parsed. */
 async function succeeds<T>(...args: string[]): Promise<T> {

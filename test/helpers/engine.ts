@@ -27,14 +27,33 @@ export function postgresServer() {
   return postgres
 }
 
-/** The DATABASE_URL of `dataDir`'s database, made on first use (from the template, or empty). */
+/** Copies of the template made ahead, while the tests before run: a copy takes PostgreSQL about 100 ms. */
+const spareCopies: Promise<string>[] = []
+const SPARE_COPIES = 2
+
+function createDatabase(admin: InstanceType<typeof Bun.SQL>, fromTemplate: boolean): Promise<string> {
+  const made = `app_${++databaseCount}`
+  const created = admin.unsafe(fromTemplate ? `CREATE DATABASE ${made} TEMPLATE template_app` : `CREATE DATABASE ${made}`).then(() => made)
+  // A spare still being made when the run ends fails with the server: nobody waits for it.
+  created.catch(() => {})
+  return created
+}
+
+function templateCopy(admin: InstanceType<typeof Bun.SQL>): Promise<string> {
+  while (spareCopies.length <= SPARE_COPIES) spareCopies.push(createDatabase(admin, true))
+  return spareCopies.shift()!
+}
+
+/**
+ * The DATABASE_URL of `dataDir`'s database, made on first use (a copy of the template, or empty). The
+ * template must exist before the first copy is asked for (the test app helper makes it first).
+ */
 export async function databaseOf(dataDir: string, fromTemplate: boolean): Promise<string> {
   const server = await postgresServer()
   // The pending creation is remembered at once: two calls for one DATA_DIR at the same moment share it.
   let name = databases.get(dataDir)
   if (!name) {
-    const made = `app_${++databaseCount}`
-    name = server.admin.unsafe(fromTemplate ? `CREATE DATABASE ${made} TEMPLATE template_app` : `CREATE DATABASE ${made}`).then(() => made)
+    name = fromTemplate ? templateCopy(server.admin) : createDatabase(server.admin, false)
     databases.set(dataDir, name)
   }
   return server.url(await name)

@@ -1,9 +1,7 @@
 // listAgentSessions: one agent's sessions (login to logout), newest first by default; an agent reads
 // only its own. Filters: login_after / login_before (exclusive).
 import type { Ctx, UserActor } from '../../context.ts'
-import { type Condition, type ListRequest, listBody } from '../../db/list.ts'
-import { validationError } from '../../errors.ts'
-import { DATE_TIME_EXPECTED, parseDateTime } from '../../lib/date-time.ts'
+import { type Condition, type ListRequest, listBody, timeWindowConditions } from '../../db/list.ts'
 import { agentSessionJson } from './agent-json.ts'
 import { getVisibleAgent } from './profiles.ts'
 import { AGENT_SESSION_LIST } from './store.ts'
@@ -15,14 +13,10 @@ export interface SessionFilters {
 
 export async function listAgentSessions(ctx: Ctx<UserActor>, input: { id: string; filters: SessionFilters; request: ListRequest }) {
   const agent = await getVisibleAgent(ctx, input.id)
-  const where: Condition[] = [{ sql: 'agent_sessions.agent_id = ?', params: [agent.id] }]
-  for (const field of ['login_after', 'login_before'] as const) {
-    const text = input.filters[field]
-    if (text === undefined) continue
-    const ms = parseDateTime(text)
-    if (ms === undefined) throw validationError([{ field, message: DATE_TIME_EXPECTED }])
-    where.push({ sql: field === 'login_after' ? 'agent_sessions.login_at > ?' : 'agent_sessions.login_at < ?', params: [ms] })
-  }
+  const where: Condition[] = [
+    { sql: 'agent_sessions.agent_id = ?', params: [agent.id] },
+    ...timeWindowConditions(input.filters, { login_after: 'agent_sessions.login_at > ?', login_before: 'agent_sessions.login_at < ?' }),
+  ]
   const page = await AGENT_SESSION_LIST.page(ctx.db, ctx.pageTokens, input.request, {
     organizationId: ctx.actor.organizationId,
     // The agent is part of what a page token binds: a token of one agent's list is refused for another's.

@@ -24,7 +24,11 @@ export async function assigneeFor(
 /** The row given to `assigneeId` (queued -> active), saved, the loads recomputed, audited. */
 export async function assignInTx(tx: Tx, ctx: Ctx, row: EngagementRow, assigneeId: string, now: number, how: 'auto' | 'manual') {
   if (row.status === 'closed') assertEngagementTransition('closed', 'active', 'assign')
-  const after: EngagementRow = { ...row, assignee_id: assigneeId, status: row.status === 'queued' ? 'active' : row.status, updated_at: now }
+  // queued -> active starts the inactivity clock (as every move into active does, move-engagement.ts).
+  const after: EngagementRow =
+    row.status === 'queued'
+      ? { ...row, assignee_id: assigneeId, status: 'active', last_activity_at: now, updated_at: now }
+      : { ...row, assignee_id: assigneeId, updated_at: now }
   await saveEngagement(tx, after)
   await refreshAgentsOf(tx, ctx, row, after, now)
   await auditEngagement(tx, ctx, 'assigned', after, now, { from: row.assignee_id, to: assigneeId, how })

@@ -68,7 +68,9 @@ export async function escalateEngagement(ctx: Ctx<UserActor>, input: { id: strin
       escalated_to: JSON.stringify(to),
       escalation_reason: reason,
       ...('agent_id' in to
-        ? { assignee_id: to.agent_id, status: before.status === 'queued' ? 'active' : before.status }
+        ? before.status === 'queued'
+          ? { assignee_id: to.agent_id, status: 'active' as const, last_activity_at: now }
+          : { assignee_id: to.agent_id }
         : { team: to.team }),
       ...(ticketId !== undefined && { ticket_id: ticketId }),
       updated_at: now,

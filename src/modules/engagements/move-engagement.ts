@@ -1,6 +1,6 @@
 // Moving a session through its lifecycle, the one way every verb, message and cron run does it: the
 // table's check, the fields each status sets or clears (snoozed_until while snoozed; closed_at and
-// close_reason while closed, waiting_since cleared on closing), saved with the loads recomputed, and
+// close_reason while closed, waiting_since cleared on closing; last_activity_at on becoming active), saved with the loads recomputed, and
 // engagement.closed on closing (the other moves are audited only). The API's operations follow.
 import type { Ctx, UserActor } from '../../context.ts'
 import type { Tx } from '../../db/database.ts'
@@ -27,6 +27,10 @@ export async function moveInTx(tx: Tx, ctx: Ctx, row: EngagementRow, step: Engag
   const { now, to } = step
   const after: EngagementRow = { ...row, status: to, updated_at: now }
   after.snoozed_until = to === 'snoozed' ? (step.snoozedUntil ?? null) : null
+  // Becoming active (assigned, woken, reopened, back from wrap-up) starts the inactivity clock afresh:
+  // otherwise a session snoozed or closed for longer than ENGAGEMENT_AUTO_CLOSE_MINUTES would be closed
+  // again by the next cron run, under the agent's hands.
+  if (to === 'active' && row.status !== 'active') after.last_activity_at = now
   if (to === 'closed') {
     after.closed_at = now
     after.close_reason = step.closeReason ?? 'agent'

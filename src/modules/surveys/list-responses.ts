@@ -1,9 +1,8 @@
 // listSurveyResponses: the organization's survey responses, filtered before keyset pagination (type,
 // subject, status, agent, team, channel, score range, offer and response windows), newest offer first.
 import type { Ctx, UserActor } from '../../context.ts'
-import { type Condition, type ListRequest, listBody } from '../../db/list.ts'
+import { type Condition, type ListRequest, listBody, timeWindowConditions } from '../../db/list.ts'
 import { validationError } from '../../errors.ts'
-import { DATE_TIME_EXPECTED, parseDateTime } from '../../lib/date-time.ts'
 import { responseJson } from './response-json.ts'
 import { SURVEY_LIST } from './store.ts'
 
@@ -49,14 +48,7 @@ export function surveyFilterConditions(filters: SurveyFilters): Condition[] {
 }
 
 export async function listSurveyResponses(ctx: Ctx<UserActor>, input: { filters: SurveyListFilters; request: ListRequest }) {
-  const where = surveyFilterConditions(input.filters)
-  for (const [field, sql] of Object.entries(TIME_FILTERS) as [keyof typeof TIME_FILTERS, string][]) {
-    const text = input.filters[field]
-    if (text === undefined) continue
-    const ms = parseDateTime(text)
-    if (ms === undefined) throw validationError([{ field, message: DATE_TIME_EXPECTED }])
-    where.push({ sql, params: [ms] })
-  }
+  const where = [...surveyFilterConditions(input.filters), ...timeWindowConditions(input.filters, TIME_FILTERS)]
   const page = await SURVEY_LIST.page(ctx.db, ctx.pageTokens, input.request, {
     organizationId: ctx.actor.organizationId,
     filters: { ...input.filters },

@@ -2,9 +2,7 @@
 // tag, creation window) before keyset pagination; listContactTickets: those of one contact (GET
 // /contacts/{id}/tickets), under the same visibility. Raw SQL on purpose: this is the hottest read path.
 import type { Ctx, UserActor } from '../../context.ts'
-import { type Condition, type ListRequest, listBody } from '../../db/list.ts'
-import { validationError } from '../../errors.ts'
-import { DATE_TIME_EXPECTED, parseDateTime } from '../../lib/date-time.ts'
+import { type Condition, type ListRequest, listBody, timeWindowConditions } from '../../db/list.ts'
 import { getContact } from '../crm/index.ts'
 import { priorityRank, type TicketPriority, type TicketStatus } from './lifecycle.ts'
 import { TICKET_LIST, taggedCondition } from './store.ts'
@@ -33,13 +31,7 @@ export function ticketFilterConditions(filters: TicketFilters): Condition[] {
   else if (filters.assignee_id !== undefined) where.push({ sql: 'tickets.assignee_id = ?', params: [filters.assignee_id] })
   if (filters.contact_id !== undefined) where.push({ sql: 'tickets.contact_id = ?', params: [filters.contact_id] })
   if (filters.tag !== undefined) where.push(taggedCondition(filters.tag.trim().toLowerCase()))
-  for (const field of ['created_after', 'created_before'] as const) {
-    const text = filters[field]
-    if (text === undefined) continue
-    const ms = parseDateTime(text)
-    if (ms === undefined) throw validationError([{ field, message: DATE_TIME_EXPECTED }])
-    where.push({ sql: field === 'created_after' ? 'tickets.created_at > ?' : 'tickets.created_at < ?', params: [ms] })
-  }
+  where.push(...timeWindowConditions(filters, { created_after: 'tickets.created_at > ?', created_before: 'tickets.created_at < ?' }))
   return where
 }
 

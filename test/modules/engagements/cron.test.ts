@@ -1,7 +1,7 @@
 // The cron tasks on a fake clock: engagement_snooze_wake makes snoozed sessions active at snoozed_until
 // (not before), engagement_auto_close closes active sessions inactive for ENGAGEMENT_AUTO_CLOSE_MINUTES
 // with close_reason auto_inactive and engagement.closed (a message keeps one open; a snoozed or queued
-// one is left alone), both in batches larger than one.
+// one is left alone; becoming active again restarts the clock), both in batches larger than one.
 import { describe, expect, test } from 'bun:test'
 import { client, engagementEvents, engagementsApp } from './engagements-api.ts'
 
@@ -55,5 +55,24 @@ describe('engagement_auto_close', () => {
     expect(events[1]!.data.engagement).toEqual(closed)
     await tick(30 * 60_000)
     expect(await admin.get(talking.id)).toMatchObject({ status: 'closed', close_reason: 'auto_inactive' })
+  })
+
+  test('becoming active again starts the inactivity clock afresh: woken, reopened, assigned or escalated to an agent long after the last activity, a session stays open', async () => {
+    const snoozed = await admin.create({ contact_id: contactId, assignee_id: agentId })
+    await admin.ok(admin.op(snoozed.id, 'snooze', { until: new Date(app.clock.now() + 2 * 3_600_000).toISOString() }))
+    const closed = await admin.create({ contact_id: contactId, assignee_id: agentId })
+    await admin.ok(admin.op(closed.id, 'close'))
+    const queued = await admin.create({ contact_id: contactId })
+    const escalated = await admin.create({ contact_id: contactId })
+    // Two hours on: the snoozed one wakes in this run, and the auto-close of the same run must leave it open.
+    await tick(2 * 3_600_000)
+    await admin.ok(admin.op(closed.id, 'reopen'))
+    await admin.ok(admin.op(queued.id, 'assign', { assignee_id: agentId }))
+    await admin.ok(admin.op(escalated.id, 'escalate', { level: 1, to: { agent_id: agentId }, reason: 'needs a person' }))
+    await tick(60_000)
+    for (const row of [snoozed, closed, queued, escalated]) expect((await admin.get(row.id)).status).toBe('active')
+    await tick(30 * 60_000)
+    for (const row of [snoozed, closed, queued, escalated])
+      expect(await admin.get(row.id)).toMatchObject({ status: 'closed', close_reason: 'auto_inactive' })
   })
 })

@@ -1,8 +1,7 @@
 // listLeads: the organization's leads (every reader sees them all), filtered before keyset pagination.
 import type { Ctx, UserActor } from '../../../context.ts'
-import { type Condition, type ListRequest, listBody } from '../../../db/list.ts'
+import { type Condition, type ListRequest, listBody, timeWindowConditions } from '../../../db/list.ts'
 import { validationError } from '../../../errors.ts'
-import { DATE_TIME_EXPECTED, parseDateTime } from '../../../lib/date-time.ts'
 import { leadJson } from './lead-json.ts'
 import type { LeadStatus } from './lifecycle.ts'
 import { LEAD_LIST, leadSearchCondition } from './store.ts'
@@ -33,13 +32,7 @@ export function leadFilterConditions(filters: LeadFilters): Condition[] {
     throw validationError([{ field: 'score_min', message: 'must not be greater than score_max' }])
   if (score_min !== undefined) where.push({ sql: 'leads.score >= ?', params: [score_min] })
   if (score_max !== undefined) where.push({ sql: 'leads.score <= ?', params: [score_max] })
-  for (const field of ['created_after', 'created_before'] as const) {
-    const text = filters[field]
-    if (text === undefined) continue
-    const ms = parseDateTime(text)
-    if (ms === undefined) throw validationError([{ field, message: DATE_TIME_EXPECTED }])
-    where.push({ sql: field === 'created_after' ? 'leads.created_at > ?' : 'leads.created_at < ?', params: [ms] })
-  }
+  where.push(...timeWindowConditions(filters, { created_after: 'leads.created_at > ?', created_before: 'leads.created_at < ?' }))
   return where
 }
 
