@@ -25,7 +25,13 @@ function effectiveGrants(role: Role, permissions: string | null): readonly Grant
   return grants
 }
 
-export async function authenticateApiKey(app: AppContext, token: string, meta: RequestMeta): Promise<UserActor> {
+/** `recordUse: false`: a re-check that is not a request (an event stream's heartbeat) leaves the key's last use alone. */
+export async function authenticateApiKey(
+  app: AppContext,
+  token: string,
+  meta: RequestMeta,
+  options: { recordUse?: boolean } = {},
+): Promise<UserActor> {
   if (!isWellFormedPersonalAccessToken(token)) throw unauthorized('TOKEN_INVALID', 'The personal access token is malformed')
   const key = await keyState(app.db, hashToken(token))
   if (!key || key.revoked_at !== null) throw unauthorized('TOKEN_INVALID', 'The personal access token is unknown or revoked')
@@ -46,7 +52,7 @@ export async function authenticateApiKey(app: AppContext, token: string, meta: R
       'MFA_ENROLLMENT_REQUIRED',
       'Your organization requires multi-factor authentication: this personal access token works again once its owner enrolls a method',
     )
-  app.lastSeen.apiKey(key.id, meta.ip, now)
+  if (options.recordUse !== false) app.lastSeen.apiKey(key.id, meta.ip, now)
   return {
     kind: 'user',
     userId: key.user_id,

@@ -16,22 +16,41 @@ import { assertIpAllowed } from './ip-gate.ts'
 import { type UserState, userState } from './store.ts'
 import { hasCanonicalSegments, verifyJwt } from './verify-jwt.ts'
 
+export interface AuthenticateOptions {
+  /**
+   * Record this as a use of the credential (its session's or key's last use, which the agents' idle
+   * logout reads). False for a check that is not a request, such as an event stream's heartbeat: an
+   * open stream alone must not keep an absent agent signed in.
+   */
+  recordUse?: boolean
+}
+
 /** The actor of a request, or 401 (and the IP allowlist's 403). */
-export async function authenticate(app: AppContext, request: Request, meta: RequestMeta): Promise<UserActor> {
+export async function authenticate(
+  app: AppContext,
+  request: Request,
+  meta: RequestMeta,
+  options: AuthenticateOptions = {},
+): Promise<UserActor> {
   const presented = presentedCredential(request)
-  if (presented.kind === 'api_key') return authenticateApiKey(app, presented.token, meta)
-  return authenticateAccessToken(app, presented.token, meta)
+  if (presented.kind === 'api_key') return authenticateApiKey(app, presented.token, meta, options)
+  return authenticateAccessToken(app, presented.token, meta, options)
 }
 
 /** An access token -> the Actor (with the IP allowlist's check), or 401. */
-export async function authenticateAccessToken(app: AppContext, token: string, meta: RequestMeta): Promise<UserActor> {
+export async function authenticateAccessToken(
+  app: AppContext,
+  token: string,
+  meta: RequestMeta,
+  options: AuthenticateOptions = {},
+): Promise<UserActor> {
   const holder = await tokenHolder(app, token)
   const ranges = app.allowlists.ranges(holder.state.allowed_ips)
   if (ranges.length > 0) {
     const actor = { type: 'user' as const, id: holder.userId, credentialId: holder.credential.id }
     await assertIpAllowed(app, ranges, { organizationId: holder.organizationId, actor }, meta)
   }
-  if (holder.credential.type !== 'oauth_client') app.lastSeen.session(holder.credential.id, app.clock.now())
+  if (holder.credential.type !== 'oauth_client' && options.recordUse !== false) app.lastSeen.session(holder.credential.id, app.clock.now())
   return {
     kind: 'user',
     userId: holder.userId,

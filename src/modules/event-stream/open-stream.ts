@@ -93,7 +93,8 @@ export async function openEventStream(ctx: Ctx<UserActor>, input: StreamInput): 
   /** The credential as it is now (and the grants of the user's role now); a reason to end when it no longer holds. */
   async function recheck(): Promise<string | undefined> {
     try {
-      actor = await authenticate(ctx, input.request, actor.request)
+      // Not a use: an open stream alone must not keep its session (and an absent agent) active.
+      actor = await authenticate(ctx, input.request, actor.request, { recordUse: false })
       return undefined
     } catch (error) {
       const code = error instanceof AppError ? error.code : 'TOKEN_INVALID'

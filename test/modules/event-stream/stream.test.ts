@@ -1,7 +1,7 @@
 // GET /api/v1/events/stream on one instance: live events in order with the webhooks' envelope, the
 // types filter, what each role may see, resume with Last-Event-ID (no event lost or repeated), pages
-// of the log, the heartbeat, the safety poll, the per-user limit, the end of a revoked credential, and
-// nothing left behind once a client goes away.
+// of the log, the heartbeat (not counted as a use of the credential), the safety poll, the per-user
+// limit, the end of a revoked credential, and nothing left behind once a client goes away.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { contextFor } from '../../../src/context.ts'
 import { hubOf, MAX_STREAMS_PER_USER } from '../../../src/modules/event-stream/index.ts'
@@ -238,6 +238,38 @@ describe('GET /api/v1/events/stream', () => {
     await client.waitForEnd(3000)
     expect(client.others.map((o) => o.event)).toEqual(['stream.closed'])
     expect(JSON.parse(client.others[0]!.data).code).toBe('TOKEN_INVALID')
+  })
+
+  test("the heartbeat's credential check is not a use: an open stream alone leaves the session's last use where it was", async () => {
+    const userId = acme.users.supervisor.user.id
+    const lastUsed = async () =>
+      Number(
+        (
+          (await app.context.db.raw.get<{ t: number }>('SELECT max(last_used_at) AS t FROM sessions WHERE user_id = ?', [userId])) as {
+            t: number
+          }
+        ).t,
+      )
+    // A request first, its use written (the stream opened at the same moment adds none).
+    const used = async () => {
+      expect((await app.request('/api/v1/me', { headers: acme.users.supervisor.auth })).status).toBe(200)
+      const now = app.clock.now()
+      for (const deadline = Date.now() + 2000; (await lastUsed()) !== now && Date.now() < deadline; ) await Bun.sleep(10)
+      expect(await lastUsed()).toBe(now)
+    }
+    app.clock.advance(5 * 60_000)
+    await used()
+    const client = await stream(acme.users.supervisor.auth)
+    const before = await lastUsed()
+    // Past the interval at which a use is written (a minute at most), within the token's hour.
+    app.clock.advance(5 * 60_000)
+    const pings = client.comments.filter((c) => c === 'ping').length
+    await until(() => client.comments.filter((c) => c === 'ping').length >= pings + 2, 'two more pings', 4000)
+    await Bun.sleep(50)
+    expect(await lastUsed()).toBe(before)
+    // A request is a use: written at once (the same check, counted).
+    await used()
+    await client.close()
   })
 
   test('over HTTP: each event reaches the client at once (nothing buffered), and a client that hangs up is released', async () => {
