@@ -99,11 +99,24 @@ export interface ClusterView {
   sharedCronStatus(): Promise<Record<string, import('./jobs/scheduler.ts').TaskStatus> | undefined>
 }
 
+/**
+ * The event streams each user holds open, counted on every instance: a slot is a lease, renewed at each
+ * heartbeat, so an instance that dies without releasing its streams frees them when the leases lapse.
+ */
+export interface StreamSlots {
+  /** Takes a slot for `streamId` until `expiresAt`; false when `userId` already holds `max` unexpired ones. */
+  acquire(userId: string, streamId: string, max: number, now: number, expiresAt: number): Promise<boolean>
+  /** Extends a slot held (at a heartbeat). */
+  renew(userId: string, streamId: string, expiresAt: number): Promise<void>
+  release(userId: string, streamId: string): Promise<void>
+}
+
 export interface Ports {
   readonly revocations: RevocationList
   readonly verifiedTokens: VerifiedTokenCache
   readonly rateCounters: RateCounters
   readonly wakeups: Wakeups
+  readonly streamSlots: StreamSlots
 }
 
 // Services one module offers the others, as the context carries them. Their implementations live in

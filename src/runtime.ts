@@ -26,7 +26,7 @@ import { Allowlists } from './modules/organizations/index.ts'
 import { memoryRateCounters, redisRateCounters, restoreRateCounters, saveRateCounters } from './modules/rate-limits/index.ts'
 import { fanOutSubscriber, InProcessWakeups, redisWakeups, WebhookDispatcher } from './modules/webhooks/index.ts'
 import { surveyOffersSubscriber } from './modules/surveys/index.ts'
-import { eventStreamSubscriber } from './modules/event-stream/index.ts'
+import { eventStreamSubscriber, memoryStreamSlots, redisStreamSlots } from './modules/event-stream/index.ts'
 import type { EventSubscriber, LocalRateCounters, Ports, SigningKeys } from './ports.ts'
 
 export interface Runtime {
@@ -124,7 +124,13 @@ async function portsOf(
   if (!redis) {
     const memoryCounters = memoryRateCounters()
     return {
-      ports: { revocations, verifiedTokens: new VerifiedTokens(), rateCounters: memoryCounters, wakeups: new InProcessWakeups() },
+      ports: {
+        revocations,
+        verifiedTokens: new VerifiedTokens(),
+        rateCounters: memoryCounters,
+        wakeups: new InProcessWakeups(),
+        streamSlots: memoryStreamSlots(),
+      },
       memoryCounters,
     }
   }
@@ -134,6 +140,7 @@ async function portsOf(
       verifiedTokens: new VerifiedTokens(),
       rateCounters: redisRateCounters(redis, { log: options.log }),
       wakeups: redisWakeups(redis),
+      streamSlots: redisStreamSlots(redis, options.log),
     },
   }
 }

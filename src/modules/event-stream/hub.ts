@@ -1,8 +1,8 @@
 // This instance's open event streams, by organization: the "events written" signals (Wakeups port, from
 // this process or through Redis from the others) wake the streams of that organization; a poll every few
-// seconds wakes those behind the log's end, so a lost signal costs latency, never an event. Counts the
-// streams per user (MAX_STREAMS_PER_USER on this instance). Subscribed to the signals and polling only
-// while a stream is open.
+// seconds wakes those behind the log's end, so a lost signal costs latency, never an event. Each stream
+// holds one of its user's MAX_STREAMS_PER_USER slots (the streamSlots port: counted on every instance).
+// Subscribed to the signals and polling only while a stream is open.
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { latestSeq } from './store.ts'
@@ -22,6 +22,12 @@ export interface StreamHandle {
   end(): void
 }
 
+export interface OpenStream {
+  release(): void
+  /** Extends the stream's slot (each heartbeat). */
+  renew(until: number): void
+}
+
 export class StreamHub {
   private readonly byOrganization = new Map<string, Set<StreamHandle>>()
   private readonly perUser = new Map<string, number>()
@@ -34,23 +40,29 @@ export class StreamHub {
     private readonly pollMs = POLL_MS,
   ) {}
 
-  /** Registers a stream; 409 LIMIT_REACHED when its user has MAX_STREAMS_PER_USER open here. Returns the release. */
-  open(handle: StreamHandle): () => void {
-    const count = this.perUser.get(handle.userId) ?? 0
-    if (count >= MAX_STREAMS_PER_USER)
+  /**
+   * Registers a stream, with one of its user's slots leased until `leaseUntil`; 409 LIMIT_REACHED when the
+   * user holds MAX_STREAMS_PER_USER on all instances together. Returns the release and the lease's renewal.
+   */
+  async open(handle: StreamHandle, lease: { now: number; until: number }): Promise<OpenStream> {
+    const slots = this.app.ports.streamSlots
+    const slot = crypto.randomUUID()
+    if (!(await slots.acquire(handle.userId, slot, MAX_STREAMS_PER_USER, lease.now, lease.until)))
       throw new AppError(
         'LIMIT_REACHED',
         `At most ${MAX_STREAMS_PER_USER} event streams per user at once: close one (or share one stream between tabs) first`,
       )
+    const count = this.perUser.get(handle.userId) ?? 0
     this.perUser.set(handle.userId, count + 1)
     let streams = this.byOrganization.get(handle.organizationId)
     if (!streams) this.byOrganization.set(handle.organizationId, (streams = new Set()))
     streams.add(handle)
     this.start()
     let released = false
-    return () => {
+    const release = () => {
       if (released) return
       released = true
+      void slots.release(handle.userId, slot)
       const left = (this.perUser.get(handle.userId) ?? 1) - 1
       if (left > 0) this.perUser.set(handle.userId, left)
       else this.perUser.delete(handle.userId)
@@ -59,6 +71,7 @@ export class StreamHub {
         this.byOrganization.delete(handle.organizationId)
       if (this.byOrganization.size === 0) this.stop()
     }
+    return { release, renew: (until) => void (released ? undefined : slots.renew(handle.userId, slot, until)) }
   }
 
   /**

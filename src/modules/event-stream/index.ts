@@ -3,6 +3,7 @@
 // (see README.md); and its EventSubscriber, which signals the streams after each commit.
 export { eventStreamSubscriber } from './subscriber.ts'
 export { MAX_STREAMS_PER_USER, hubOf } from './hub.ts'
+export { memoryStreamSlots, redisStreamSlots } from './slots.ts'
 
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../context.ts'
@@ -39,7 +40,7 @@ export function eventStreamRoutes(app: AppContext) {
         operationId: 'streamEvents',
         summary: 'Stream events live (Server-Sent Events)',
         description:
-          "The organization's events the caller may see (each group needs its read permission; an agent sees the tickets, calls and sessions assigned to it or to nobody, and its own agent profile), with the envelope webhooks receive. `Last-Event-ID` (or `last_event_id`) resumes after that event from the event log, then goes live; without it the stream starts with the next event. A `: ping` comment every EVENT_STREAM_HEARTBEAT seconds, when the credential is checked again: revoked, expired or disabled, the stream ends (with a `stream.closed` event); that check is not a use of the credential (an open stream alone does not keep an agent from the idle logout). At most 5 streams per user on one instance (409 LIMIT_REACHED).",
+          "The organization's events the caller may see (each group needs its read permission; an agent sees the tickets, calls and sessions assigned to it or to nobody, and its own agent profile), with the envelope webhooks receive. `Last-Event-ID` (or `last_event_id`) resumes after that event from the event log, then goes live; without it the stream starts with the next event. A `: ping` comment every EVENT_STREAM_HEARTBEAT seconds, when the credential is checked again: revoked, expired or disabled, the stream ends (with a `stream.closed` event); that check is not a use of the credential (an open stream alone does not keep an agent from the idle logout). At most 5 streams per user on all instances together (409 LIMIT_REACHED).",
         responses: STREAM_RESPONSE,
       },
     },

@@ -50,17 +50,25 @@ export async function openEventStream(ctx: Ctx<UserActor>, input: StreamInput): 
     waiting = undefined
     resolve?.()
   }
-  const release = hubOf(ctx).open({
-    organizationId,
-    userId,
-    lastSeq: () => lastSeq,
-    wake: () => {
-      dirty = true
-      wake()
+  // The slot outlives three missed heartbeats: one of a dead instance lapses within about that.
+  const leaseMs = 3 * ctx.config.eventStreamHeartbeatMs + 5_000
+  const opened = await hubOf(ctx).open(
+    {
+      organizationId,
+      userId,
+      lastSeq: () => lastSeq,
+      wake: () => {
+        dirty = true
+        wake()
+      },
+      end: () => end(),
     },
-    end: () => end(),
-  })
+    { now: ctx.clock.now(), until: ctx.clock.now() + leaseMs },
+  )
+  const release = opened.release
   const heartbeat = setInterval(() => {
+    // Renewed here, not when the client pulls the ping: a slow reader still holds its slot.
+    opened.renew(ctx.clock.now() + leaseMs)
     heartbeatDue = true
     wake()
   }, ctx.config.eventStreamHeartbeatMs)
