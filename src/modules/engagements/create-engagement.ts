@@ -9,23 +9,17 @@ import { assigneeFor } from './assign.ts'
 import { recordEngagementEvent, refreshAgentsOf } from './events.ts'
 import { assertCall, assertContact, assertTicket, customFieldsOf, labelsOf, nameOf, skillOf } from './fields.ts'
 import { type EngagementRow, insertEngagement } from './store.ts'
-import type { Channel, Priority } from './table.ts'
+import type { Channel } from './table.ts'
+import type { EngagementChanges } from './update-engagement.ts'
 import { assertMayTake } from './visibility.ts'
 
-export interface NewEngagement {
+/** The fields a session is created with: those an update may change, plus its contact, channel and assignee. */
+export interface NewEngagement extends EngagementChanges {
   contact_id: string
   channel: Channel
   /** A user id, or "auto". */
   assignee_id?: string | null
   assign?: 'auto'
-  team?: string | null
-  required_skill?: string | null
-  priority?: Priority
-  subject?: string | null
-  labels?: string[]
-  custom_fields?: Record<string, unknown>
-  ticket_id?: string | null
-  call_id?: string | null
 }
 
 export async function createEngagement(ctx: Ctx<UserActor>, input: NewEngagement): Promise<EngagementRow> {
