@@ -67,6 +67,12 @@ export function createApp(context: AppContext) {
 export type App = ReturnType<typeof createApp>
 
 /** A route as the route table sees it; the auth macros declare OpenAPI security on exactly the routes that need a credential. */
-export function routeEntry(route: { method: string; path: string; hooks?: { detail?: { security?: unknown[] } } }) {
-  return { method: route.method, path: route.path, authenticated: (route.hooks?.detail?.security?.length ?? 0) > 0 }
+export function routeEntry(route: { method: string; path: string; hooks?: { detail?: { security?: Record<string, unknown>[] } } }) {
+  const security = route.hooks?.detail?.security ?? []
+  return {
+    method: route.method,
+    path: route.path,
+    authenticated: security.length > 0,
+    scheme: security.some((scheme) => 'operatorAuth' in scheme) ? ('operator' as const) : ('user' as const),
+  }
 }

@@ -1,4 +1,6 @@
 // Entry point of `bun src/main.ts` and of the compiled binary: runs the command line and exits with its code.
+// First: it sets NODE_ENV before Elysia loads (import order is evaluation order).
+import './production-mode.ts'
 import { runCli } from './cli/index.ts'
 
 // Everything this process creates (database, -wal and -shm, master key, lock and serve.json, backups)

@@ -1,6 +1,8 @@
 // Preloaded by bun test (bunfig.toml): a fixed time zone, so nothing depends on the machine's, the
 // throwaway servers of the PostgreSQL + Redis run, and the removal of the folders made once per run
 // (a beforeAll or afterAll here runs once, before or after every file).
+// First, as in src/main.ts: Elysia in production mode, as the served product runs it.
+import '../src/production-mode.ts'
 import { afterAll, beforeAll } from 'bun:test'
 import { removeAll } from './helpers/cleanup.ts'
 import { postgresServer, redisServer, TEST_ENGINE } from './helpers/engine.ts'

@@ -9,12 +9,14 @@ import { Elysia } from 'elysia'
 import { type AppContext, contextFor, type Ctx, type SessionActor, type SystemActor, type UserActor } from '../context.ts'
 import { AppError, type ErrorCode } from '../errors.ts'
 import { type Permission, requirePermission, requireSession } from '../modules/access/index.ts'
-import { authenticate } from '../modules/auth/index.ts'
-import { authenticateOperator } from '../modules/operators/index.ts'
+import type { RouteTable } from '../lib/route-match.ts'
+import { authenticate, missingCredential } from '../modules/auth/index.ts'
+import { authenticateOperator, missingOperatorToken } from '../modules/operators/index.ts'
 import { claimIdempotencyKey } from './idempotency.ts'
 import { errorResponses } from './problem.ts'
 import { chargeAnonymous, chargeUser } from './rate-limit.ts'
 import { type MetaContext, requestMeta } from './request-meta.ts'
+import { pathOf } from './request-state.ts'
 
 const security: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyAuth: [] }]
 const sessionSecurity: Record<string, string[]>[] = [{ bearerAuth: [] }]
@@ -88,6 +90,20 @@ export function authMacros(app: AppContext) {
   let macros = macrosOf.get(app)
   if (!macros) macrosOf.set(app, (macros = buildMacros(app)))
   return macros
+}
+
+/**
+ * Before routing and before the body is read: a request to a protected route that carries no credential
+ * at all is answered 401 here, as its macro would, so an anonymous caller never reaches a validator.
+ * (Elysia validates a body before a route's resolve runs.) Requests that carry one are checked in full
+ * by the macro; so are GET and HEAD, which have no body.
+ */
+export function refuseWithoutCredential(request: Request, routes: RouteTable): void {
+  const { method, headers } = request
+  if (method === 'GET' || method === 'HEAD' || headers.has('authorization') || headers.has('x-api-key')) return
+  const scheme = routes.credentialFor(method, pathOf(request.url))
+  if (scheme === 'user') throw missingCredential()
+  if (scheme === 'operator') throw missingOperatorToken()
 }
 
 /** Error responses of an authenticated route, plus the route's own codes. */

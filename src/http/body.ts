@@ -3,6 +3,7 @@
 // Every body a route can see goes through readBodyText, or cappedChunks for the routes that stream
 // theirs (StreamedBody: an import, an upload, a recording's audio), so none is ever held whole beyond its cap.
 import { AppError } from '../errors.ts'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/json-depth.ts'
 
 const URLENCODED = 'application/x-www-form-urlencoded'
 
@@ -214,6 +215,13 @@ export function formParameters(request: Request): URLSearchParams | undefined {
   return forms.get(request)
 }
 
+/** A JSON body nested past MAX_JSON_DEPTH: refused before it is parsed, so it never reaches a validator. */
+export function nestedTooDeep(): AppError {
+  return new AppError('VALIDATION_FAILED', `The request body nests deeper than ${MAX_JSON_DEPTH} levels`, {
+    errors: [{ field: 'body', message: `must not nest objects and arrays more than ${MAX_JSON_DEPTH} deep` }],
+  })
+}
+
 export function nulCharacter(): AppError {
   return new AppError('VALIDATION_FAILED', 'Text must not contain the NUL character (U+0000)')
 }
@@ -257,6 +265,7 @@ export async function parseBody(request: Request, contentType: string, limit: nu
     keepForIdempotency(request, text)
     // null tells Elysia "no body" (undefined would make it parse again).
     if (text.trim() === '') return null
+    if (nestsDeeperThan(text)) throw nestedTooDeep()
     const value: unknown = JSON.parse(text)
     // JSON can only spell a NUL as an escape: most bodies skip the walk.
     if (text.includes('u0000') && holdsNul(value)) throw nulCharacter()

@@ -4,6 +4,7 @@
 import { Elysia, StatusMap } from 'elysia'
 import type { AppContext } from '../context.ts'
 import type { RouteTable } from '../lib/route-match.ts'
+import { refuseWithoutCredential } from './auth.ts'
 import { checkBodyUpFront, checkUrlUpFront, parseBody, type StreamedBody } from './body.ts'
 import { keepIdempotentAnswer } from './idempotency.ts'
 import { chargeAnonymous, chargeFailedRequest, isUncounted, writeRateLimitHeaders } from './rate-limit.ts'
@@ -24,6 +25,7 @@ export function httpPlatform(
         ctx.set.headers['x-request-id'] = beginRequest(ctx).id
         checkUrlUpFront(ctx.request)
         checkBodyUpFront(ctx.request, limit, streamed)
+        refuseWithoutCredential(ctx.request, routes())
       })
       .onParse({ as: 'global' }, ({ request, contentType }) => parseBody(request, contentType, limit))
       // Global hooks run before a route's own (the auth macros'): routes without a credential count

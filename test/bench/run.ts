@@ -1,5 +1,6 @@
 // `bun run bench`: every benchmark, each printing figures measured in this one run (never asserted by tests).
 import { CONNECTIONS, DURATION_S, GENERATOR, ROUNDS, printTable } from './load.ts'
+import { benchDeepBody, printDeepBodyBench } from './deep-body.ts'
 import { benchLogin } from './login.ts'
 import { benchPlatform } from './platform.ts'
 import { benchRateLimiter } from './rate-limiter.ts'
@@ -27,6 +28,9 @@ process.stdout.write(
 process.stdout.write(
   `  ratio unknown e-mail / wrong password = ${(login.unknownEmailMs / login.wrongPasswordMs).toFixed(2)} (1.00 = indistinguishable)\n`,
 )
+
+process.stdout.write('\nDeep bodies: sign-in on the compiled binary, sequential requests\n')
+printDeepBodyBench(await benchDeepBody())
 
 process.stdout.write(`\nTickets list: ${TICKETS.toLocaleString('en')} tickets in one organization, on disk\n`)
 const tickets = await benchTickets()

@@ -24,6 +24,11 @@ export function unauthorized(code: 'UNAUTHENTICATED' | 'TOKEN_INVALID' | 'TOKEN_
   return new AppError(code, message, { headers: { 'www-authenticate': challenge } })
 }
 
+/** The 401 of a request that presents no credential at all. */
+export function missingCredential(): AppError {
+  return unauthorized('UNAUTHENTICATED', 'Send an access token: Authorization: Bearer <token>')
+}
+
 export function presentedCredential(request: Request): PresentedCredential {
   // The substring test first: parsing the URL of every request would cost more than the check.
   if (request.url.includes('access_token') && new URL(request.url).searchParams.has('access_token')) {
@@ -37,7 +42,7 @@ export function presentedCredential(request: Request): PresentedCredential {
     if (!looksLikePersonalAccessToken(token)) throw unauthorized('TOKEN_INVALID', 'X-API-Key takes a personal access token (pat_live_…)')
     return { kind: 'api_key', token }
   }
-  if (header === null || header.trim() === '') throw unauthorized('UNAUTHENTICATED', 'Send an access token: Authorization: Bearer <token>')
+  if (header === null || header.trim() === '') throw missingCredential()
   const match = /^Bearer +(\S+)$/i.exec(header.trim())
   if (!match) throw unauthorized('TOKEN_INVALID', 'The Authorization header must be "Bearer <token>"')
   const token = match[1]!

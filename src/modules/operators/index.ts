@@ -5,6 +5,7 @@ export {
   authenticateOperator,
   createOperatorToken,
   listOperatorTokens,
+  missingOperatorToken,
   OPERATOR_TOKEN_PREFIX,
   type OperatorTokenView,
   revokeOperatorToken,

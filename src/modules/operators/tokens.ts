@@ -93,9 +93,14 @@ export async function revokeOperatorToken(ctx: Ctx, id: string): Promise<Operato
 }
 
 /** The operator behind a request's `Authorization: Bearer sbo_…`, or 401. */
+/** The 401 of an operator route's request that presents no token. */
+export function missingOperatorToken(): AppError {
+  return unauthorized('UNAUTHENTICATED', 'An operator token is required (Authorization: Bearer sbo_…)')
+}
+
 export async function authenticateOperator(app: AppContext, request: Request): Promise<Ctx<SystemActor>> {
   const header = request.headers.get('authorization')
-  if (header === null) throw unauthorized('UNAUTHENTICATED', 'An operator token is required (Authorization: Bearer sbo_…)')
+  if (header === null) throw missingOperatorToken()
   const token = /^Bearer (\S+)$/i.exec(header)?.[1]
   if (token === undefined || !SHAPE.test(token)) throw unauthorized('TOKEN_INVALID', 'The operator token is malformed')
   const row = await findOperatorTokenByHash(app.db, hashToken(token))
