@@ -168,6 +168,19 @@ describe('genuine callbacks drive the lifecycle', () => {
     expect(await eventsOf(call.id)).toEqual(['call.started', 'call.answered', 'call.completed'])
   })
 
+  test('a CallDuration that is no whole number of seconds up to 24 h is 400 naming it, and changes nothing', async () => {
+    for (const CallDuration of ['99999999999999999999', '86401', '-5', '1.5', '1e3', 'abc']) {
+      const sid = newSid()
+      const response = await callback(status(sid, 'completed', { CallDuration }))
+      const error = await expectError(response, 400, 'VALIDATION_FAILED', 'CallDuration')
+      expect(error.errors).toEqual([{ field: 'CallDuration', message: 'must be whole seconds from 0 to 86400' }])
+      expect(await callOf(sid)).toBeUndefined()
+    }
+    const sid = newSid()
+    expect((await callback(status(sid, 'completed', { CallDuration: '86400' }))).status).toBe(204)
+    expect((await callOf(sid))?.talk_seconds).toBe(86_400)
+  })
+
   test('no-answer, busy, canceled, failed; client callers kept as sent; the contact found by number', async () => {
     const contact = await json<{ id: string }>(
       await send('POST', '/api/v1/contacts', users.admin.auth, { name: 'Twilio Caller', phone: '+14155550177' }),

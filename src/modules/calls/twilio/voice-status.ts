@@ -90,6 +90,18 @@ export async function receiveVoiceStatus(app: AppContext, request: VoiceStatusRe
   return applyStatus(ctx, settings.organization_id, callSid, target, request.params)
 }
 
+/** The longest call Twilio places (a call's TimeLimit is at most 24 hours). */
+export const MAX_CALL_SECONDS = 86_400
+
+/** Twilio's CallDuration: whole seconds, 0 to MAX_CALL_SECONDS; absent or empty is none; anything else 400. */
+function talkSecondsOf(params: URLSearchParams): number | undefined {
+  const text = params.get('CallDuration')
+  if (text === null || text === '') return undefined
+  if (!/^\d{1,6}$/.test(text) || Number(text) > MAX_CALL_SECONDS)
+    throw validationError([{ field: 'CallDuration', message: `must be whole seconds from 0 to ${MAX_CALL_SECONDS}` }])
+  return Number(text)
+}
+
 async function applyStatus(
   ctx: Ctx<SystemActor>,
   organizationId: string,
@@ -99,8 +111,8 @@ async function applyStatus(
 ): Promise<VoiceStatusOutcome> {
   const now = ctx.clock.now()
   // A call never seen answered that Twilio reports ended after CallDuration seconds of talk was answered then.
-  const duration = Number(params.get('CallDuration') ?? Number.NaN)
-  const answeredAt = target === 'completed' && Number.isFinite(duration) && duration >= 0 ? now - Math.round(duration) * 1000 : now
+  const duration = talkSecondsOf(params)
+  const answeredAt = target === 'completed' && duration !== undefined ? now - duration * 1000 : now
   return ctx.db.write('call.twilio_status', async (tx) => {
     let call: CallRow | undefined = await findCallByProviderId(tx, organizationId, 'twilio', callSid)
     let applied = false
