@@ -28,6 +28,9 @@ const ROUTES_WITHOUT_KEYS: ReadonlySet<string> = new Set([
   '/api/v1/api-keys',
   '/api/v1/oauth-clients',
   '/api/v1/oauth-clients/:id/rotate-secret',
+  // A survey's public link: a bearer secret of which only the hash is kept.
+  '/api/v1/surveys',
+  '/api/v1/surveys/:id/link',
 ])
 
 /** Whether an authenticated route takes an Idempotency-Key (elsewhere the header is ignored, as Stripe's GETs ignore it). */

@@ -5,6 +5,7 @@
 // objects.
 export { type EngagementJson, engagementJson, messageJson } from './engagement-json.ts'
 export { ENGAGEMENT_EXAMPLE, MESSAGE_EXAMPLE } from './model.ts'
+export { getVisibleEngagement } from './visibility.ts'
 
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../context.ts'

@@ -1,21 +1,15 @@
 // Offering a survey: by hand (POST /api/v1/surveys, the link shown once), automatically (offerInTx,
 // shared with the event subscriber), and a fresh link for an offer still open (the previous one stops
-// working). The subject must exist in the organization; one survey per subject and type (409).
+// working). By hand and for a new link, the subject must be one the caller sees by its own module's rule
+// (subject.ts), else 404; one survey per subject and type (409).
 import type { Ctx, UserActor } from '../../context.ts'
 import type { Tx } from '../../db/database.ts'
 import { AppError } from '../../errors.ts'
 import { prefixedId } from '../../lib/ids.ts'
 import { newToken, surveyUrl, tokenHash } from './link.ts'
 import { assertSurveyTransition } from './lifecycle.ts'
-import {
-  findSurvey,
-  findSurveyOfSubject,
-  insertSurvey,
-  type SubjectFacts,
-  type SurveyResponseRow,
-  saveSurvey,
-  subjectFacts,
-} from './store.ts'
+import { findSurvey, findSurveyOfSubject, insertSurvey, type SubjectFacts, type SurveyResponseRow, saveSurvey } from './store.ts'
+import { visibleSubjectFacts } from './subject.ts'
 import type { SubjectType, SurveyType } from './table.ts'
 
 export interface NewSurvey {
@@ -70,7 +64,8 @@ export async function createSurvey(ctx: Ctx<UserActor>, input: NewSurvey): Promi
   const now = ctx.clock.now()
   const questions = (input.questions ?? []).map((q) => q.trim())
   const { row, token } = await ctx.db.write('survey.create', async (tx) => {
-    const facts = await subjectFacts(tx, organizationId, input.subject_type, input.subject_id)
+    // Offering reads the subject's contact, agent and channel back to the caller: only a subject it may see.
+    const facts = await visibleSubjectFacts(tx, ctx.actor, input.subject_type, input.subject_id)
     if (!facts) throw new AppError('NOT_FOUND', `No such ${input.subject_type}`)
     const subject = { type: input.subject_type, id: input.subject_id }
     const other = await findSurveyOfSubject(tx, organizationId, subject, input.survey_type)
@@ -93,14 +88,20 @@ export async function createSurvey(ctx: Ctx<UserActor>, input: NewSurvey): Promi
   return { row, url: surveyUrl(ctx.config.publicUrl, token) }
 }
 
-/** A new token for an offer not yet answered nor expired: the previous link stops working. */
+/**
+ * A new token for an offer not yet answered nor expired: the previous link stops working. Only for a
+ * survey whose subject the caller sees (404 otherwise, like a missing survey): a new link kills the
+ * customer's and lets its holder answer in the customer's place.
+ */
 export async function renewSurveyLink(ctx: Ctx<UserActor>, id: string): Promise<{ row: SurveyResponseRow; url: string }> {
-  const { organizationId } = ctx.actor
+  const { actor } = ctx
+  const { organizationId } = actor
   const now = ctx.clock.now()
   const token = newToken()
   const row = await ctx.db.write('survey.link', async (tx) => {
     const survey = await findSurvey(tx, organizationId, id)
-    if (!survey) throw new AppError('NOT_FOUND', 'No such survey response')
+    if (!survey || !(await visibleSubjectFacts(tx, actor, survey.subject_type, survey.subject_id)))
+      throw new AppError('NOT_FOUND', 'No such survey response')
     if (survey.status !== 'offered') assertSurveyTransition(survey.status, 'offered', ': only an offered survey gets a new link')
     if (Number(survey.expires_at) <= now) assertSurveyTransition('expired', 'offered', ': only an offered survey gets a new link')
     const renewed = { ...survey, token_hash: tokenHash(token), updated_at: now }

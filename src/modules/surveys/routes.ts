@@ -46,7 +46,7 @@ export function surveyApiRoutes(app: AppContext) {
           tags,
           operationId: 'createSurvey',
           summary: 'Offer a survey',
-          description: `The subject (a ticket, engagement or call of the organization; 404 otherwise) gets one survey per type (409 for a second). Its contact, agent, team and channel are captured now. The answer holds the public link (url), shown this once: give it to the contact. ${LIFECYCLE}`,
+          description: `The subject (a ticket, engagement or call the caller sees by its own module's rule: an agent, its own or unassigned tickets and calls, its own sessions and the queued ones nobody has; 404 otherwise, as for a missing one) gets one survey per type (409 for a second). Its contact, agent, team and channel are captured now. The answer holds the public link (url), shown this once: give it to the contact. Takes no Idempotency-Key (a replay would keep the link). ${LIFECYCLE}`,
         },
       },
     )
@@ -82,7 +82,7 @@ export function surveyApiRoutes(app: AppContext) {
           operationId: 'renewSurveyLink',
           summary: "A new public link for an offer (automatic offers' links come from here)",
           description:
-            'Only while the survey is offered (409 once responded or expired). The previous link stops working: only the newest token is kept (as its hash). A POST, not a GET: it changes the offer.',
+            'Only for a survey whose subject the caller sees (as POST /api/v1/surveys; 404 otherwise, as for a missing survey), and only while it is offered (409 once responded or expired). The previous link stops working: only the newest token is kept (as its hash). A POST, not a GET: it changes the offer. Takes no Idempotency-Key (a replay would keep the link).',
         },
       },
     )

@@ -1,6 +1,6 @@
 // The surveys' SQL: a response by id or by its link's token, insert, save, the expiring batch, the
-// keyset list, the metrics' counts, the settings row, and the subjects (tickets, engagements, calls of
-// the organization: those modules export no lookup, so their tables are read here by primary key).
+// keyset list, the metrics' counts and the settings row. Subjects are read through their own modules
+// (subject.ts), never here.
 import type { Queries, Tx } from '../../db/database.ts'
 import { type Condition, defineList } from '../../db/list.ts'
 import type { SubjectType, SurveyResponsesTable, SurveySettingsTable } from './table.ts'
@@ -103,13 +103,15 @@ export interface SubjectFacts {
   channel: string | null
 }
 
-const SUBJECT_SQL: Record<SubjectType, string> = {
-  ticket: 'SELECT contact_id, assignee_id AS agent_id, NULL AS team, channel FROM tickets WHERE id = ? AND organization_id = ?',
-  engagement: 'SELECT contact_id, assignee_id AS agent_id, team, channel FROM engagements WHERE id = ? AND organization_id = ?',
-  call: "SELECT contact_id, agent_id, queue AS team, 'voice' AS channel FROM calls WHERE id = ? AND organization_id = ?",
-}
-
-/** The subject's contact, agent, team and channel, or undefined when it is not in the organization. */
-export function subjectFacts(db: Queries, organizationId: string, type: SubjectType, id: string): Promise<SubjectFacts | undefined> {
-  return db.raw.get<SubjectFacts>(SUBJECT_SQL[type], [id, organizationId])
+/**
+ * The responses that captured contact `from` name `to` instead (null: none), their updated_at moved: the
+ * contact was merged into `to`, or deleted (index survey_responses_contact). Returns how many.
+ */
+export function repointSurveyContacts(tx: Tx, organizationId: string, from: string, to: string | null, now: number): Promise<number> {
+  return tx.raw.run('UPDATE survey_responses SET contact_id = ?, updated_at = ? WHERE contact_id = ? AND organization_id = ?', [
+    to,
+    now,
+    from,
+    organizationId,
+  ])
 }

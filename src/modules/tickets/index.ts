@@ -36,6 +36,7 @@ const UPLOADS =
 export { createTicketInTx, type NewTicket } from './create-ticket.ts'
 export { ticketAutoCloseTask } from './jobs.ts'
 export { ticketJson } from './ticket-json.ts'
+export { getVisibleTicket } from './visibility.ts'
 
 export function ticketsRoutes(app: AppContext) {
   return new Elysia().use(ticketRoutes(app)).use(contactTicketsRoute(app))
