@@ -1,11 +1,21 @@
 // The `webhooks` section of the OpenAPI document: one entry per event type of the catalog, each the
-// POST a receiver gets (README "Webhooks"): the envelope, its `data` schema, the signature headers.
+// POST a receiver gets (README "Webhooks"): the envelope, its `data` schema, the signature headers, and
+// an example built from that schema alone (test/modules/events/event-schemas.test.ts checks real events
+// and every example against these schemas).
 import { EVENT_TYPES, type EventType } from '../modules/events/index.ts'
-import { sampleData } from '../modules/webhooks/index.ts'
 
 type Json = Record<string, unknown>
 
+/** What `data` holds for one event type: its properties, which of them are always there, and where its example comes from. */
+interface EventData {
+  properties: Json
+  required: string[]
+  /** A component whose first example is this data as a whole (default: built property by property). */
+  examplesFrom?: string
+}
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const nullable = (schema: Json, description: string) => ({ anyOf: [schema, { type: 'null' }], description })
 /** Why a payment attempt failed (the provider's code, or `invoice_overdue`, `no_payment_method`). */
 const PAYMENT_ERROR = {
   type: 'object',
@@ -16,7 +26,14 @@ const PAYMENT_ERROR = {
   },
   description: 'Why the attempt failed',
 }
-const CHANGED = { type: 'array', items: { type: 'string' }, description: 'The fields this change set' }
+const changed = (...fields: string[]) => ({
+  type: 'array',
+  items: { type: 'string' },
+  description: 'The fields this change set',
+  examples: [fields],
+})
+/** Files attached with the ticket or comment, whole (empty when none). */
+const UPLOADS = { type: 'array', items: ref('Upload'), description: 'The uploads attached by this change, whole' }
 /** Who handles a call, before or after a transfer. */
 const HANDLER = (when: string, example: { agent_id: string | null; queue: string | null }) => ({
   type: 'object',
@@ -26,34 +43,70 @@ const HANDLER = (when: string, example: { agent_id: string | null; queue: string
   examples: [example],
 })
 const TEST = { type: 'boolean', const: true, description: 'Present only on a test send (POST /api/v1/webhooks/{id}/test)' }
+/** An object of exactly one string property: one side of an either-or. */
+const only = (name: string) => ({
+  type: 'object',
+  required: [name],
+  properties: { [name]: { type: 'string' } },
+  additionalProperties: false,
+})
 
-/** What `data` holds for the types the API emits today (see where each module calls emit). */
-const EMITTED: Partial<Record<EventType, { properties: Json; required: string[] }>> = {
-  'ticket.created': { properties: { ticket: ref('Ticket') }, required: ['ticket'] },
-  'ticket.updated': { properties: { ticket: ref('Ticket'), changed: CHANGED }, required: ['ticket', 'changed'] },
+/** What `data` holds for every type of the catalog (see where each module calls recordChange): a new type needs one here. */
+const EMITTED: Record<EventType, EventData> = {
+  'ticket.created': { properties: { ticket: ref('Ticket'), uploads: UPLOADS }, required: ['ticket', 'uploads'] },
+  'ticket.updated': { properties: { ticket: ref('Ticket'), changed: changed('status', 'priority') }, required: ['ticket', 'changed'] },
   'ticket.resolved': { properties: { ticket: ref('Ticket') }, required: ['ticket'] },
   'ticket.assigned': {
     properties: {
       ticket: ref('Ticket'),
-      previous_assignee_id: { type: ['string', 'null'], description: 'Who had it before; null if nobody' },
+      previous_assignee_id: { type: ['string', 'null'], description: 'Who had it before; null if nobody', examples: [null] },
     },
     required: ['ticket', 'previous_assignee_id'],
   },
-  'ticket.comment.added': { properties: { ticket: ref('Ticket'), comment: ref('Comment') }, required: ['ticket', 'comment'] },
+  'ticket.comment.added': {
+    properties: { ticket: ref('Ticket'), comment: ref('Comment'), uploads: UPLOADS },
+    required: ['ticket', 'comment', 'uploads'],
+  },
   'user.created': { properties: { user: ref('User') }, required: ['user'] },
-  'user.updated': { properties: { user: ref('User'), changed: CHANGED }, required: ['user', 'changed'] },
-  'user.deleted': { properties: { user: ref('User'), changed: CHANGED }, required: ['user', 'changed'] },
+  'user.updated': { properties: { user: ref('User'), changed: changed('role') }, required: ['user', 'changed'] },
+  'user.deleted': { properties: { user: ref('User'), changed: changed('status') }, required: ['user', 'changed'] },
   'crm.account.created': { properties: { account: ref('Account') }, required: ['account'] },
-  'crm.account.updated': { properties: { account: ref('Account'), changed: CHANGED }, required: ['account', 'changed'] },
+  'crm.account.updated': { properties: { account: ref('Account'), changed: changed('name') }, required: ['account', 'changed'] },
   'crm.account.deleted': { properties: { account: ref('Account') }, required: ['account'] },
   'crm.contact.created': { properties: { contact: ref('Contact') }, required: ['contact'] },
   'crm.contact.updated': {
     properties: {
       contact: ref('Contact'),
-      changed: CHANGED,
-      merged_ids: { type: 'array', items: { type: 'string' }, description: 'Present on a merge: the contacts merged into this one' },
+      changed: changed('name'),
+      merged_ids: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Present on a merge: the contacts merged into this one',
+        examples: [['con_01KAX3Q0B6N8R2T4V6X8Z0B2D4']],
+      },
     },
     required: ['contact', 'changed'],
+  },
+  'crm.contact.deleted': {
+    properties: {
+      contact: ref('Contact'),
+      merged_into_id: {
+        type: 'string',
+        description: 'Present when it was merged into another contact: the survivor',
+        examples: ['con_01KAX3M6W9P8T2V5G7H4J3C1QZ'],
+      },
+    },
+    required: ['contact'],
+  },
+  // The contact is the one the conversion found or made, always there; the account only when one was asked for.
+  'crm.contact.lead_converted': {
+    properties: {
+      lead: ref('Lead'),
+      contact: ref('Contact'),
+      account: nullable(ref('Account'), 'The account it was converted into; null when the conversion made or linked none'),
+    },
+    required: ['lead', 'contact', 'account'],
+    examplesFrom: 'LeadConversion',
   },
   'call.started': { properties: { call: ref('Call') }, required: ['call'] },
   'call.answered': { properties: { call: ref('Call') }, required: ['call'] },
@@ -93,7 +146,7 @@ const EMITTED: Partial<Record<EventType, { properties: Json; required: string[] 
         required: ['level', 'to', 'reason'],
         properties: {
           level: { type: 'integer', examples: [2] },
-          to: { type: 'object', description: 'Exactly one of agent_id and team', examples: [{ team: 'tier2' }] },
+          to: { description: 'Exactly one of agent_id and team', oneOf: [only('agent_id'), only('team')], examples: [{ team: 'tier2' }] },
           reason: { type: 'string', examples: ['Refund above the agent limit'] },
         },
         description: 'This escalation',
@@ -120,20 +173,15 @@ const EMITTED: Partial<Record<EventType, { properties: Json; required: string[] 
     required: ['agent', 'from', 'to', 'reason'],
   },
   'agent.logged_in': { properties: { agent: ref('Agent'), session: ref('AgentSession') }, required: ['agent', 'session'] },
+  // agents/login.ts adds the session only when it finds the agent's open one: every logout through the API
+  // has one today, but the code allows none, so the schema does too.
   'agent.logged_out': {
     properties: {
       agent: ref('Agent'),
       reason: { type: 'string', enum: ['logout', 'supervisor', 'idle'], examples: ['logout'] },
       session: ref('AgentSession'),
     },
-    required: ['agent', 'reason', 'session'],
-  },
-  'crm.contact.deleted': {
-    properties: {
-      contact: ref('Contact'),
-      merged_into_id: { type: 'string', description: 'Present when it was merged into another contact: the survivor' },
-    },
-    required: ['contact'],
+    required: ['agent', 'reason'],
   },
 }
 
@@ -155,10 +203,10 @@ const ENVELOPE: Json = {
   description: 'Every webhook body: serialized once when the event is written, re-sent byte for byte on every attempt.',
   required: ['id', 'type', 'created_at', 'organization_id', 'data'],
   properties: {
-    id: { type: 'string', description: 'The event id (evt_…), as in webhook-id' },
+    id: { type: 'string', description: 'The event id (evt_…), as in webhook-id', examples: ['evt_01KAX3M6W9P8T2V5G7H4J3C1QZ'] },
     type: { type: 'string', description: 'An event type of the catalog' },
-    created_at: { type: 'string', format: 'date-time' },
-    organization_id: { type: 'string' },
+    created_at: { type: 'string', format: 'date-time', examples: ['2026-01-15T09:30:00.000Z'] },
+    organization_id: { type: 'string', examples: ['org_01KAX3M6W9P8T2V5G7H4J3C1QA'] },
     data: { type: 'object', description: 'The changed resource under its name, and what the event type adds' },
   },
 }
@@ -171,64 +219,69 @@ function operationId(type: string): string {
     .join('')}Event`
 }
 
-/** The data a sample event of the type carries: the component's example where there is one. */
-function exampleData(type: EventType, schema: { properties: Json }, components: Record<string, Json>): Json {
-  const sample = sampleData(type, '2026-01-15T09:30:00.000Z')
-  const data: Json = {}
-  for (const [name, property] of Object.entries(schema.properties)) {
-    const target = (property as { $ref?: string }).$ref
-    const example = target ? (components[target.slice('#/components/schemas/'.length)]?.examples as unknown[] | undefined)?.[0] : undefined
-    if (example !== undefined) data[name] = example
-    else if (name === 'changed')
-      data[name] = type.startsWith('user.') ? ['role'] : type.startsWith('crm.') ? ['name'] : ['status', 'priority']
-    else if (name === 'previous_assignee_id') data[name] = null
-    else if ((property as { examples?: unknown[] }).examples) data[name] = (property as { examples: unknown[] }).examples[0]
-    else if (name in sample) data[name] = sample[name]
+/**
+ * An example of `schema` from what the schema itself says: its first example or its const, the
+ * component it refers to, the first branch of a choice, one item of an array, the required properties
+ * of an object. Nothing else is made up: a value with none of these throws, naming where it is.
+ */
+function exampleOf(schema: Json, components: Record<string, Json>, at: string): unknown {
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0]
+  if ('const' in schema) return schema.const
+  if (typeof schema.$ref === 'string') return exampleOf(componentOf(schema.$ref, components, at), components, at)
+  const choice = (schema.anyOf ?? schema.oneOf) as Json[] | undefined
+  if (choice) return exampleOf(choice[0]!, components, at)
+  if (schema.allOf) return exampleOf(merged(schema.allOf as Json[], components, at), components, at)
+  if (schema.type === 'array' && schema.items) return [exampleOf(schema.items as Json, components, `${at}[]`)]
+  if (schema.properties) {
+    const properties = schema.properties as Record<string, Json>
+    return Object.fromEntries(
+      ((schema.required as string[] | undefined) ?? []).map((name) => [name, exampleOf(properties[name]!, components, `${at}.${name}`)]),
+    )
   }
-  return data
+  throw new Error(`OpenAPI webhooks: no example for ${at}: give its schema examples, or refer to a component that has one`)
 }
 
-function dataSchema(type: EventType): { properties: Json; required: string[]; description?: string } {
-  const emitted = EMITTED[type]
-  if (emitted) return emitted
-  // Not emitted yet: the resource under its name, as the test send shows it; its module will name its schema.
-  const [resource] = Object.keys(sampleData(type, '')).filter((key) => key !== 'test')
+function componentOf(target: string, components: Record<string, Json>, at: string): Json {
+  const component = components[target.slice('#/components/schemas/'.length)]
+  if (!component) throw new Error(`OpenAPI webhooks: ${at} refers to ${target}, which is not a component`)
+  return component
+}
+
+/** The branches of an allOf as one object schema: their properties (a later branch's win) and all their required. */
+function merged(branches: Json[], components: Record<string, Json>, at: string): Json {
+  const resolved = branches.map((branch) => (typeof branch.$ref === 'string' ? componentOf(branch.$ref, components, at) : branch))
   return {
-    properties: { [resource!]: { type: 'object', additionalProperties: true, description: `The ${resource}` } },
-    required: [resource!],
-    description: 'Subscribable and testable today; emitted once its module is built',
+    properties: Object.assign({}, ...resolved.map((branch) => branch.properties ?? {})),
+    required: [...new Set(resolved.flatMap((branch) => (branch.required as string[] | undefined) ?? []))],
   }
 }
 
-/** The `webhooks` entries and the envelope component they reference. */
+/** The body schema of one event type: the envelope, its type, its data (which a test send marks with `test`). */
+function eventSchema(type: EventType): Json {
+  const { properties, required } = EMITTED[type]
+  return {
+    allOf: [
+      ref('EventEnvelope'),
+      {
+        type: 'object',
+        properties: { type: { const: type }, data: { type: 'object', required, properties: { ...properties, test: TEST } } },
+      },
+    ],
+  }
+}
+
+function exampleEvent(type: EventType, schema: Json, components: Record<string, Json>): unknown {
+  const { examplesFrom } = EMITTED[type]
+  const event = exampleOf(schema, { ...components, EventEnvelope: ENVELOPE }, type) as Json
+  if (examplesFrom) event.data = exampleOf({ $ref: `#/components/schemas/${examplesFrom}` }, components, `${type}.data`)
+  return event
+}
+
+/** The `webhooks` entries and the envelope component they reference; throws if an example cannot be built. */
 export function webhookEvents(components: Record<string, Json>): { webhooks: Record<string, Json>; schemas: Record<string, Json> } {
   const webhooks: Record<string, Json> = {}
   for (const type of Object.values(EVENT_TYPES).flat()) {
-    const { description, ...data } = dataSchema(type)
-    const schema = {
-      allOf: [
-        ref('EventEnvelope'),
-        {
-          type: 'object',
-          properties: {
-            type: { const: type },
-            data: {
-              type: 'object',
-              ...(description ? { description } : {}),
-              required: data.required,
-              properties: { ...data.properties, test: TEST },
-            },
-          },
-        },
-      ],
-    }
-    const example = {
-      id: 'evt_01KAX3M6W9P8T2V5G7H4J3C1QZ',
-      type,
-      created_at: '2026-01-15T09:30:00.000Z',
-      organization_id: 'org_01KAX3M6W9P8T2V5G7H4J3C1QA',
-      data: exampleData(type, data, components),
-    }
+    const schema = eventSchema(type)
     webhooks[type] = {
       post: {
         operationId: operationId(type),
@@ -243,7 +296,7 @@ export function webhookEvents(components: Record<string, Json>): { webhooks: Rec
           description: text,
           schema: headerSchema,
         })),
-        requestBody: { required: true, content: { 'application/json': { schema, example } } },
+        requestBody: { required: true, content: { 'application/json': { schema, example: exampleEvent(type, schema, components) } } },
         responses: {
           '200': { description: 'Received (any 2xx)' },
           '410': { description: 'Gone: the webhook is disabled at once' },
