@@ -1,5 +1,21 @@
 // Money and billing periods without floats: amounts are integer minor units (cents), rounded half away
-// from zero through BigInt; periods are calendar intervals in UTC from the subscription's anchor.
+// from zero through BigInt, none beyond MAX_AMOUNT; periods are calendar intervals in UTC from the
+// subscription's anchor.
+
+/**
+ * The most money one figure may hold, either way: a line, an invoice's subtotal, tax and total, a
+ * credit balance, a payment, a refund — 10^13 minor units (100 billion dollars). 100 lines of it with
+ * 100 % tax stay below 2^53, so every sum made on the way is exact before it is checked.
+ */
+export const MAX_AMOUNT = 10_000_000_000_000
+
+/** A whole number of minor units within ±MAX_AMOUNT. */
+export function isWithinMaxAmount(amount: number): boolean {
+  return Number.isSafeInteger(amount) && Math.abs(amount) <= MAX_AMOUNT
+}
+
+/** MAX_AMOUNT for messages, with its digits grouped (10,000,000,000,000). */
+export const MAX_AMOUNT_TEXT = MAX_AMOUNT.toLocaleString('en')
 
 /** round(amount × numerator / denominator), half away from zero, exactly (BigInt: no float in between). */
 export function mulDiv(amount: number, numerator: number, denominator: number): number {

@@ -2,7 +2,8 @@
 // transaction; the gap-free invoice numbers and the credit balance (what a downgrade left the
 // organization owed, taken off its next invoices in the same currency).
 import type { Queries, Tx } from '../../../db/database.ts'
-import { AppError } from '../../../errors.ts'
+import { AppError, validationError } from '../../../errors.ts'
+import { isWithinMaxAmount, MAX_AMOUNT_TEXT } from '../money.ts'
 import {
   type BillingAccountRow,
   findBillingAccount,
@@ -49,7 +50,7 @@ export async function takeInvoiceNumberInTx(tx: Tx, organizationId: string, now:
   return `INV-${String(await takeNextInvoiceNumber(tx, organizationId, now)).padStart(6, '0')}`
 }
 
-/** Adds `amount` (> 0) to what the organization is owed in `currency`. A balance in another currency is 409. */
+/** Adds `amount` (> 0) to what the organization is owed in `currency`. A balance in another currency is 409; beyond MAX_AMOUNT, 400. */
 export async function addCreditInTx(
   tx: Tx,
   organizationId: string,
@@ -62,6 +63,13 @@ export async function addCreditInTx(
       'CONFLICT',
       `The organization holds a credit in ${account.balance_currency?.toUpperCase()}: a credit in ${input.currency.toUpperCase()} cannot be added to it`,
     )
+  if (!isWithinMaxAmount(balance + input.amount))
+    throw validationError([
+      {
+        field: 'credit_balance',
+        message: `the organization's credit (${balance}) plus ${input.amount} would be beyond ${MAX_AMOUNT_TEXT} minor units`,
+      },
+    ])
   return (await updateBillingAccountRow(tx, organizationId, {
     credit_balance: balance + input.amount,
     balance_currency: input.currency,

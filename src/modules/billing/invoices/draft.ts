@@ -7,7 +7,7 @@ import type { Tx } from '../../../db/database.ts'
 import { AppError, validationError } from '../../../errors.ts'
 import { prefixedId } from '../../../lib/ids.ts'
 import { ensureBillingAccountInTx } from '../accounts/account.ts'
-import { taxOf } from '../money.ts'
+import { isWithinMaxAmount, MAX_AMOUNT_TEXT, taxOf } from '../money.ts'
 import type { BillingReason, CollectionMethod, LineKind, PlanId } from '../table.ts'
 import { auditInvoice } from './events.ts'
 import { assertInvoiceTransition } from './lifecycle.ts'
@@ -45,6 +45,19 @@ function checkLine(line: NewInvoiceLine, index: number): void {
   const whole = (n: number) => Number.isSafeInteger(n)
   if (!whole(line.quantity) || line.quantity < 0 || !whole(line.unit_amount) || !whole(line.amount))
     throw validationError([{ field: `lines[${index}]`, message: 'quantity, unit_amount and amount must be whole numbers (minor units)' }])
+  if (!isWithinMaxAmount(line.amount))
+    throw validationError([
+      { field: `lines[${index}]`, message: `the line's amount (${line.amount}) is beyond ±${MAX_AMOUNT_TEXT} minor units` },
+    ])
+}
+
+/** Subtotal and total (tax at `rateBps`) within ±MAX_AMOUNT, else 400 naming `field`. */
+export function checkInvoiceAmounts(subtotal: number, rateBps: number, field: string): void {
+  if (!isWithinMaxAmount(subtotal))
+    throw validationError([{ field, message: `the sum of the lines (${subtotal}) is beyond ±${MAX_AMOUNT_TEXT} minor units` }])
+  const total = subtotal + taxOf(subtotal, rateBps)
+  if (!isWithinMaxAmount(total))
+    throw validationError([{ field, message: `the total with tax at ${rateBps} bps (${total}) is beyond ±${MAX_AMOUNT_TEXT} minor units` }])
 }
 
 /** An invoice's amounts before finalization: tax estimated at `rateBps`, no balance applied yet. */
@@ -58,8 +71,10 @@ export function draftAmounts(subtotal: number, rateBps: number) {
 export async function createDraftInvoiceInTx(tx: Tx, ctx: Ctx, input: NewDraftInvoice): Promise<InvoiceRow> {
   input.lines.forEach(checkLine)
   const account = await ensureBillingAccountInTx(tx, input.organizationId, input.now)
+  // Lines of ±MAX_AMOUNT each, 100 at most (the API's limit; a subscription's invoice has two): their sum
+  // is exact, then bounded together with the tax it would take now.
   const subtotal = input.lines.reduce((sum, line) => sum + line.amount, 0)
-  if (!Number.isSafeInteger(subtotal)) throw validationError([{ field: 'lines', message: 'the sum of the lines is too large' }])
+  checkInvoiceAmounts(subtotal, Number(account.tax_rate_bps), 'lines')
   const id = prefixedId('in')
   const row: InvoiceRow = {
     id,

@@ -2,7 +2,7 @@
 // full invoice, lines included, under data.invoice: invoice.paid (it became paid) and invoice.failed (a
 // payment attempt on it failed, + error). The other changes of an invoice have no event: they are
 // audited (invoice.created, invoice.finalized, invoice.voided, invoice.marked_uncollectible,
-// invoice.deleted) in their transaction.
+// invoice.deleted, invoice.credited: unused time of a later change taken off it) in their transaction.
 import type { Ctx } from '../../../context.ts'
 import type { Tx } from '../../../db/database.ts'
 import { appendAudit, auditActorOf } from '../../audit/index.ts'
@@ -33,6 +33,7 @@ export type InvoiceAuditEvent =
   | 'invoice.voided'
   | 'invoice.marked_uncollectible'
   | 'invoice.deleted'
+  | 'invoice.credited'
 
 /** A change without an event: its audit record, in the same transaction. */
 export async function auditInvoice(

@@ -1,13 +1,15 @@
 // Finalization (draft -> open), inside the caller's transaction: the number from the organization's
 // gap-free sequence, the tax at the account's rate (copied), the credit balance applied (or a negative
-// total added to it), the customer's details copied, the due date and the first payment attempt. An
-// invoice with nothing left to pay is paid at once.
+// total given away: to what its subscription still owes for that time, the rest to the balance), the
+// customer's details copied, the due date and the first payment attempt. An invoice with nothing left
+// to pay is paid at once.
 import type { Ctx } from '../../../context.ts'
 import type { Tx } from '../../../db/database.ts'
 import { findOrganization } from '../../organizations/index.ts'
-import { addCreditInTx, ensureBillingAccountInTx, takeCreditInTx, takeInvoiceNumberInTx } from '../accounts/account.ts'
+import { ensureBillingAccountInTx, takeCreditInTx, takeInvoiceNumberInTx } from '../accounts/account.ts'
 import { taxOf } from '../money.ts'
-import { loadInvoiceInTx } from './draft.ts'
+import { type CreditSplit, creditUnusedTimeInTx } from './credit.ts'
+import { checkInvoiceAmounts, loadInvoiceInTx } from './draft.ts'
 import { auditInvoice } from './events.ts'
 import { assertInvoiceTransition } from './lifecycle.ts'
 import { markPaidInTx } from './pay.ts'
@@ -22,13 +24,18 @@ export async function finalizeInvoiceInTx(tx: Tx, ctx: Ctx, invoiceId: string, n
   const account = await ensureBillingAccountInTx(tx, organizationId, now)
   const subtotal = Number(draft.subtotal)
   const rate = Number(account.tax_rate_bps)
+  // The rate may have risen since the draft: its total is bounded again at the rate it takes now.
+  checkInvoiceAmounts(subtotal, rate, 'total')
   const tax = taxOf(subtotal, rate)
   const total = subtotal + tax
-  // amount_due = total - applied_balance always: a credit taken is positive, a negative total moved to
-  // the balance is negative (the invoice then has nothing to pay).
+  // amount_due = total - applied_balance at finalization: a credit taken is positive, a negative total
+  // given away is negative (the invoice then has nothing to pay). A later change's credit may lower
+  // amount_due (credit.ts): amount_credited in the JSON.
   let applied = 0
+  let credit: CreditSplit | undefined
   if (total < 0) {
-    await addCreditInTx(tx, organizationId, { amount: -total, currency: draft.currency, now })
+    // A change's credit for unused time pays what the subscription still owes for it; the rest is account credit.
+    credit = await creditUnusedTimeInTx(tx, ctx, draft, -total, now)
     applied = total
   } else applied = await takeCreditInTx(tx, organizationId, { upTo: total, currency: draft.currency, now })
   const amountDue = total - applied
@@ -56,6 +63,13 @@ export async function finalizeInvoiceInTx(tx: Tx, ctx: Ctx, invoiceId: string, n
     updated_at: now,
   }
   await saveInvoice(tx, open)
-  await auditInvoice(tx, ctx, 'invoice.finalized', open, now)
+  await auditInvoice(
+    tx,
+    ctx,
+    'invoice.finalized',
+    open,
+    now,
+    credit ? { credited_to_invoices: credit.toInvoices, credited_to_balance: credit.toBalance } : {},
+  )
   return amountDue === 0 ? markPaidInTx(tx, ctx, open, now) : open
 }

@@ -10,6 +10,14 @@ export function invoicePdfPath(id: string): string {
   return `/api/v1/billing/invoices/${id}/pdf`
 }
 
+/**
+ * Unused time of a later subscription change taken off the invoice while it was owed (credit.ts): what
+ * lowered amount_due below total - applied_balance, where finalization set it. A draft has none.
+ */
+export function amountCredited(row: InvoiceRow): number {
+  return row.status === 'draft' ? 0 : Number(row.total) - Number(row.applied_balance) - Number(row.amount_due)
+}
+
 export function invoiceLineJson(line: InvoiceLineRow) {
   return {
     id: line.id,
@@ -41,6 +49,7 @@ export function invoiceJson(row: InvoiceRow, lines: readonly InvoiceLineRow[]) {
     tax: Number(row.tax),
     total: Number(row.total),
     applied_balance: Number(row.applied_balance),
+    amount_credited: amountCredited(row),
     amount_due: Number(row.amount_due),
     amount_paid: Number(row.amount_paid),
     amount_remaining: Number(row.amount_remaining),

@@ -38,6 +38,7 @@ export const INVOICE_EXAMPLE = {
   tax: 1740,
   total: 10440,
   applied_balance: 0,
+  amount_credited: 0,
   amount_due: 10440,
   amount_paid: 10440,
   amount_remaining: 0,
@@ -89,9 +90,12 @@ export const InvoiceBody = t.Object(
     tax: Money('subtotal × rate, rounded half away from zero'),
     total: Money('subtotal + tax'),
     applied_balance: Money(
-      'Credit balance taken off the total; negative: a negative total added to the balance. amount_due = total - applied_balance',
+      "Credit balance taken off the total; negative: a negative total taken off the invoice (to what its subscription still owes for that time, the rest to the organization's credit balance)",
     ),
-    amount_due: Money('What the organization owes'),
+    amount_credited: Money(
+      "Unused time of a later plan or seat change taken off this invoice while it was still owed (as Stripe's pre_payment_credit_notes_amount), instead of becoming account credit",
+    ),
+    amount_due: Money('What the organization owes: total - applied_balance - amount_credited'),
     amount_paid: Money('Paid so far'),
     amount_remaining: Money('amount_due - amount_paid'),
     period_start: t.Nullable(Time),

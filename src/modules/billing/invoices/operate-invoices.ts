@@ -5,7 +5,7 @@ import type { Ctx, SystemActor } from '../../../context.ts'
 import type { Queries, Tx } from '../../../db/database.ts'
 import { AppError, validationError } from '../../../errors.ts'
 import { findOrganization } from '../../organizations/index.ts'
-import { normalizeCurrency } from '../money.ts'
+import { isWithinMaxAmount, MAX_AMOUNT_TEXT, normalizeCurrency } from '../money.ts'
 import type { CollectionMethod } from '../table.ts'
 import { markInvoiceUncollectibleInTx, voidInvoiceInTx } from './close.ts'
 import { createDraftInvoiceInTx, deleteDraftInvoiceInTx, type NewInvoiceLine } from './draft.ts'
@@ -35,7 +35,13 @@ export async function createManualInvoice(ctx: Ctx<SystemActor>, input: ManualIn
   if (currency === undefined) throw validationError([{ field: 'currency', message: 'is not an ISO 4217 currency code' }])
   const lines: NewInvoiceLine[] = input.lines.map((line, i) => {
     const amount = line.quantity * line.unit_amount
-    if (!Number.isSafeInteger(amount)) throw validationError([{ field: `lines[${i}]`, message: 'quantity × unit_amount is too large' }])
+    if (!isWithinMaxAmount(amount))
+      throw validationError([
+        {
+          field: `lines[${i}]`,
+          message: `quantity × unit_amount (${line.quantity} × ${line.unit_amount}) is beyond ±${MAX_AMOUNT_TEXT} minor units`,
+        },
+      ])
     return { kind: 'manual', description: line.description.trim(), quantity: line.quantity, unit_amount: line.unit_amount, amount }
   })
   const stripe = ctx.config.billing.provider === 'stripe'

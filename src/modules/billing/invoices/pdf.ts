@@ -3,6 +3,7 @@
 // void or uncollectible. The same invoice gives the same bytes: no clock, its own times as the dates.
 import { PDFDocument, type PDFFont, type PDFPage, StandardFonts } from 'pdf-lib'
 import { formatMoney } from '../money.ts'
+import { amountCredited } from './invoice-json.ts'
 import { pdfDate, percentOfBps, winAnsiText, wrapText } from './pdf-text.ts'
 import type { InvoiceLineRow, InvoiceRow } from './store.ts'
 
@@ -75,6 +76,8 @@ function totals(invoice: InvoiceRow): [string, number, boolean?][] {
   ]
   const applied = Number(invoice.applied_balance)
   if (applied !== 0) rows.push(['Applied balance', -applied])
+  const credited = amountCredited(invoice)
+  if (credited !== 0) rows.push(['Credited (unused time)', -credited])
   rows.push(['Amount due', Number(invoice.amount_due), true], ['Amount paid', Number(invoice.amount_paid)])
   rows.push(['Amount remaining', Number(invoice.amount_remaining), true])
   return rows

@@ -1,5 +1,5 @@
 // The invoices' SQL: an invoice and its lines by id, insert, save, delete (a draft), the keyset list,
-// and the invoices due a payment attempt.
+// a subscription's invoices still owed, and the invoices due a payment attempt.
 import type { Queries, Tx } from '../../../db/database.ts'
 import { findInOrg } from '../../../db/get-in-org.ts'
 import { defineList } from '../../../db/list.ts'
@@ -55,6 +55,17 @@ export async function saveInvoice(tx: Tx, row: InvoiceRow): Promise<void> {
 export async function deleteInvoiceRow(tx: Tx, id: string): Promise<void> {
   await tx.raw.run('DELETE FROM invoice_lines WHERE invoice_id = ?', [id])
   await tx.raw.run('DELETE FROM invoices WHERE id = ?', [id])
+}
+
+/**
+ * The subscription's invoices still owed (open or uncollectible, something remaining) for time after
+ * `after` (their period ends later), oldest first: what a change's credit for unused time pays first.
+ */
+export function listOwedInvoicesAfter(db: Queries, subscriptionId: string, after: number): Promise<InvoiceRow[]> {
+  return db.raw.all<InvoiceRow>(
+    "SELECT * FROM invoices WHERE subscription_id = ? AND status IN ('open', 'uncollectible') AND amount_remaining > 0 AND period_end > ? ORDER BY created_at, id",
+    [subscriptionId, after],
+  )
 }
 
 /** Open invoices whose next payment attempt is due, the longest waiting first. */

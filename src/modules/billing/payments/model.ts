@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { listResponse, pagingQuery } from '../../../http/list.ts'
 import { oneOf } from '../../../http/schema.ts'
+import { MAX_AMOUNT } from '../money.ts'
 import { PAYMENT_PROVIDERS, PAYMENT_STATUSES, REFUND_STATUSES } from '../table.ts'
 import { PAYMENT_LIST } from './store.ts'
 
@@ -11,7 +12,7 @@ const Time = t.String({ format: 'date-time' })
 const Amount = (description: string) =>
   Type.Integer({
     minimum: 1,
-    maximum: Number.MAX_SAFE_INTEGER,
+    maximum: MAX_AMOUNT,
     description: `${description}, in minor units (a whole number: 2900 is 29.00 USD)`,
   })
 const Reference = t.String({
@@ -129,6 +130,20 @@ export const RecordTransferBody = t.Object(
     reference: Reference,
   },
   { examples: [{ reference: 'BANK-2026-0042' }, { amount: 1500, reference: 'BANK-2026-0043' }] },
+)
+
+export const BounceTransferBody = t.Object(
+  {
+    reason: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 200,
+        pattern: '\\S',
+        description: "What the bank said: the payment's last_error.message (default: the transfer was returned or never arrived)",
+      }),
+    ),
+  },
+  { examples: [{}, { reason: 'Returned by the bank: account closed' }] },
 )
 
 export const RefundPaymentBody = t.Object(

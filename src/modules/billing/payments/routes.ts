@@ -1,12 +1,13 @@
 // The HTTP layer of payments: the organization pays an invoice (by card with Stripe, by announcing a
 // bank transfer with the manual provider) and reads its payments under /api/v1/billing; the operator
-// records and confirms transfers, cancels payments and refunds them under /api/v1/operator.
+// records, confirms and bounces transfers, cancels payments and refunds them under /api/v1/operator.
 import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../../context.ts'
 import { authMacros, protectedErrors } from '../../../http/auth.ts'
 import { errorResponses } from '../../../http/problem.ts'
 import { listRequest } from '../../../http/list.ts'
 import {
+  BounceTransferBody,
   IdParams,
   PayInvoiceBody,
   PaymentBody,
@@ -16,6 +17,7 @@ import {
   RefundBody,
   RefundPaymentBody,
 } from './model.ts'
+import { bounceTransfer } from './bounce.ts'
 import { payInvoice } from './pay-invoice.ts'
 import { paymentJson, refundJson } from './payment-json.ts'
 import { getPayment, listPayments } from './read-payments.ts'
@@ -125,9 +127,26 @@ export function paymentsRoutes(app: AppContext) {
         operationId: 'cancelPayment',
         summary: 'Cancel a payment',
         description:
-          'A transfer that never arrived (processing), or a card payment given up on (requires_payment_method) -> canceled. Audited (no event). A Stripe charge in flight, a succeeded or canceled payment: 409.',
+          'An announced transfer (processing) -> canceled: it failed (the money never came), recorded as its last attempt (last_error code transfer_canceled): payment.failed with the payment and the error, and the invoice stays open, as for a bounce. A payment given up on before any attempt (requires_payment_method, requires_confirmation, requires_action) -> canceled, audited (no event). A Stripe charge in flight, a succeeded or canceled payment: 409.',
       },
     })
+    .post(
+      '/payments/:id/bounce',
+      async ({ ctx, params, body }) => withRefunds(await bounceTransfer(ctx, { paymentId: params.id, reason: body.reason })),
+      {
+        operator: true,
+        params: IdParams,
+        body: BounceTransferBody,
+        response: { 200: PaymentBody, ...OPERATOR_ERRORS, ...errorResponses('INVALID_STATE_TRANSITION') },
+        detail: {
+          tags: operatorTags,
+          operationId: 'bounceTransfer',
+          summary: 'Mark an announced bank transfer as failed (returned by the bank, or never arrived)',
+          description:
+            'processing -> canceled, the failure recorded as its last attempt (last_error code transfer_bounced, message the reason given): payment.failed with the payment and the error. The invoice stays open and owed (its due date and dunning unchanged); the organization may announce another transfer. Only a manual payment processing: a succeeded (confirmed) or canceled transfer, or a Stripe payment, is 409 INVALID_STATE_TRANSITION.',
+        },
+      },
+    )
     .post(
       '/payments/:id/refunds',
       async ({ ctx, params, body, set }) => {

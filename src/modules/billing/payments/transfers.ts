@@ -1,15 +1,18 @@
 // Bank transfers (the manual provider): the organization announces one (a payment processing until the
 // operator confirms it); the operator records one received (succeeded at once; partial payments allowed,
-// never more than the invoice's amount remaining), confirms an announced one, or cancels one that never
-// arrived. A payment that succeeds is applied to its invoice in the same transaction.
+// never more than the invoice's amount remaining), confirms an announced one, or cancels it (the money never
+// came: it fails with payment.failed, as a bounce does, bounce.ts). A payment that succeeds is applied to its
+// invoice in the same transaction; one that fails leaves its invoice open.
 import type { Ctx, UserActor } from '../../../context.ts'
 import type { Tx } from '../../../db/database.ts'
 import { AppError, validationError } from '../../../errors.ts'
+import { isoTime } from '../../../lib/clock.ts'
 import { prefixedId } from '../../../lib/ids.ts'
 import { applyInvoicePaymentInTx, findInvoice, findInvoiceById, type InvoiceRow } from '../invoices/collect.ts'
 import { assertInvoiceTransition } from '../invoices/lifecycle.ts'
 import type { PaymentStatus } from '../table.ts'
 import { auditPayment, recordPaymentEvent } from './events.ts'
+import { type PaymentError, readAttempts } from './payment-json.ts'
 import { findPaymentById, findProcessingTransfer, insertPayment, type PaymentRow, savePayment } from './store.ts'
 
 function transferRow(
@@ -81,7 +84,8 @@ export async function recordTransfer(ctx: Ctx, input: { invoiceId: string; amoun
   })
 }
 
-async function loadPayment(tx: Tx, id: string): Promise<PaymentRow> {
+/** Any organization's payment read inside the transaction (under the writer), or 404. */
+export async function loadPayment(tx: Tx, id: string): Promise<PaymentRow> {
   const payment = await findPaymentById(tx, id)
   if (!payment) throw new AppError('NOT_FOUND', 'No such payment')
   return payment
@@ -110,7 +114,32 @@ export async function confirmTransfer(ctx: Ctx, input: { paymentId: string }): P
 
 const CANCELABLE: readonly PaymentStatus[] = ['requires_payment_method', 'requires_confirmation', 'requires_action']
 
-/** A transfer that never arrived (or a card payment given up on): → canceled. A charge in flight cannot be. */
+/**
+ * A processing transfer -> canceled with `error` as its last, failed attempt, and `payment.failed` (its audit
+ * record with it): a bounce, or the operator's cancel of an announced transfer (transfers.ts).
+ */
+export async function failTransferInTx(tx: Tx, ctx: Ctx, payment: PaymentRow, error: PaymentError, now: number): Promise<PaymentRow> {
+  const failed: PaymentRow = {
+    ...payment,
+    status: 'canceled',
+    last_error: JSON.stringify(error),
+    attempts: JSON.stringify([...readAttempts(payment), { attempted_at: isoTime(now), outcome: 'failed', error }]),
+    canceled_at: now,
+    updated_at: now,
+  }
+  await savePayment(tx, failed)
+  await recordPaymentEvent(tx, ctx, 'payment.failed', failed, now, error)
+  return failed
+}
+
+/** The error of an announced transfer the operator cancels: it failed, as a bounced one does. */
+export const TRANSFER_CANCELED = 'transfer_canceled'
+
+/**
+ * A payment given up on → canceled. An announced transfer (processing) fails: `payment.failed` with
+ * `transfer_canceled`, the invoice stays open. One not yet attempted (requires_…) is only audited. A
+ * charge in flight cannot be.
+ */
 export async function cancelPayment(ctx: Ctx, input: { paymentId: string }): Promise<PaymentRow> {
   const now = ctx.clock.now()
   return ctx.db.write('payment.cancel', async (tx) => {
@@ -122,6 +151,17 @@ export async function cancelPayment(ctx: Ctx, input: { paymentId: string }): Pro
         payment.status === 'processing'
           ? 'A processing Stripe payment cannot become canceled: the charge is in flight'
           : `A ${payment.status} payment cannot become canceled`,
+      )
+    if (payment.status === 'processing')
+      return failTransferInTx(
+        tx,
+        ctx,
+        payment,
+        {
+          code: TRANSFER_CANCELED,
+          message: `The bank transfer ${payment.reference} was canceled by the operator: the money never arrived`,
+        },
+        now,
       )
     const canceled: PaymentRow = { ...payment, status: 'canceled', canceled_at: now, updated_at: now }
     await savePayment(tx, canceled)

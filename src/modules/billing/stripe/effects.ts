@@ -3,7 +3,6 @@
 // collectInvoice applies it, and only for the attempt in flight; a Stripe invoice naming one of ours
 // (metadata.switchboard_invoice_id, looked up in the organization of the Stripe customer) is paid,
 // fails a payment attempt, is voided or marked uncollectible — when our invoice can still move so.
-import type Stripe from 'stripe'
 import type { Ctx } from '../../../context.ts'
 import type { Tx } from '../../../db/database.ts'
 import { prefixedId } from '../../../lib/ids.ts'
@@ -25,6 +24,7 @@ import {
   organizationOfCustomer,
   type PaymentRow,
 } from '../payments/store.ts'
+import type { INVOICE_EVENTS, PAYMENT_INTENT_EVENTS, StripeInvoice, StripePaymentIntent } from './event-shape.ts'
 
 /** The object an event refers to (its organization), and the change it makes: true when something changed. */
 export interface Target {
@@ -34,27 +34,27 @@ export interface Target {
 
 export type Effect = (tx: Tx) => Promise<Target | undefined>
 
-async function paymentOf(tx: Tx, intent: Stripe.PaymentIntent): Promise<PaymentRow | undefined> {
+async function paymentOf(tx: Tx, intent: StripePaymentIntent): Promise<PaymentRow | undefined> {
   const byId = await findPaymentByProviderId(tx, intent.id)
   if (byId) return byId
   const ours = intent.metadata?.switchboard_payment_id
   if (!ours) return undefined
   const payment = await findPaymentById(tx, ours)
-  return payment && payment.provider === 'stripe' && payment.organization_id === intent.metadata.switchboard_organization_id
+  return payment && payment.provider === 'stripe' && payment.organization_id === intent.metadata?.switchboard_organization_id
     ? payment
     : undefined
 }
 
 /** The PaymentIntent of the attempt in flight (or last made), not an older attempt's. */
-function isCurrent(payment: PaymentRow, intent: Stripe.PaymentIntent): boolean {
+function isCurrent(payment: PaymentRow, intent: StripePaymentIntent): boolean {
   if (payment.provider_payment_id !== null) return payment.provider_payment_id === intent.id
   return intent.metadata?.switchboard_attempt === String(readAttempts(payment).length + 1)
 }
 
 export async function paymentIntentEffect(
   tx: Tx,
-  type: 'payment_intent.succeeded' | 'payment_intent.payment_failed',
-  intent: Stripe.PaymentIntent,
+  type: (typeof PAYMENT_INTENT_EVENTS)[number],
+  intent: StripePaymentIntent,
 ): Promise<Target | undefined> {
   const payment = await paymentOf(tx, intent)
   if (!payment) return undefined
@@ -81,7 +81,7 @@ export async function paymentIntentEffect(
 }
 
 /** A payment for what remains of the invoice, paid through Stripe's own invoice: the unsettled one, else a new one. */
-async function paidThroughStripe(tx: Tx, ctx: Ctx, invoice: InvoiceRow, stripeInvoice: Stripe.Invoice, now: number): Promise<void> {
+async function paidThroughStripe(tx: Tx, ctx: Ctx, invoice: InvoiceRow, stripeInvoice: StripeInvoice, now: number): Promise<void> {
   const remaining = Number(invoice.amount_remaining)
   const unsettled = await findUnsettledStripePayment(tx, invoice.id)
   let payment: PaymentRow
@@ -114,8 +114,8 @@ async function paidThroughStripe(tx: Tx, ctx: Ctx, invoice: InvoiceRow, stripeIn
 
 export async function invoiceEffect(
   tx: Tx,
-  type: 'invoice.paid' | 'invoice.payment_failed' | 'invoice.voided' | 'invoice.marked_uncollectible',
-  stripeInvoice: Stripe.Invoice,
+  type: (typeof INVOICE_EVENTS)[number],
+  stripeInvoice: StripeInvoice,
 ): Promise<Target | undefined> {
   const ours = stripeInvoice.metadata?.switchboard_invoice_id
   const customer = typeof stripeInvoice.customer === 'string' ? stripeInvoice.customer : stripeInvoice.customer?.id

@@ -1,11 +1,13 @@
 // Receiving one of Stripe's webhook events: the signature checked over the exact bytes with the
 // official package (stripe.webhooks.constructEventAsync, Stripe-Signature, 300 s tolerance against our
-// clock), then the event mapped onto ours in one transaction together with its stripe_events row (a
-// replay finds the row and changes nothing). The actor is the system actor `stripe`.
+// clock) and its shape (event-shape.ts: malformed is 400), then the event mapped onto ours in one
+// transaction together with its stripe_events row (a replay finds the row and changes nothing). The
+// actor is the system actor `stripe`.
 import Stripe from 'stripe'
 import { type AppContext, contextFor } from '../../../context.ts'
 import { AppError, validationError } from '../../../errors.ts'
 import { invoiceEffect, paymentIntentEffect, type Effect } from './effects.ts'
+import { checkedStripeEvent, type StripeEvent } from './event-shape.ts'
 import { insertStripeEvent } from './store.ts'
 
 /** Stripe's default: a signature older than this is refused (a replay of a captured request). */
@@ -18,13 +20,15 @@ export function stripeNotConfigured(): AppError {
   return new AppError('NOT_FOUND', 'Stripe is not the payment provider here')
 }
 
-async function verify(app: AppContext, raw: string, signature: string | null): Promise<Stripe.Event> {
+/** The event whose signature verifies, its shape checked (400 otherwise). */
+async function verify(app: AppContext, raw: string, signature: string | null): Promise<StripeEvent> {
   const settings = app.config.billing.stripe
   if (app.config.billing.provider !== 'stripe' || !settings) throw stripeNotConfigured()
   if (!signature) throw validationError([{ field: 'Stripe-Signature', message: 'is required' }], 'The Stripe-Signature header is missing')
+  let event: unknown
   try {
     // The async form: Stripe's web build, which Bun loads, signs with Web Crypto (the sync constructEvent cannot).
-    return await Stripe.webhooks.constructEventAsync(
+    event = await Stripe.webhooks.constructEventAsync(
       raw,
       signature,
       settings.webhookSecret,
@@ -37,18 +41,15 @@ async function verify(app: AppContext, raw: string, signature: string | null): P
       throw validationError([{ field: 'Stripe-Signature', message: error.message }], 'The Stripe signature does not verify')
     throw validationError([{ field: 'body', message: 'is not a Stripe event (JSON)' }], 'The body is not a Stripe event')
   }
+  return checkedStripeEvent(event)
 }
 
-function effectOf(event: Stripe.Event): ((tx: Parameters<Effect>[0]) => ReturnType<Effect>) | undefined {
-  switch (event.type) {
-    case 'payment_intent.succeeded':
-    case 'payment_intent.payment_failed':
-      return (tx) => paymentIntentEffect(tx, event.type, event.data.object)
-    case 'invoice.paid':
-    case 'invoice.payment_failed':
-    case 'invoice.voided':
-    case 'invoice.marked_uncollectible':
-      return (tx) => invoiceEffect(tx, event.type, event.data.object)
+function effectOf(event: StripeEvent): ((tx: Parameters<Effect>[0]) => ReturnType<Effect>) | undefined {
+  switch (event.kind) {
+    case 'payment_intent':
+      return (tx) => paymentIntentEffect(tx, event.type, event.object)
+    case 'invoice':
+      return (tx) => invoiceEffect(tx, event.type, event.object)
     default:
       return undefined
   }

@@ -1,15 +1,17 @@
 // A change of the current subscription. Its plan, price, seats or interval (trialing, active or
 // past_due only): during a trial they are swapped; otherwise prorated as Stripe's always_invoice — an
 // invoice (subscription_update) crediting the unused part of the old price × quantity and charging the
-// rest of the period on the new one, finalized here and collected after commit (a negative total
-// becomes credit). An interval change starts a new period now: credit for the unused old, the full new
-// period charged. The payment method, collection method and metadata change in any current status.
+// rest of the period on the new one, finalized here and collected after commit (a negative total pays
+// what is still owed for the period first, the rest becomes credit: invoices/credit.ts). An interval
+// change starts a new period now: credit for the unused old, the full new period charged. Price ×
+// quantity is bounded (fields.ts). The payment method, collection method and metadata change in any
+// current status.
 import type { Ctx } from '../../../context.ts'
 import type { Tx } from '../../../db/database.ts'
 import { AppError, validationError } from '../../../errors.ts'
 import { periodEnd } from '../money.ts'
 import { recordSubscriptionEvent } from './events.ts'
-import { collectionMethodOf, mergedMetadata, resolvePrice, type SubscribeInput } from './fields.ts'
+import { checkPeriodAmount, collectionMethodOf, mergedMetadata, resolvePrice, type SubscribeInput } from './fields.ts'
 import { billedOf, invoiceSubscriptionInTx, type IssuedInvoice } from './invoicing.ts'
 import { CHANGEABLE_STATUSES } from './lifecycle.ts'
 import { fullPeriodStart, periodLine, remainingChargeLine, unusedCreditLine } from './lines.ts'
@@ -68,6 +70,7 @@ export async function changeSubscriptionInTx(
       'INVALID_STATE_TRANSITION',
       `A ${row.status} subscription cannot change its plan, price or quantity: ${HINT[row.status] ?? 'it has ended'}`,
     )
+  if (billable) checkPeriodAmount(Number(price.unit_amount), quantity)
   const next: SubscriptionRow = {
     ...row,
     plan_id: price.plan_id,

@@ -9,7 +9,7 @@ import { validationError } from '../../../errors.ts'
 import { prefixedId } from '../../../lib/ids.ts'
 import { periodEnd } from '../money.ts'
 import { recordSubscriptionEvent } from './events.ts'
-import { anchorOf, collectionMethodOf, mergedMetadata, resolvePrice, type SubscribeInput } from './fields.ts'
+import { anchorOf, checkPeriodAmount, collectionMethodOf, mergedMetadata, resolvePrice, type SubscribeInput } from './fields.ts'
 import { billedOf, invoiceSubscriptionInTx, type IssuedInvoice } from './invoicing.ts'
 import { fullPeriodStart, periodLine } from './lines.ts'
 import { insertSubscription, type SubscriptionRow } from './store.ts'
@@ -34,6 +34,7 @@ export async function createSubscriptionInTx(
     priceId: input.price_id,
     interval: input.interval ?? (input.price_id === undefined ? 'month' : undefined),
   })
+  checkPeriodAmount(Number(price.unit_amount), input.quantity ?? 1)
   const interval = price.billing_interval
   const collection = collectionMethodOf(ctx.config, input.collection_method)
   const trialEnd = input.trial_days === undefined ? null : now + input.trial_days * DAY_MS

@@ -1,10 +1,12 @@
 // The fields of a subscribe or change request checked and resolved: the price offered for the plan,
-// currency and interval (or price_id), the collection method the payment provider allows, the
-// billing_cycle_anchor's bounds and the metadata merged as Stripe's (an empty string removes a key).
+// currency and interval (or price_id), what price × quantity may bill a period, the collection method
+// the payment provider allows, the billing_cycle_anchor's bounds and the metadata merged as Stripe's
+// (an empty string removes a key).
 import type { Config } from '../../../config.ts'
 import type { Queries } from '../../../db/database.ts'
 import { validationError } from '../../../errors.ts'
-import { normalizeCurrency, periodEnd } from '../money.ts'
+import { MAX_TAX_RATE_BPS } from '../accounts/settings.ts'
+import { MAX_AMOUNT, MAX_AMOUNT_TEXT, normalizeCurrency, periodEnd } from '../money.ts'
 import { findOfferedPrice, offeredOnly } from '../plans/prices.ts'
 import { listOfferedPlanPrices } from '../plans/store.ts'
 import type { BillingInterval, CollectionMethod, PlanId, PlanPricesTable } from '../table.ts'
@@ -51,6 +53,24 @@ export async function resolvePrice(
     [{ field: 'plan', message: `no single price of ${plan} in ${currency ?? 'one currency'} per ${interval ?? 'interval'}` }],
     `No price of the ${plan} plan is offered in ${currency ?? '(currency not given)'} per ${interval ?? '(interval not given)'}; offered: ${list || 'none'}`,
   )
+}
+
+/**
+ * The most a subscription bills per period before tax: its invoices (a period, or a change's credit and
+ * charge) then stay within MAX_AMOUNT whatever tax rate the operator sets later (at most 100 %), so a
+ * renewal the cron loop makes can never be refused for its size.
+ */
+export const MAX_PERIOD_AMOUNT = Math.floor((MAX_AMOUNT * 10_000) / (10_000 + MAX_TAX_RATE_BPS))
+
+/** price × quantity within MAX_PERIOD_AMOUNT, else 400 naming quantity. */
+export function checkPeriodAmount(unitAmount: number, quantity: number): void {
+  if (unitAmount * quantity <= MAX_PERIOD_AMOUNT) return
+  throw validationError([
+    {
+      field: 'quantity',
+      message: `quantity × the price's unit_amount (${quantity} × ${unitAmount}) is beyond ${MAX_PERIOD_AMOUNT.toLocaleString('en')} minor units, the most a subscription bills per period (so that with tax its invoices stay within ${MAX_AMOUNT_TEXT})`,
+    },
+  ])
 }
 
 /** The collection method asked for, or the provider's default; charge_automatically needs the stripe provider. */

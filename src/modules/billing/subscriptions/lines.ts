@@ -1,7 +1,8 @@
 // The invoice lines of a subscription, pure: a period of its price × quantity (prorated when the
 // period is shorter than a full interval: a billing_cycle_anchor's first period), and a change's
 // proration as Stripe's always_invoice: a credit for the unused part of the old price × quantity and a
-// charge for the rest of the period on the new one, over the exact milliseconds left.
+// charge for the rest of the period on the new one, over the exact milliseconds left. Price × quantity
+// is at most MAX_PERIOD_AMOUNT (fields.ts), so every amount here is exact.
 import type { NewInvoiceLine } from '../invoices/collect.ts'
 import { prorate } from '../money.ts'
 import type { BillingInterval, PlanId } from '../table.ts'

@@ -52,6 +52,7 @@ export interface Invoice {
   tax: number
   total: number
   applied_balance: number
+  amount_credited: number
   amount_due: number
   amount_paid: number
   amount_remaining: number

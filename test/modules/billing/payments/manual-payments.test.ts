@@ -47,12 +47,18 @@ test('the organization announces a transfer; the operator confirms it: the invoi
   await expectError(await record(invoice.id, { reference: 'again' }), 409, 'INVALID_STATE_TRANSITION')
 })
 
-test('a transfer that never arrived is canceled; the invoice stays open', async () => {
+// Issue 27 item 9: a reported transfer the operator cancels has failed, as a bounced one has: payment.failed.
+test('a transfer that never arrived is canceled: it fails with payment.failed; the invoice stays open', async () => {
   const invoice = await invoices.open(acme, 1000)
   const announced = await json<Payment>(await pay(invoice.id, owner, { reference: 'LOST' }))
+  const before = await eventTypes(app)
   const canceled = await json<Payment>(await cancel(announced.id))
-  expect(copy(canceled)).toMatchObject({ status: 'canceled', canceled_at: expect.any(String) })
-  expect(await auditEvents(app, announced.id)).toEqual(['payment.created', 'payment.canceled'])
+  const error = { code: 'transfer_canceled', message: 'The bank transfer LOST was canceled by the operator: the money never arrived' }
+  expect(copy(canceled)).toMatchObject({ status: 'canceled', canceled_at: expect.any(String), last_error: error })
+  expect((await eventTypes(app)).slice(before.length)).toEqual(['payment.failed'])
+  const [event] = await paymentEvents(app, announced.id)
+  expect(event!.data).toEqual({ payment: await payment(announced.id, owner), error })
+  expect(await auditEvents(app, announced.id)).toEqual(['payment.created', 'payment.failed'])
   await expectError(await confirm(announced.id), 409, 'INVALID_STATE_TRANSITION')
   await expectError(await cancel(announced.id), 409, 'INVALID_STATE_TRANSITION')
   expect((await invoices.get(invoice.id)).status).toBe('open')

@@ -22,6 +22,8 @@ test('upgrade, fewer seats (credit), renewal with the credit taken off, then a y
   const sub = await t.ok<Subscription>(await t.subscribe(acme, { plan: 'starter', currency: 'usd', quantity: 2 }), 201)
   expect(sub.current_period_end).toBe(iso(Date.UTC(2026, 3, 1)))
   expect((await latest()).total).toBe(5800)
+  // Paid: the seat reduction below credits time that was paid (unpaid, its credit would go to this invoice).
+  await t.transfer((await latest()).id, 5800)
 
   // 11 March 06:00: 20.75 of the 31 days left (1,792,800,000 of 2,678,400,000 ms).
   //   credit  5,800 × 20.75 / 31 = 120,350 / 31 = 3,882.26 -> -3,882
