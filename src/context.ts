@@ -9,6 +9,7 @@ import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import type { Grant, Role } from './modules/access/index.ts'
 import type { Rates } from './modules/rate-limits/index.ts'
+import type { Referrers } from './references.ts'
 import type { ClusterView, DeliveryService, EventSubscriber, IpAllowlists, LastSeen, Ports, SigningKeys, TextMessages } from './ports.ts'
 
 export interface AppContext {
@@ -30,6 +31,8 @@ export interface AppContext {
   readonly allowlists: IpAllowlists
   /** Told of every event recordChange writes, in its transaction (webhooks queue deliveries). */
   readonly eventSubscribers: readonly EventSubscriber[]
+  /** Other modules' records naming a contact or a ticket: what they do when it is deleted or merged (src/references.ts). */
+  readonly referrers: Referrers
   /** Sends webhook deliveries (the manual sends of the webhooks module go through it). */
   readonly deliveries: DeliveryService
   readonly version: string

@@ -25,7 +25,11 @@ import { createSmsSender } from './modules/mfa/index.ts'
 import { Allowlists } from './modules/organizations/index.ts'
 import { memoryRateCounters, redisRateCounters, restoreRateCounters, saveRateCounters } from './modules/rate-limits/index.ts'
 import { fanOutSubscriber, InProcessWakeups, redisWakeups, WebhookDispatcher } from './modules/webhooks/index.ts'
-import { surveyOffersSubscriber } from './modules/surveys/index.ts'
+import { surveyContactReferrer, surveyOffersSubscriber } from './modules/surveys/index.ts'
+import { callContactReferrer, callTicketReferrer } from './modules/calls/index.ts'
+import { engagementContactReferrer, engagementTicketReferrer } from './modules/engagements/index.ts'
+import { ticketContactReferrer } from './modules/tickets/index.ts'
+import type { Referrers } from './references.ts'
 import { eventStreamSubscriber, memoryStreamSlots, redisStreamSlots } from './modules/event-stream/index.ts'
 import type { EventSubscriber, LocalRateCounters, Ports, SigningKeys } from './ports.ts'
 
@@ -153,6 +157,12 @@ function eventSubscribersOf(config: Config, wakeups: Ports['wakeups']): EventSub
   return [fanOutSubscriber(wakeups), surveyOffersSubscriber(config), eventStreamSubscriber(wakeups)]
 }
 
+/** Who names a contact or a ticket elsewhere, told in the transaction that deletes or merges it (src/references.ts). */
+const REFERRERS: Referrers = {
+  contact: [engagementContactReferrer, ticketContactReferrer, callContactReferrer, surveyContactReferrer],
+  ticket: [callTicketReferrer, engagementTicketReferrer],
+}
+
 /** A CLI command sends no webhook: what it queues, the server's dispatcher sends. */
 const NO_DELIVERIES: AppContext['deliveries'] = {
   start: () => undefined,
@@ -208,6 +218,7 @@ export async function openCommandContext(config: Config, log: Logger, clock: Clo
       lastSeen: { session() {}, apiKey() {} },
       allowlists: new Allowlists(),
       eventSubscribers: eventSubscribersOf(config, ports.wakeups),
+      referrers: REFERRERS,
       deliveries: NO_DELIVERIES,
       version: VERSION,
       startedAt: clock.now(),
@@ -252,6 +263,7 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
     lastSeen: new Activity(database, log, lastSeenIntervalMs(config)),
     allowlists: new Allowlists(),
     eventSubscribers: eventSubscribersOf(config, ports.wakeups),
+    referrers: REFERRERS,
     deliveries: webhooks,
     version: VERSION,
     startedAt: clock.now(),

@@ -608,6 +608,12 @@ const OPERATOR_ROUTES: OperatorRoute[] = [
   },
   {
     method: 'POST',
+    path: '/api/v1/operator/payments/:id/bounce',
+    real: () => '/api/v1/operator/payments/pi_00000000000000000000000000/bounce',
+    body: {},
+  },
+  {
+    method: 'POST',
     path: '/api/v1/operator/payments/:id/refunds',
     real: () => '/api/v1/operator/payments/pi_00000000000000000000000000/refunds',
     body: {},

@@ -285,7 +285,7 @@ describe.skipIf(!available)('the PostgreSQL schema', () => {
 
   test('the same indexes: names, tables, columns (the chain index on an expression), unique, partial', async () => {
     const embedded = await sqliteIndexes()
-    expect(Object.keys(embedded).length).toBe(124)
+    expect(Object.keys(embedded).length).toBe(129)
     const server = await pgIndexes()
     expect(Object.keys(server).sort()).toEqual(Object.keys(embedded).sort())
     for (const name of Object.keys(embedded)) expect({ name, ...server[name] }).toEqual({ name, ...embedded[name]! })

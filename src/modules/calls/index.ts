@@ -3,6 +3,7 @@
 // recordings' cron tasks (abandoned processing, retention), and the examples of its objects (the webhooks'
 // sample events).
 export { CALL_EXAMPLE } from './calls/model.ts'
+export { callContactReferrer, callTicketReferrer } from './calls/references.ts'
 export { getVisibleCall } from './calls/visibility.ts'
 export { RECORDING_EXAMPLE } from './recordings/model.ts'
 

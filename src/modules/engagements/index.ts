@@ -5,6 +5,7 @@
 // objects.
 export { type EngagementJson, engagementJson, messageJson } from './engagement-json.ts'
 export { ENGAGEMENT_EXAMPLE, MESSAGE_EXAMPLE } from './model.ts'
+export { engagementContactReferrer, engagementTicketReferrer } from './references.ts'
 export { getVisibleEngagement } from './visibility.ts'
 
 import { Elysia } from 'elysia'

@@ -1,7 +1,7 @@
 // The engagements' SQL: sessions and messages (one row, insert, save, the keyset lists), the cron loop's
-// batches, and the reads of other modules' tables a session needs (documented in the README): a ticket
-// or call of the organization, and the agents' routing fields (agents, agent_labels, users) for the
-// automatic assignment.
+// batches, the reads of other modules' tables a session needs (documented in the README): a ticket or
+// call of the organization, and the agents' routing fields (agents, agent_labels, users) for the
+// automatic assignment; and the sessions naming a contact or ticket, for its delete or merge.
 import type { Queries, Tx } from '../../db/database.ts'
 import { findInOrg } from '../../db/get-in-org.ts'
 import { defineList } from '../../db/list.ts'
@@ -68,5 +68,45 @@ export function inactiveSince(db: Queries, before: number, limit: number): Promi
   return db.raw.all<EngagementRow>(
     "SELECT * FROM engagements WHERE status = 'active' AND last_activity_at <= ? ORDER BY last_activity_at, id LIMIT ?",
     [before, limit],
+  )
+}
+
+// The sessions naming a contact or a ticket (moved or let go when it is merged or deleted; indexes
+// engagements_contact, engagements_ticket).
+
+/** A column of engagements naming another module's record. */
+export type EngagementReference = 'contact_id' | 'ticket_id'
+
+export async function engagementsNaming(db: Queries, organizationId: string, column: EngagementReference, id: string): Promise<string[]> {
+  const rows = await db.raw.all<{ id: string }>(`SELECT id FROM engagements WHERE ${column} = ? AND organization_id = ? ORDER BY id`, [
+    id,
+    organizationId,
+  ])
+  return rows.map((row) => row.id)
+}
+
+/** Every session naming `from` in `column` names `to` instead (null: none); their updated_at moves. */
+export function repointEngagements(
+  tx: Tx,
+  organizationId: string,
+  column: EngagementReference,
+  from: string,
+  to: string | null,
+  now: number,
+) {
+  return tx.raw.run(`UPDATE engagements SET ${column} = ?, updated_at = ? WHERE ${column} = ? AND organization_id = ?`, [
+    to,
+    now,
+    from,
+    organizationId,
+  ])
+}
+
+/** A merge, once the sessions moved: the inbound messages the merged-away contact wrote in them are the survivor's. */
+export function moveContactMessages(tx: Tx, organizationId: string, from: string, to: string) {
+  return tx.raw.run(
+    `UPDATE engagement_messages SET author_id = ? WHERE author_type = 'contact' AND author_id = ?
+      AND engagement_id IN (SELECT id FROM engagements WHERE contact_id = ? AND organization_id = ?)`,
+    [to, from, to, organizationId],
   )
 }

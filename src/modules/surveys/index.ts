@@ -3,6 +3,7 @@
 // link (/s/{token}), listed with metrics; and the cron task that expires unanswered offers.
 export { SURVEY_RESPONSE_EXAMPLE } from './model.ts'
 export { surveyOffersSubscriber } from './subscriber.ts'
+export { surveyContactReferrer } from './contact-referrer.ts'
 
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../context.ts'

@@ -48,7 +48,8 @@ export async function createTicketInTx(tx: Tx, ctx: Ctx<UserActor>, input: NewTi
     // statement, while the writer lock is held (the ticket before its tags, which reference it).
     const [number] = await Promise.all([
       takeTicketNumber(tx, actor.organizationId),
-      input.assignee_id ? assertAssignable(tx, actor.organizationId, input.assignee_id) : undefined,
+      // Any string is checked, '' too: only null and absent mean no assignee (an unchecked '' reached the foreign key: 500).
+      typeof input.assignee_id === 'string' ? assertAssignable(tx, actor.organizationId, input.assignee_id) : undefined,
     ])
     const uploads = await attachUploadsInTx(tx, ctx, {
       organizationId: actor.organizationId,

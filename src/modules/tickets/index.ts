@@ -35,6 +35,7 @@ const UPLOADS =
 
 export { createTicketInTx, type NewTicket } from './create-ticket.ts'
 export { ticketAutoCloseTask } from './jobs.ts'
+export { ticketContactReferrer } from './contact-referrer.ts'
 export { ticketJson } from './ticket-json.ts'
 export { getVisibleTicket } from './visibility.ts'
 
@@ -72,7 +73,7 @@ function ticketRoutes(app: AppContext) {
     .post(
       '',
       async ({ ctx, body, set }) => {
-        if (body.assignee_id) requirePermission(ctx.actor, 'ticket:assign')
+        if (typeof body.assignee_id === 'string') requirePermission(ctx.actor, 'ticket:assign')
         set.status = 201
         return ticketJson(await createTicket(ctx, body))
       },
@@ -133,8 +134,17 @@ function ticketRoutes(app: AppContext) {
       {
         permission: 'ticket:delete',
         params: TicketIdParams,
-        response: { 204: t.Void({ description: 'Deleted, with its comments' }), ...protectedErrors('NOT_FOUND') },
-        detail: { tags, operationId: 'deleteTicket', summary: 'Delete a ticket' },
+        response: {
+          204: t.Void({ description: 'Deleted, with its comments; the calls and sessions linked to it stay, without it' }),
+          ...protectedErrors('NOT_FOUND', 'CONFLICT'),
+        },
+        detail: {
+          tags,
+          operationId: 'deleteTicket',
+          summary: 'Delete a ticket',
+          description:
+            'Its comments, tags and attached files go with it; calls and engagement sessions linked to it stay without it (each audited as call.updated / engagement.updated); survey responses that rated it stay, naming it. 409 CONFLICT if a record still refers to it.',
+        },
       },
     )
     .post(

@@ -88,6 +88,14 @@ export async function commentIdsOf(tx: Tx, ticket: Pick<TicketRow, 'id' | 'organ
   return rows.map((row) => row.id)
 }
 
+/** The tickets of a contact (index tickets_org_contact_created), to move or let go with it. */
+export function ticketsOfContact(tx: Tx, organizationId: string, contactId: string): Promise<TicketRow[]> {
+  return tx.raw.all<TicketRow>('SELECT * FROM tickets WHERE organization_id = ? AND contact_id = ? ORDER BY id', [
+    organizationId,
+    contactId,
+  ])
+}
+
 export async function deleteTicketRow(tx: Tx, ticket: Pick<TicketRow, 'id' | 'organization_id'>): Promise<void> {
   await tx.raw.run('DELETE FROM tickets WHERE id = ? AND organization_id = ?', [ticket.id, ticket.organization_id])
 }

@@ -12,6 +12,8 @@ const convert = (id: string, body: unknown = { contact: { create: {} } }, auth =
   send('POST', `/api/v1/leads/${id}/convert`, auth, body)
 
 let counter = 0
+/** "A new lead", "An unqualified lead": how every lifecycle names a state. */
+const aLead = (status: string) => `${/^[aeiou]/.test(status) ? 'An' : 'A'} ${status} lead`
 /** A lead in `status`; converted through the convert operation, with an e-mail no other lead shares. */
 const inStatus = async (status: string, body: Record<string, unknown> = {}, auth = users.admin.auth): Promise<Lead> => {
   const unique = { email: `lead${++counter}@lifecycle.example`, ...body }
@@ -29,14 +31,16 @@ describe('status changes by PATCH', () => {
     const response = await patch(lead.id, { status: to })
     if (from === 'converted') {
       const error = await expectError(response, 409, 'INVALID_STATE_TRANSITION')
-      expect(error.message).toContain('converted')
+      // Both states are named, as for every refused move (the same one: no move, a change).
+      const refused = to === 'converted' ? 'change' : `become ${to}`
+      expect(error.message).toBe(`A converted lead cannot ${refused}: it is final and read-only, the record of its conversion`)
     } else if (PATCHABLE[from]!.includes(to) || to === from) {
       expect(response.status).toBe(200)
       expect((await json<Lead>(response)).status).toBe(to)
     } else {
       const error = await expectError(response, 409, 'INVALID_STATE_TRANSITION')
       // Both states are named.
-      expect(error.message).toContain(`A ${from} lead`)
+      expect(error.message).toContain(aLead(from))
       expect(error.message).toContain(to)
     }
     if (response.status !== 200) expect(await get(lead.id)).toEqual(lead)
@@ -46,7 +50,7 @@ describe('status changes by PATCH', () => {
     for (const from of ['new', 'contacted', 'unqualified']) {
       const lead = await inStatus(from)
       const error = await expectError(await convert(lead.id), 409, 'INVALID_STATE_TRANSITION')
-      expect(error.message).toBe(`A ${from} lead cannot become converted; it can become ${PATCHABLE[from]!.join(', ')}`)
+      expect(error.message).toBe(`${aLead(from)} cannot become converted; it can become ${PATCHABLE[from]!.join(', ')}`)
       expect(await get(lead.id)).toEqual(lead)
     }
     const qualified = await inStatus('qualified')
@@ -67,7 +71,7 @@ describe('status changes by PATCH', () => {
 })
 
 describe('a converted lead is read-only', () => {
-  test('every PATCH and the DELETE are 409 naming the state; it can still be read and listed', async () => {
+  test('every PATCH and the DELETE are 409 naming both states; it can still be read and listed', async () => {
     const lead = await inStatus('converted', { owner_id: users.agent.user.id })
     const changes: Record<string, unknown>[] = [
       { name: 'Changed' },
@@ -81,12 +85,14 @@ describe('a converted lead is read-only', () => {
       { status: 'converted' },
       { status: 'contacted' },
     ]
+    const why = 'it is final and read-only, the record of its conversion'
     for (const change of changes) {
       const error = await expectError(await patch(lead.id, change), 409, 'INVALID_STATE_TRANSITION')
-      expect(error.message).toBe('The lead is converted: it is read-only and cannot be changed')
+      const refused = change.status === 'contacted' ? 'become contacted' : 'change'
+      expect(error.message).toBe(`A converted lead cannot ${refused}: ${why}`)
     }
     const error = await expectError(await send('DELETE', `/api/v1/leads/${lead.id}`), 409, 'INVALID_STATE_TRANSITION')
-    expect(error.message).toBe('The lead is converted: it is read-only and cannot be deleted')
+    expect(error.message).toBe(`A converted lead cannot become deleted: ${why}`)
     expect(await get(lead.id)).toEqual(lead)
     const listed = await json<{ leads: Lead[] }>(await send('GET', '/api/v1/leads?status=converted&page_size=100'))
     expect(listed.leads).toContainEqual(lead)

@@ -274,6 +274,17 @@ describe('POST /api/v1/tickets', () => {
     await expectError(response, 400, 'VALIDATION_FAILED', 'requester.name')
   })
 
+  test('an assignee that is no user ("", another organization\'s, unknown): 400 naming assignee_id, no ticket made (issue 27: "" was a 500)', async () => {
+    const count = async () =>
+      (await json<{ total_count: number }>(await send('GET', '/api/v1/tickets?include_total=true', users.admin.auth))).total_count
+    const before = await count()
+    for (const assignee_id of ['', globex.users.agent.user.id, 'usr_00000000000000000000000000']) {
+      const response = await send('POST', '/api/v1/tickets', users.admin.auth, { subject: 'Valid subject', assignee_id })
+      await expectError(response, 400, 'VALIDATION_FAILED', 'assignee_id')
+    }
+    expect(await count()).toBe(before)
+  })
+
   test('creating with an assignee needs ticket:assign; without one it does not', async () => {
     const grants = ROLE_GRANTS.agent
     ROLE_GRANTS.agent = grants.filter((grant) => grant !== 'ticket:assign')

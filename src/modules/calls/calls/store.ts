@@ -1,5 +1,6 @@
-// The calls' SQL: one row by id or by provider id, insert, save, the keyset list, and the two lookups
-// of other modules' tables a call's references need (a ticket of the organization).
+// The calls' SQL: one row by id or by provider id, insert, save, the keyset list, the lookup of other
+// modules' tables a call's references need (a ticket of the organization), and the calls naming a
+// contact or a ticket (moved or let go when it is merged or deleted).
 import type { Queries, Tx } from '../../../db/database.ts'
 import { findInOrg } from '../../../db/get-in-org.ts'
 import { defineList } from '../../../db/list.ts'
@@ -43,4 +44,26 @@ export async function saveCall(tx: Tx, row: CallRow): Promise<void> {
 export async function ticketExists(db: Queries, organizationId: string, ticketId: string): Promise<boolean> {
   const row = await db.raw.get<{ id: string }>('SELECT id FROM tickets WHERE id = ? AND organization_id = ?', [ticketId, organizationId])
   return row !== undefined
+}
+
+/** A column of calls naming another module's record: a contact or a ticket. */
+export type CallReference = 'contact_id' | 'ticket_id'
+
+/** The ids of the calls naming `id` in `column` (index calls_contact / calls_ticket). */
+export async function callsNaming(db: Queries, organizationId: string, column: CallReference, id: string): Promise<string[]> {
+  const rows = await db.raw.all<{ id: string }>(`SELECT id FROM calls WHERE ${column} = ? AND organization_id = ? ORDER BY id`, [
+    id,
+    organizationId,
+  ])
+  return rows.map((row) => row.id)
+}
+
+/** Every call naming `from` in `column` names `to` instead (null: none); their updated_at moves. */
+export function repointCalls(tx: Tx, organizationId: string, column: CallReference, from: string, to: string | null, now: number) {
+  return tx.raw.run(`UPDATE calls SET ${column} = ?, updated_at = ? WHERE ${column} = ? AND organization_id = ?`, [
+    to,
+    now,
+    from,
+    organizationId,
+  ])
 }

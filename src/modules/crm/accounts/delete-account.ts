@@ -2,6 +2,7 @@
 // cascade=detach: then they stay, without an account, each with its crm.contact.updated. The account's
 // last state goes out in crm.account.deleted; all of it in one transaction.
 import type { Ctx, UserActor } from '../../../context.ts'
+import { deleteUnlessReferenced } from '../../../db/foreign-keys.ts'
 import { AppError } from '../../../errors.ts'
 import { recordContactEvent } from '../contacts/events.ts'
 import { detachContacts, liveContactsOfAccount } from '../contacts/store.ts'
@@ -25,7 +26,7 @@ export async function deleteAccount(ctx: Ctx<UserActor>, input: { id: string; ca
       await recordContactEvent(tx, ctx, 'crm.contact.updated', { ...contact, account_id: null, updated_at: now }, now, {
         changed: ['account_id'],
       })
-    await deleteAccountRow(tx, account)
+    await deleteUnlessReferenced('account', () => deleteAccountRow(tx, account))
     await recordAccountEvent(tx, ctx, 'crm.account.deleted', account, now)
   })
 }

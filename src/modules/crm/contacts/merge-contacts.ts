@@ -1,12 +1,15 @@
 // mergeContacts: folds another contact into this one (the survivor) in one transaction. The other's
-// tickets and converted leads move to the survivor; tags and custom fields are united (the survivor's
-// value wins a shared key); each empty field of the survivor (e-mail, phone, external id, account,
-// owner, a consent never asked) takes the other's; the type is the further along of the two (visitor <
-// lead < customer); the last activity the later. The other is marked merged: it answers 404 and leaves
-// every list, its row kept so the merged id stays on record. crm.contact.updated (survivor, with
-// merged_ids) and crm.contact.deleted (the other's last state, with merged_into_id) follow.
+// converted leads and every other module's record naming it (tickets, calls, engagement sessions,
+// survey responses: src/references.ts, each change recorded by its module) move to the survivor; tags
+// and custom fields are united (the survivor's value wins a shared key); each empty field of the
+// survivor (e-mail, phone, external id, account, owner, a consent never asked) takes the other's; the
+// type is the further along of the two (visitor < lead < customer); the last activity the later. The
+// other is marked merged: it answers 404 and leaves every list, its row kept so the merged id stays on
+// record. crm.contact.updated (survivor, with merged_ids) and crm.contact.deleted (the other's last
+// state, with merged_into_id) follow.
 import type { Ctx, UserActor } from '../../../context.ts'
 import { validationError } from '../../../errors.ts'
+import { moveReferences } from '../../../references.ts'
 import { changedFields, normalizeTags } from '../fields.ts'
 import { assertMayWrite } from '../ownership.ts'
 import { CONTACT_TYPES } from '../table.ts'
@@ -53,6 +56,8 @@ export async function mergeContacts(ctx: Ctx<UserActor>, input: { id: string; ot
     // First, so that its e-mail, phone and external id leave the unique indexes before the survivor takes them.
     await saveContact(tx, merged, false)
     await moveContactLinks(tx, actor.organizationId, other.id, survivor.id)
+    const change = { organizationId: actor.organizationId, from: other.id, to: survivor.id, now, cause: 'contact.merged' } as const
+    await moveReferences(tx, ctx, ctx.referrers.contact, change)
     const after = united(survivor, other)
     const changed = changedFields(survivor, after, FIELDS)
     const saved = { ...after, updated_at: now }

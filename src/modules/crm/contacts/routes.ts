@@ -158,8 +158,16 @@ export function contactsRoutes(app: AppContext) {
       {
         permission: 'contact:delete',
         params: IdParams,
-        response: { 204: t.Void({ description: 'Deleted; its tickets stay, without a contact' }), ...protectedErrors('NOT_FOUND') },
-        detail: { tags, operationId: 'deleteContact', summary: 'Delete a contact', description: OWNED },
+        response: {
+          204: t.Void({ description: 'Deleted; its tickets, calls and survey responses stay, without a contact' }),
+          ...protectedErrors('NOT_FOUND', 'CONFLICT'),
+        },
+        detail: {
+          tags,
+          operationId: 'deleteContact',
+          summary: 'Delete a contact',
+          description: `Refused (409 CONFLICT, naming them) while engagement sessions are with it: a session cannot exist without its contact; merge it into another contact to keep them there. Its tickets, calls and survey responses stay without it, each change recorded (ticket.updated; the calls' audit records). ${OWNED}`,
+        },
       },
     )
     .post(
@@ -179,7 +187,7 @@ export function contactsRoutes(app: AppContext) {
           operationId: 'mergeContact',
           summary: 'Merge another contact into this one',
           description:
-            'In one transaction: the other’s tickets and converted leads move here, tags and custom fields are united, each empty field here takes the other’s value; the other then answers 404. Needs contact:delete too.',
+            'In one transaction: the other’s tickets, calls, engagement sessions, survey responses and converted leads move here, tags and custom fields are united, each empty field here takes the other’s value; the other then answers 404. Needs contact:delete too.',
         },
       },
     )

@@ -1,6 +1,6 @@
 // The contacts part's SQL: contacts (merged ones stay as rows but are never found or listed), their tag
-// index, the list's conditions, and the links other tables hold to a contact (tickets.contact_id, which
-// the CRM's migration added, and leads.converted_contact_id), moved or cleared with it.
+// index, the list's conditions, and the CRM's own links to a contact (leads.converted_contact_id,
+// contacts.merged_into_id), moved with it. Other modules move theirs (src/references.ts).
 import type { Queries, Tx } from '../../../db/database.ts'
 import { type Condition, defineList, likePrefix } from '../../../db/list.ts'
 import { searchKey } from '../../../lib/search-key.ts'
@@ -56,16 +56,14 @@ export async function touchContactActivity(tx: Tx, contact: Pick<ContactRow, 'id
   ])
 }
 
-/** Its tickets keep living without it (their requester e-mail stays); its tags go with it (ON DELETE CASCADE). */
+/** Its tags go with it (ON DELETE CASCADE); other modules' records let go of it first (src/references.ts). */
 export async function deleteContactRow(tx: Tx, row: ContactRow): Promise<void> {
-  await tx.raw.run('UPDATE tickets SET contact_id = NULL WHERE organization_id = ? AND contact_id = ?', [row.organization_id, row.id])
   await tx.raw.run('DELETE FROM contacts WHERE id = ? AND organization_id = ?', [row.id, row.organization_id])
 }
 
-/** Merge: `from`'s tickets, the leads converted into it and the contacts merged into it before now point at `to`. */
+/** Merge: the leads converted into `from` and the contacts merged into it before now point at `to`. */
 export async function moveContactLinks(tx: Tx, organizationId: string, from: string, to: string): Promise<void> {
   await tx.raw.run('UPDATE contacts SET merged_into_id = ? WHERE organization_id = ? AND merged_into_id = ?', [to, organizationId, from])
-  await tx.raw.run('UPDATE tickets SET contact_id = ? WHERE organization_id = ? AND contact_id = ?', [to, organizationId, from])
   await tx.raw.run('UPDATE leads SET converted_contact_id = ? WHERE organization_id = ? AND converted_contact_id = ?', [
     to,
     organizationId,

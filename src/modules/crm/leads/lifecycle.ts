@@ -21,19 +21,31 @@ export const LEAD_TRANSITIONS: Record<LeadStatus, Partial<Record<LeadStatus, 'pa
   converted: {},
 }
 
-/** 409 naming the state when the lead is converted: it takes no change and cannot be deleted. */
-export function assertNotConverted(status: LeadStatus, action: 'changed' | 'deleted' = 'changed'): void {
-  if (status === 'converted')
-    throw new AppError('INVALID_STATE_TRANSITION', `The lead is converted: it is read-only and cannot be ${action}`)
+/** "A new lead", "An unqualified lead". */
+function aLead(status: LeadStatus): string {
+  return `${/^[aeiou]/.test(status) ? 'An' : 'A'} ${status} lead`
+}
+
+/**
+ * 409 naming both states when the lead is converted: it becomes nothing else (`to`: the status a PATCH
+ * asks for, or `deleted`) and none of its fields change (`to` undefined), as every lifecycle says it.
+ */
+export function assertNotConverted(status: LeadStatus, to?: LeadStatus | 'deleted'): void {
+  if (status !== 'converted') return
+  const refused = to === undefined || to === 'converted' ? 'change' : `become ${to}`
+  throw new AppError(
+    'INVALID_STATE_TRANSITION',
+    `${aLead(status)} cannot ${refused}: it is final and read-only, the record of its conversion`,
+  )
 }
 
 /** 409 naming both states unless `from -> to` is in the table for `how`. */
 export function assertTransition(from: LeadStatus, to: LeadStatus, how: 'patch' | 'convert'): void {
-  assertNotConverted(from)
+  assertNotConverted(from, to)
   const way = LEAD_TRANSITIONS[from][to]
   if (way === how) return
   if (way === 'convert')
-    throw new AppError('INVALID_STATE_TRANSITION', `A ${from} lead becomes ${to} only through POST /api/v1/leads/{id}/convert`)
+    throw new AppError('INVALID_STATE_TRANSITION', `${aLead(from)} becomes ${to} only through POST /api/v1/leads/{id}/convert`)
   const next = Object.keys(LEAD_TRANSITIONS[from]).join(', ')
-  throw new AppError('INVALID_STATE_TRANSITION', `A ${from} lead cannot become ${to}; it can become ${next}`)
+  throw new AppError('INVALID_STATE_TRANSITION', `${aLead(from)} cannot become ${to}; it can become ${next}`)
 }

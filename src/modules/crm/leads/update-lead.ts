@@ -33,7 +33,8 @@ export async function updateLead(ctx: Ctx<UserActor>, input: { id: string; chang
   return ctx.db.write('lead.update', async (tx) => {
     const before = await getLead(tx, actor, input.id)
     assertMayWrite(actor, 'lead', before.owner_id)
-    assertNotConverted(before.status)
+    // A status asked for is named in the refusal; a change of other fields is refused all the same.
+    assertNotConverted(before.status, changes.status)
     if (changes.status !== undefined && changes.status !== before.status) assertTransition(before.status, changes.status, 'patch')
     if (changes.owner_id && changes.owner_id !== before.owner_id) await assertOwner(tx, actor.organizationId, changes.owner_id)
     const name = changes.name?.trim() ?? before.name
