@@ -43,6 +43,9 @@ export interface Runtime {
   close(): Promise<void>
 }
 
+/** How long a start waits for Redis before it serves without it. */
+const REDIS_START_WAIT_MS = 5000
+
 /** The Redis of a cluster; its keys are named after the database, so one Redis can serve several deployments. */
 function openSharedRedis(url: string, config: Config, log: Logger): SharedRedis {
   return openRedis(url, {
@@ -237,6 +240,9 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
   const { database, keyring, masterKey } = await openKeyring(config, log, clock)
   // Several instances: what they share lives in Redis (see the README, "Several instances").
   const redis = config.redisUrl === undefined ? undefined : openSharedRedis(config.redisUrl, config, log)
+  // Its first requests counted and checked in Redis, not failed open because the connection was still being made;
+  // a Redis away at start delays it by REDIS_START_WAIT_MS at most (it then runs as with Redis lost later).
+  if (redis && !(await redis.ready(REDIS_START_WAIT_MS))) log.warn('redis unreachable at start: serving without it until it answers')
   const cluster = openCluster({ instanceId: config.instanceId, databaseUrl: config.databaseUrl, redis })
   const pageTokens = await PageTokens.load(database, config.pageTokenTtlS, clock)
   const scheduler = new Scheduler({ clock, log, tickMs: config.cronTickMs, instanceId: config.instanceId, leadership: cluster.leadership })

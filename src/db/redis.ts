@@ -3,7 +3,9 @@
 // back to the database), and one for subscriptions, which are made again after every reconnection.
 // Both reconnect by themselves, whether Redis was away at boot or went away later. A heartbeat sent to
 // itself every second finds a subscription that died without its socket closing (a host gone, a
-// network cut): silent for three beats, it counts as lost and is made again.
+// network cut): silent for three beats, it counts as lost and is made again. Three beats of this
+// process's own loop, not only three seconds: an instance too busy to read its socket has not heard
+// a beat that may well be waiting there, so its lateness never counts against Redis.
 import { RedisClient } from 'bun'
 
 export interface SharedRedis {
@@ -22,6 +24,11 @@ export interface SharedRedis {
   subscribe(channel: string, listener: (message: string) => void, onResume?: () => void): void
   /** True while the subscriptions are in place (messages are being received). */
   readonly subscribed: boolean
+  /**
+   * Resolves true once both connections are up and subscribed, or false after `ms` (Redis away): a server
+   * waits for it at start, so its first requests are counted and checked in Redis, not failed open.
+   */
+  ready(ms: number): Promise<boolean>
   close(): Promise<void>
 }
 
@@ -55,6 +62,8 @@ export function openRedis(url: string, options: RedisOptions): SharedRedis {
   let everSubscribed = false
   let closed = false
   let timer: ReturnType<typeof setTimeout> | undefined
+  // Who waits for the first time both connections are up (ready()).
+  const waiting: Array<() => void> = []
 
   function report(what: string, error: unknown) {
     options.onError?.(what, error)
@@ -77,13 +86,17 @@ export function openRedis(url: string, options: RedisOptions): SharedRedis {
     subscribed = true
     if (everSubscribed) for (const subscription of subscriptions.values()) subscription.onResume?.()
     everSubscribed = true
+    for (const wake of waiting.splice(0)) wake()
   }
 
   // The heartbeat: this connection's own channel, so instances never hear each other's.
   const beatChannel = `${prefix}heartbeat:${crypto.randomUUID()}`
   let lastBeatAt = Date.now()
+  // Beats sent since one came back: each sent a turn of the retry loop apart, with the socket read between.
+  let beatsUnanswered = 0
   const onBeat = () => {
     lastBeatAt = Date.now()
+    beatsUnanswered = 0
   }
   subscriptions.set(beatChannel, { listener: onBeat })
 
@@ -92,16 +105,20 @@ export function openRedis(url: string, options: RedisOptions): SharedRedis {
     timer = undefined
     if (closed) return
     try {
-      if (subscribed && Date.now() - lastBeatAt > 3 * Math.max(retryMs, 1000)) {
-        report('redis subscription silent', new Error('no heartbeat for three seconds: subscribing again'))
+      if (subscribed && beatsUnanswered >= 3 && Date.now() - lastBeatAt > 3 * Math.max(retryMs, 1000)) {
+        report('redis subscription silent', new Error('no heartbeat for three beats: subscribing again'))
         subscribed = false
       }
       await connectCommands()
       const resubscribing = !subscribed
       await connectSubscriber()
-      if (resubscribing) lastBeatAt = Date.now()
+      if (resubscribing) {
+        lastBeatAt = Date.now()
+        beatsUnanswered = 0
+      }
       // Not awaited: a Redis that hangs must not stop this loop.
       commands.publish(beatChannel, '1').catch(() => undefined)
+      beatsUnanswered++
       lastFailure = ''
     } catch (error) {
       // Reported once per outage, not once per retry.
@@ -123,6 +140,21 @@ export function openRedis(url: string, options: RedisOptions): SharedRedis {
     },
     get subscribed() {
       return subscribed && subscriber.connected
+    },
+    ready(ms) {
+      if (subscribed && subscriber.connected && commands.connected) return Promise.resolve(true)
+      return new Promise((resolve) => {
+        const wake = () => {
+          clearTimeout(giveUp)
+          resolve(true)
+        }
+        const giveUp = setTimeout(() => {
+          const at = waiting.indexOf(wake)
+          if (at !== -1) waiting.splice(at, 1)
+          resolve(false)
+        }, ms)
+        waiting.push(wake)
+      })
     },
     send(command, args) {
       return commands.send(command, args)

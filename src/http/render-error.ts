@@ -3,6 +3,7 @@
 import type { ValidationError } from 'elysia'
 import { isDatabaseUnavailable } from '../db/unavailable.ts'
 import { AppError, type FieldError } from '../errors.ts'
+import { isStorageUnavailable } from '../lib/storage-unavailable.ts'
 import type { RouteTable } from '../lib/route-match.ts'
 import { type ValueErrorLike, valueFieldErrors } from '../lib/value-errors.ts'
 import { isJson, mediaType } from './body.ts'
@@ -59,6 +60,13 @@ export function toAppError(code: unknown, error: unknown, request: Request, rout
       if (isDatabaseUnavailable(error))
         return {
           error: new AppError('SERVICE_UNAVAILABLE', 'The database cannot be reached: try again shortly', {
+            headers: { 'retry-after': '1' },
+          }),
+          internal: error,
+        }
+      if (isStorageUnavailable(error))
+        return {
+          error: new AppError('SERVICE_UNAVAILABLE', 'The file storage cannot be reached: try again shortly', {
             headers: { 'retry-after': '1' },
           }),
           internal: error,

@@ -5,6 +5,7 @@
 import type { SharedRedis } from '../../db/redis.ts'
 import type { Logger } from '../../lib/log.ts'
 import { firstOfWindow, type Verdict, type WindowCheck } from '../../lib/sliding-window.ts'
+import { answerWithin } from '../../lib/timeout.ts'
 import type { RateCounters } from '../../ports.ts'
 import { SLIDING_WINDOW_SCRIPT } from './redis-script.ts'
 
@@ -14,7 +15,10 @@ export const UNREACHABLE_WARNING_INTERVAL_MS = 60_000
 
 export interface RedisRateCountersOptions {
   log: Logger
-  /** A Redis that does not answer in this long counts as unreachable (ms): a request never hangs on it. */
+  /**
+   * A Redis that does not answer in this long counts as unreachable (ms): a request never hangs on it. Time
+   * this process was too busy to read the answer does not count (lib/timeout.ts).
+   */
   timeoutMs?: number
 }
 
@@ -55,7 +59,7 @@ export function redisRateCounters(redis: SharedRedis, options: RedisRateCounters
       for (const check of checks) args.push(String(check.limit), String(check.windowMs))
       let reply: unknown
       try {
-        reply = await withTimeout(run(args), timeoutMs)
+        reply = await answerWithin(run(args), timeoutMs, `redis did not answer within ${timeoutMs} ms`)
       } catch (error) {
         return failOpen(checks, now, error)
       }
@@ -75,22 +79,6 @@ function verdictOf(reply: readonly number[], checks: readonly WindowCheck[], now
   const report = { limit: check.limit, remaining, resetAt }
   if (accepted === 1) return { accepted: true, report }
   return { accepted: false, check, retryAfterMs: resetAt - now, report }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`redis did not answer within ${ms} ms`)), ms)
-    promise.then(
-      (value) => {
-        clearTimeout(timer)
-        resolve(value)
-      },
-      (error) => {
-        clearTimeout(timer)
-        reject(error)
-      },
-    )
-  })
 }
 
 /** The error's message without any redis:// address in it (it could carry a password). */
