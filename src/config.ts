@@ -198,6 +198,13 @@ export const SETTINGS = {
     default: 15,
     description: 'Seconds between the comments `GET /api/v1/events/stream` sends when idle, so proxies keep the connection.',
   }),
+  EVENT_STREAM_POLL: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 3,
+    description:
+      'Seconds between the database checks of open event streams for events they were not signalled about (written by another instance whose signal through Redis was lost).',
+  }),
   CRON_TICK_MS: Type.Integer({
     minimum: 10,
     maximum: 60_000,
@@ -383,6 +390,7 @@ export interface Config {
   /** An unanswered survey offer expires this long after it was made. */
   readonly surveyExpiryMs: number
   readonly eventStreamHeartbeatMs: number
+  readonly eventStreamPollMs: number
   readonly cronTickMs: number
   readonly adminEmail: string
   /** Undefined: the first start generates one and prints it once. */
@@ -495,6 +503,7 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
     }),
     surveyExpiryMs: Math.round((values.SURVEY_EXPIRY_HOURS as number) * 3_600_000),
     eventStreamHeartbeatMs: (values.EVENT_STREAM_HEARTBEAT as number) * 1000,
+    eventStreamPollMs: (values.EVENT_STREAM_POLL as number) * 1000,
     cronTickMs: values.CRON_TICK_MS as number,
     adminEmail: parseEmail('ADMIN_EMAIL', values.ADMIN_EMAIL as string),
     adminPassword: values.ADMIN_PASSWORD as string | undefined,

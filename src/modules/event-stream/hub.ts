@@ -1,6 +1,6 @@
 // This instance's open event streams, by organization: the "events written" signals (Wakeups port, from
 // this process or through Redis from the others) wake the streams of that organization; a poll every few
-// seconds wakes those behind the log's end, so a lost signal costs latency, never an event. Each stream
+// seconds (EVENT_STREAM_POLL) wakes those behind the log's end, so a lost signal costs latency, never an event. Each stream
 // holds one of its user's MAX_STREAMS_PER_USER slots (the streamSlots port: counted on every instance).
 // Subscribed to the signals and polling only while a stream is open.
 import type { AppContext } from '../../context.ts'
@@ -8,8 +8,6 @@ import { AppError } from '../../errors.ts'
 import { latestSeq } from './store.ts'
 
 export const MAX_STREAMS_PER_USER = 5
-/** The safety net's period: how long a stream may lag behind when a signal was lost. */
-export const POLL_MS = 3000
 
 export interface StreamHandle {
   readonly organizationId: string
@@ -37,7 +35,7 @@ export class StreamHub {
 
   constructor(
     private readonly app: Pick<AppContext, 'db' | 'ports' | 'log'>,
-    private readonly pollMs = POLL_MS,
+    private readonly pollMs: number,
   ) {}
 
   /**
@@ -132,8 +130,8 @@ export class StreamHub {
 const hubs = new WeakMap<AppContext['ports'], StreamHub>()
 
 /** The hub of `app` (one per app context: every request of it, and the tests, see the same). */
-export function hubOf(app: Pick<AppContext, 'db' | 'ports' | 'log'>): StreamHub {
+export function hubOf(app: Pick<AppContext, 'db' | 'ports' | 'log' | 'config'>): StreamHub {
   let hub = hubs.get(app.ports)
-  if (!hub) hubs.set(app.ports, (hub = new StreamHub(app)))
+  if (!hub) hubs.set(app.ports, (hub = new StreamHub(app, app.config.eventStreamPollMs)))
   return hub
 }
