@@ -6,7 +6,7 @@
 // report is shown as it comes, each other one once those before it have ended (never interleaved).
 // `--sequential` runs one part after the other. Other arguments go to each engine's run, unsplit
 // (`bun run test test/modules/tickets`). Ends with the totals of all runs, in bun test's words. Each
-// test may take 20 s (bun's default is 5 s).
+// test may take 60 s (bun's default is 5 s).
 import { existsSync } from 'node:fs'
 
 const sequential = process.argv.includes('--sequential')
@@ -51,9 +51,9 @@ function partsOf(engine: Engine): Part[] {
 /** Runs `bun test` on one part; its output goes to `write` as it arrives. */
 async function run(part: Part, write: Write): Promise<Run> {
   write(`\n== bun test on ${TITLE[part.engine]}${part.label}\n\n`, 'stdout')
-  // 20 s per test, not bun's 5 s: with the runs sharing two cores, a test starting a few processes can
-  // take longer than 5 s, and failed so now and then; a hang still fails within 20 s.
-  const child = Bun.spawn(['bun', 'test', '--timeout', '20000', ...part.files], {
+  // 60 s per test, not bun's 5 s: with four runs sharing two cores, and the machine busy besides, a test
+  // starting a few processes took longer than 20 s now and then; a hang still fails within a minute.
+  const child = Bun.spawn(['bun', 'test', '--timeout', '60000', ...part.files], {
     env: { ...process.env, SWITCHBOARD_TEST_ENGINE: part.engine },
     stdout: 'pipe',
     stderr: 'pipe',

@@ -1,7 +1,7 @@
 // The event stream on two compiled binaries sharing one PostgreSQL and one Redis, on the real clock: a
-// client of B sees the tickets written through A live (the signal crosses through Redis, sooner than
-// the poll); it stays open past Bun's idle timeout with a ping; gone from B, it resumes on A with
-// Last-Event-ID and nothing is lost or repeated; a signed-out session's stream ends within a heartbeat.
+// client of B sees the tickets written through A live (the signal crosses through Redis: the poll is set
+// to an hour, so nothing else brings them; how soon they come, `bun run bench` measures); it stays open past Bun's idle timeout with a ping; gone from B, it resumes on A with
+// Last-Event-ID and nothing is lost or repeated; a signed-out session's stream ends at a heartbeat.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
@@ -84,9 +84,11 @@ describe.skipIf(!(postgresAvailable && redisAvailable) || TEST_ENGINE !== 'postg
         ADMIN_EMAIL: ADMIN.email,
         ADMIN_PASSWORD: ADMIN.password,
         EVENT_STREAM_HEARTBEAT: String(HEARTBEAT_S),
+        // Only the signal through Redis can bring another instance's events within the tests' waits.
+        EVENT_STREAM_POLL: '3600',
         LOG_LEVEL: 'warn',
       }
-      const instance = (name: string) => startServer([binary], { ...env, INSTANCE_ID: name, DATA_DIR: join(folder, name) }, folder, 30_000)
+      const instance = (name: string) => startServer([binary], { ...env, INSTANCE_ID: name, DATA_DIR: join(folder, name) }, folder, 60_000)
       a = await instance('a')
       b = await instance('b')
       token = await signIn(a)
@@ -101,36 +103,33 @@ describe.skipIf(!(postgresAvailable && redisAvailable) || TEST_ENGINE !== 'postg
 
     test('live on B from A; open past the idle timeout with a ping; resumed on A with nothing lost or repeated', async () => {
       const onB = await stream(b)
-      const started = Date.now()
       const first = [await ticket(a), await ticket(b), await ticket(a)]
-      await onB.waitFor(3, 5000)
-      // The Redis signal, not the 3 s poll.
-      expect(Date.now() - started).toBeLessThan(2500)
+      await onB.waitFor(3, 20_000)
       expect(subjects(onB)).toEqual(first)
       // Idle longer than Bun's 10 s idle timeout: still open, a ping came, and it still delivers.
-      await onB.waitForComment('ping', (HEARTBEAT_S + 3) * 1000)
+      await onB.waitForComment('ping', 40_000)
       expect(onB.ended).toBe(false)
       const later = await ticket(a)
-      await onB.waitFor(4, 5000)
+      await onB.waitFor(4, 20_000)
       await onB.close()
       const meanwhile = [await ticket(a), await ticket(b)]
       const onA = await stream(a, { 'last-event-id': String(onB.events.at(-1)!.id) })
-      await onA.waitFor(2, 5000)
+      await onA.waitFor(2, 20_000)
       const after = await ticket(b)
-      await onA.waitFor(3, 5000)
+      await onA.waitFor(3, 20_000)
       await Bun.sleep(200)
       expect([...subjects(onB), ...subjects(onA)]).toEqual([...first, later, ...meanwhile, after])
       const ids = [...onB.events, ...onA.events].map((e) => e.id)
       expect(new Set(ids).size).toBe(ids.length)
-    }, 60_000)
+    }, 120_000)
 
-    test('a session signed out on A ends its stream on B within a heartbeat', async () => {
+    test('a session signed out on A ends its stream on B at a heartbeat', async () => {
       const own = await signIn(a)
       const onB = await stream(b, {}, own)
       const out = await fetch(`${a.url}/api/v1/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${own}` } })
       expect(out.status).toBe(204)
-      await onB.waitForEnd((HEARTBEAT_S + 3) * 1000)
+      await onB.waitForEnd(40_000)
       expect(onB.others.map((o) => o.event)).toEqual(['stream.closed'])
-    }, 60_000)
+    }, 120_000)
   },
 )

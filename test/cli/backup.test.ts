@@ -44,7 +44,7 @@ describe.skipIf(TEST_ENGINE === 'postgres')('backup of a live database', () => {
     copy.close()
     // A single file: no -wal or -shm beside it, nothing half-written left.
     expect(readdirSync(join(target, '..'))).toEqual(['copy.db'])
-  }, 30_000)
+  }, 60_000)
 
   test('a restored copy boots a server with the rows intact', async () => {
     const source = dir()
@@ -60,7 +60,7 @@ describe.skipIf(TEST_ENGINE === 'postgres')('backup of a live database', () => {
     const check = new Database(join(restored, 'switchboard.db'), { readonly: true })
     expect(check.query("SELECT value FROM system_kv WHERE key = 'restored'").get()).toEqual({ value: 'yes' })
     check.close()
-  }, 30_000)
+  }, 60_000)
 })
 
 describe.skipIf(TEST_ENGINE === 'postgres')('refusals', () => {
@@ -111,5 +111,5 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('on PostgreSQL', () => {
     expect(existsSync(fresh)).toBe(false)
     expect(readdirSync(join(fresh, '..'))).toEqual([])
     expect(readFileSync(existing, 'utf8')).toBe('precious')
-  }, 30_000)
+  }, 60_000)
 })

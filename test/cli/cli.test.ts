@@ -116,7 +116,7 @@ describe('as a process', () => {
     expect((await run(sourceCommand('--help'))).code).toBe(0)
     expect((await run(sourceCommand('nonsense'))).code).toBe(2)
     expect((await run(sourceCommand('--nonsense'))).code).toBe(2)
-  }, 30_000)
+  }, 60_000)
 
   test('an invalid setting stops serve before it listens', async () => {
     const port = freePort()
@@ -156,12 +156,12 @@ describe('as a process', () => {
     expect(messages.at(-1)).toBe('stopped')
     expect(messages.indexOf('shutting down')).toBeGreaterThan(messages.indexOf('listening'))
     expect(lines.at(-1)).toMatchObject({ level: 'info', msg: 'stopped', signal: 'SIGTERM' })
-  }, 30_000)
+  }, 60_000)
 
   test('SIGINT also stops it cleanly', async () => {
     const server = await startServer(sourceCommand('serve'), { DATA_DIR: dataDir() })
     expect((await server.stop('SIGINT')).code).toBe(0)
-  }, 30_000)
+  }, 60_000)
 
   test('a port already in use: exit 1 with a readable reason', async () => {
     const holder = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
@@ -172,7 +172,7 @@ describe('as a process', () => {
     } finally {
       holder.stop(true)
     }
-  }, 30_000)
+  }, 60_000)
 
   test('healthcheck exits 0 against a running server and 1 when nothing answers', async () => {
     const server = await startServer(sourceCommand(), { DATA_DIR: dataDir() })
@@ -186,5 +186,5 @@ describe('as a process', () => {
     const down = await run(sourceCommand('healthcheck'), { PORT: port })
     expect(down.code).toBe(1)
     expect(down.stderr).toStartWith(`switchboard: healthcheck: http://127.0.0.1:${port}/health:`)
-  }, 30_000)
+  }, 60_000)
 })

@@ -82,7 +82,7 @@ describe('org create', () => {
     })
     expect(Date.parse(org.created_at)).toBeGreaterThanOrEqual(before)
     expect(Date.parse(org.created_at)).toBeLessThanOrEqual(Date.now())
-  }, 30_000)
+  }, 60_000)
 
   test('the plan defaults to free; each call makes a new organization', async () => {
     const dir = dataDir()
@@ -91,7 +91,7 @@ describe('org create', () => {
     expect([first.code, second.code]).toEqual([0, 0])
     expect(JSON.parse(first.stdout)).toMatchObject({ name: 'Acme', plan: 'free', settings: {} })
     expect(JSON.parse(first.stdout).id).not.toBe(JSON.parse(second.stdout).id)
-  }, 30_000)
+  }, 60_000)
 
   const refusals: [string, string[], string][] = [
     ['without --name', ['org', 'create', '--plan', 'starter'], 'switchboard: org create needs --name NAME'],
@@ -114,7 +114,7 @@ describe('org create', () => {
       expect(result.code).toBe(2)
       expect(result.stdout).toBe('')
       expect(result.stderr).toStartWith(message)
-    }, 30_000)
+    }, 60_000)
   }
 })
 
@@ -155,7 +155,7 @@ describe('user create', () => {
       expect(output).not.toContain(PASSWORD)
       expect(output).not.toContain('$argon2')
     }
-  }, 30_000)
+  }, 60_000)
 
   test('without --name the name is the local part of the e-mail', async () => {
     const dir = dataDir()
@@ -179,7 +179,7 @@ describe('user create', () => {
       role: 'viewer',
       status: 'active',
     })
-  }, 30_000)
+  }, 60_000)
 
   test('an unknown organization: exit 1, nothing created', async () => {
     const dir = dataDir()
@@ -199,7 +199,7 @@ describe('user create', () => {
     expect(result.code).toBe(1)
     expect(result.stdout).toBe('')
     expect(result.stderr).toBe('switchboard: no organization org_doesnotexist\n')
-  }, 30_000)
+  }, 60_000)
 
   test('an e-mail already taken, in any case and in any organization: exit 1, says it already exists', async () => {
     const dir = dataDir()
@@ -219,7 +219,7 @@ describe('user create', () => {
       expect(again.stderr).toStartWith('switchboard: ')
       expect(again.stderr).toContain('already exists')
     }
-  }, 30_000)
+  }, 60_000)
 
   const base = { '--org': 'org_anything', '--email': 'ada@example.com', '--password': PASSWORD, '--role': 'admin' }
   const argsOf = (options: Record<string, string>) => ['user', 'create', ...Object.entries(options).flat()]
@@ -250,7 +250,7 @@ describe('user create', () => {
       expect(result.stdout).toBe('')
       expect(result.stderr).toStartWith(message)
       if (options['--password']) expect(result.stderr).not.toContain(options['--password'])
-    }, 30_000)
+    }, 60_000)
   }
 
   test('users created by the CLI, before or while the server runs, can sign in over HTTP', async () => {
@@ -315,7 +315,7 @@ describe('keys rotate', () => {
     const activatesAt = Date.parse(rotated.activates_at)
     expect(activatesAt).toBeGreaterThanOrEqual(before + 600_000 - 2_000)
     expect(activatesAt).toBeLessThanOrEqual(after + 600_000 + 2_000)
-  }, 30_000)
+  }, 60_000)
 
   test('KEY_ACTIVATION_DELAY, from the environment or as a flag, sets activates_at', async () => {
     const dir = dataDir()
@@ -326,7 +326,7 @@ describe('keys rotate', () => {
     expect(fromEnv.kid).not.toBe(fromFlag.kid)
     expect(Math.abs(Date.parse(fromEnv.activates_at) - (Date.now() + 60_000))).toBeLessThan(10_000)
     expect(Math.abs(Date.parse(fromFlag.activates_at) - Date.now())).toBeLessThan(10_000)
-  }, 30_000)
+  }, 60_000)
 
   test('a running server publishes the new key at once but keeps signing with the old one until it activates', async () => {
     const { dir, email, password } = await dirWithAdmin()

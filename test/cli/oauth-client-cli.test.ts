@@ -27,7 +27,7 @@ async function refused(args: string[], code: number, message: string): Promise<v
 beforeAll(async () => {
   dir = dataDir()
   org = (JSON.parse((await switchboard(['org', 'create', '--name', 'Acme'])).stdout) as { id: string }).id
-}, 30_000)
+}, 60_000)
 
 describe('oauth-client create', () => {
   test('a confidential client: JSON with its secret, the SHA-256 stored, created by the operator and audited', async () => {
@@ -74,7 +74,7 @@ describe('oauth-client create', () => {
     expect(stored.row).toEqual({ secret_hash: createHash('sha256').update(secret).digest('hex'), organization_id: org })
     expect(stored.audit).toMatchObject({ actor_type: 'system', actor_id: 'cli' })
     expect(stored.audit!.details).not.toContain(secret)
-  }, 30_000)
+  }, 60_000)
 
   test('--public: no secret; a private-use scheme allowed; default grant and scopes', async () => {
     const client = await created(['--name', 'Mobile', '--public', '--redirect-uri', 'com.example.app:/cb'])
@@ -85,7 +85,7 @@ describe('oauth-client create', () => {
       grant_types: ['authorization_code'],
       scopes: ['openid', 'profile', 'email'],
     })
-  }, 30_000)
+  }, 60_000)
 
   test('wrong usage exits 2 naming the problem; an unknown organization exits 1', async () => {
     await refused(['oauth-client', 'create', '--name', 'X', '--redirect-uri', 'https://a.example/cb'], 2, 'needs --org')

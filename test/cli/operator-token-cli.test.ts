@@ -32,7 +32,7 @@ const plans = (token: string) => fetch(`${server.url}/api/v1/operator/plans`, { 
 beforeAll(async () => {
   dir = dataDir()
   server = await startServer(sourceCommand(), { DATA_DIR: dir })
-}, 30_000)
+}, 60_000)
 afterAll(async () => {
   expect((await server.stop()).code).toBe(0)
 })
@@ -47,7 +47,7 @@ describe('operator-token', () => {
     expect(created.id).toMatch(/^opt_/)
     expect([created.name, created.last_used_at, created.revoked_at]).toEqual(['billing desk', null, null])
     expect(created.token).toMatch(/^sbo_[A-Za-z0-9_-]{43}$/)
-  }, 30_000)
+  }, 60_000)
 
   test('the running server takes it on the operator routes, at once; it is no user credential', async () => {
     const response = await plans(created.token)
@@ -55,7 +55,7 @@ describe('operator-token', () => {
     expect(((await response.json()) as { plans: unknown[] }).plans).toHaveLength(4)
     const me = await fetch(`${server.url}/api/v1/me`, { headers: { authorization: `Bearer ${created.token}` } })
     expect(me.status).toBe(401)
-  }, 30_000)
+  }, 60_000)
 
   test('list shows every token, its last use, never the token', async () => {
     const second = await succeeds<Created>('operator-token', 'create', 'spare')
@@ -69,7 +69,7 @@ describe('operator-token', () => {
       [second.id, 'spare', null],
     ])
     expect(operator_tokens[0]!.last_used_at).not.toBeNull()
-  }, 30_000)
+  }, 60_000)
 
   test('revoke: printed with revoked_at; the server refuses the token from the next request; again is exit 1', async () => {
     const revoked = await succeeds<Omit<Created, 'token'>>('operator-token', 'revoke', created.id)
@@ -82,7 +82,7 @@ describe('operator-token', () => {
       stdout: '',
       stderr: `switchboard: no live operator token ${created.id}\n`,
     })
-  }, 30_000)
+  }, 60_000)
 
   test('usage errors: exit 2', async () => {
     expect(await switchboard('operator-token', 'create', ' ')).toEqual({
@@ -93,10 +93,10 @@ describe('operator-token', () => {
     const missing = await switchboard('operator-token', 'create')
     expect(missing.code).toBe(2)
     expect(missing.stderr).toStartWith('switchboard: operator-token create takes <name>')
-  }, 30_000)
+  }, 60_000)
 
   test('creations and the revocation are in the installation audit chain; audit verify exits 0', async () => {
     const verify = await switchboard('audit', 'verify')
     expect(verify.code).toBe(0)
-  }, 30_000)
+  }, 60_000)
 })

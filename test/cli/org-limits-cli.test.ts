@@ -61,7 +61,7 @@ beforeAll(async () => {
   const created = await switchboard('org', 'create', '--name', 'Acme')
   expect(created.code).toBe(0)
   org = (JSON.parse(created.stdout) as { id: string }).id
-}, 30_000)
+}, 60_000)
 
 // The tests below run in order on one organization; each states the state it starts from.
 describe('org set-plan and org set-limits', () => {
@@ -69,34 +69,34 @@ describe('org set-plan and org set-limits', () => {
     const printed = await succeeds(['org', 'set-plan', org, 'starter'])
     expect(printed).toEqual(view('starter', null, null, [300, 10_000]))
     expect(Object.keys(printed as object)).toEqual(['organization_id', 'plan', 'rate_limit_per_minute', 'rate_limit_per_day', 'effective'])
-  }, 30_000)
+  }, 60_000)
 
   test("set-plan enterprise without values of its own: the enterprise plan's rates (as seeded), and a notice saying so", async () => {
     expect(await succeeds(['org', 'set-plan', org, 'enterprise'], ENTERPRISE_NOTICE)).toEqual(
       view('enterprise', null, null, [1_000, 100_000]),
     )
-  }, 30_000)
+  }, 60_000)
 
   test('set-limits with both values', async () => {
     expect(await succeeds(['org', 'set-limits', org, '--per-minute', '5000', '--per-day', '2000000'])).toEqual(
       view('enterprise', 5_000, 2_000_000, [5_000, 2_000_000]),
     )
-  }, 30_000)
+  }, 60_000)
 
   test('set-limits with one value keeps the other', async () => {
     expect(await succeeds(['org', 'set-limits', org, '--per-day', '3000000'])).toEqual(
       view('enterprise', 5_000, 3_000_000, [5_000, 3_000_000]),
     )
-  }, 30_000)
+  }, 60_000)
 
   test('set-plan enterprise again keeps the set-limits values, with no notice', async () => {
     expect(await succeeds(['org', 'set-plan', org, 'enterprise'])).toEqual(view('enterprise', 5_000, 3_000_000, [5_000, 3_000_000]))
-  }, 30_000)
+  }, 60_000)
 
   test('set-plan to another plan drops the set-limits values, and says so on stderr', async () => {
     const dropped = "switchboard: the rates set by org set-limits were dropped; the professional plan's apply\n"
     expect(await succeeds(['org', 'set-plan', org, 'professional'], dropped)).toEqual(view('professional', null, null, [1_000, 100_000]))
-  }, 30_000)
+  }, 60_000)
 
   test("set-limits --clear returns to the plan's rates; the largest values are accepted; one value alone leaves the other to the plan", async () => {
     expect(await succeeds(['org', 'set-limits', org, '--per-minute', '1000000', '--per-day', '100000000'])).toEqual(
@@ -104,7 +104,7 @@ describe('org set-plan and org set-limits', () => {
     )
     expect(await succeeds(['org', 'set-limits', org, '--clear'])).toEqual(view('professional', null, null, [1_000, 100_000]))
     expect(await succeeds(['org', 'set-limits', org, '--per-minute=1'])).toEqual(view('professional', 1, null, [1, 100_000]))
-  }, 30_000)
+  }, 60_000)
 
   // [case, arguments after `org`, exact stderr line]
   const refusals: [string, string[], string][] = [
@@ -171,7 +171,7 @@ describe('org set-plan and org set-limits', () => {
     expect(plan).toEqual({ code: 1, stdout: '', stderr: 'switchboard: no organization org_nope\n' })
     const limits = await switchboard('org', 'set-limits', 'org_nope', '--per-minute', '10')
     expect(limits).toEqual({ code: 1, stdout: '', stderr: 'switchboard: no organization org_nope\n' })
-  }, 30_000)
+  }, 60_000)
 
   test('each change is in the audit log, by the CLI, with the effective rates before and after; audit verify exits 0', async () => {
     const rates = (plan: string, perMinute: number, perDay: number) => ({ plan, per_minute: perMinute, per_day: perDay })
@@ -200,5 +200,5 @@ describe('org set-plan and org set-limits', () => {
     const verify = await switchboard('audit', 'verify')
     expect(verify.code).toBe(0)
     expect(verify.stdout).toContain(`${org}: 9 records, intact`)
-  }, 30_000)
+  }, 60_000)
 })

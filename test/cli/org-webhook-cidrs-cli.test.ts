@@ -36,13 +36,13 @@ beforeAll(async () => {
   dir = dataDir()
   org = (JSON.parse((await switchboard(['org', 'create', '--name', 'Acme'])).stdout) as { id: string }).id
   other = (JSON.parse((await switchboard(['org', 'create', '--name', 'Other'])).stdout) as { id: string }).id
-}, 30_000)
+}, 60_000)
 
 // In order, on one organization.
 describe('org webhook-cidrs', () => {
   test('without options: the current list, empty at first', async () => {
     expect(await succeeds(['org', 'webhook-cidrs', org])).toEqual({ organization_id: org, webhook_allowed_cidrs: [] })
-  }, 30_000)
+  }, 60_000)
 
   test('--set: the list as written (duplicates dropped), stored for that organization only, audited', async () => {
     expect(await succeeds(['org', 'webhook-cidrs', org, '--set', '10.0.0.0/8, fd00::/8,192.168.1.10,10.0.0.0/8'])).toEqual({
@@ -62,7 +62,7 @@ describe('org webhook-cidrs', () => {
     ))!
     expect(record).toMatchObject({ actor_type: 'system', actor_id: 'cli' })
     expect(JSON.parse(record.details)).toEqual({ before: [], after: ['10.0.0.0/8', 'fd00::/8', '192.168.1.10'] })
-  }, 30_000)
+  }, 60_000)
 
   test('--set again replaces the list; shown as set', async () => {
     expect(await succeeds(['org', 'webhook-cidrs', org, '--set', '172.16.0.0/12'])).toEqual({
@@ -70,7 +70,7 @@ describe('org webhook-cidrs', () => {
       webhook_allowed_cidrs: ['172.16.0.0/12'],
     })
     expect(await succeeds(['org', 'webhook-cidrs', org])).toEqual({ organization_id: org, webhook_allowed_cidrs: ['172.16.0.0/12'] })
-  }, 30_000)
+  }, 60_000)
 
   test('bad ranges exit 2 naming them, and change nothing', async () => {
     await refused(
@@ -87,7 +87,7 @@ describe('org webhook-cidrs', () => {
     await refused(['org', 'webhook-cidrs', org, '--set', '10.0.0.0/8', '--clear'], 2, 'org webhook-cidrs takes --set or --clear, not both')
     await refused(['org', 'webhook-cidrs'], 2, 'org webhook-cidrs takes <org_id>')
     expect(await succeeds(['org', 'webhook-cidrs', org])).toEqual({ organization_id: org, webhook_allowed_cidrs: ['172.16.0.0/12'] })
-  }, 30_000)
+  }, 60_000)
 
   test('an unknown organization exits 1', async () => {
     await refused(
@@ -96,12 +96,12 @@ describe('org webhook-cidrs', () => {
       'switchboard: no organization org_00000000000000000000000000',
     )
     await refused(['org', 'webhook-cidrs', 'org_00000000000000000000000000'], 1, 'no organization')
-  }, 30_000)
+  }, 60_000)
 
   test('--clear: back to public addresses only', async () => {
     expect(await succeeds(['org', 'webhook-cidrs', org, '--clear'])).toEqual({ organization_id: org, webhook_allowed_cidrs: [] })
     expect(await stored()).toEqual([])
-  }, 30_000)
+  }, 60_000)
 })
 
 describe('the replaced WEBHOOK_ALLOWED_CIDRS', () => {
@@ -110,5 +110,5 @@ describe('the replaced WEBHOOK_ALLOWED_CIDRS', () => {
       'switchboard: invalid configuration: WEBHOOK_ALLOWED_CIDRS was replaced by the per-organization command `switchboard org webhook-cidrs <org_id> --set <cidrs>`; unset it\n'
     expect(await switchboard(['serve'], { WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8' })).toEqual({ code: 2, stdout: '', stderr: line })
     expect(await switchboard(['serve', '--webhook-allowed-cidrs', '127.0.0.0/8'])).toEqual({ code: 2, stdout: '', stderr: line })
-  }, 30_000)
+  }, 60_000)
 })

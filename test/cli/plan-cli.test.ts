@@ -44,7 +44,7 @@ beforeAll(async () => {
   const created = await switchboard('org', 'create', '--name', 'Acme', '--plan', 'professional')
   expect(created.code).toBe(0)
   acme = (JSON.parse(created.stdout) as { id: string }).id
-}, 30_000)
+}, 60_000)
 
 // The tests run in order on one DATA_DIR; each states what it starts from.
 describe('plan list and plan set', () => {
@@ -56,7 +56,7 @@ describe('plan list and plan set', () => {
       ['professional', 'Professional', 1_000, 100_000, 0],
       ['enterprise', 'Enterprise', 1_000, 100_000, 0],
     ])
-  }, 30_000)
+  }, 60_000)
 
   test('plan set: name, rates and repeated --price; prints the plan', async () => {
     const plan = await succeeds<Plan>(
@@ -79,7 +79,7 @@ describe('plan list and plan set', () => {
       ['usd', 'month', 2900, null],
       ['usd', 'year', 29_000, null],
     ])
-  }, 30_000)
+  }, 60_000)
 
   test('a new --price replaces the active one of its currency and interval; plan list shows it', async () => {
     const plan = await succeeds<Plan>('plan', 'set', 'starter', '--price', 'usd:month:3900')
@@ -89,7 +89,7 @@ describe('plan list and plan set', () => {
     ])
     const { plans } = await succeeds<{ plans: Plan[] }>('plan', 'list')
     expect(plans.find((p) => p.id === 'starter')).toEqual(plan)
-  }, 30_000)
+  }, 60_000)
 
   test('--org: Enterprise prices of that organization only', async () => {
     await succeeds('plan', 'set', 'enterprise', '--price', 'usd:month:50000')
@@ -109,7 +109,7 @@ describe('plan list and plan set', () => {
       ['usd', 'month', 40_000, acme],
       ['eur', 'year', 400_000, acme],
     ])
-  }, 30_000)
+  }, 60_000)
 
   // [case, arguments after `plan`, exact stderr]
   const refusals: [string, string[], string][] = [
@@ -170,12 +170,12 @@ describe('plan list and plan set', () => {
       stdout: '',
       stderr: 'switchboard: no organization org_nope\n',
     })
-  }, 30_000)
+  }, 60_000)
 
   test("each change is audited as the CLI's; audit verify exits 0", async () => {
     const verify = await switchboard('audit', 'verify')
     expect(verify.code).toBe(0)
-  }, 30_000)
+  }, 60_000)
 })
 
 describe('with a server running on the same DATA_DIR', () => {
@@ -203,7 +203,7 @@ describe('with a server running on the same DATA_DIR', () => {
     })
     expect(login.status).toBe(200)
     token = ((await login.json()) as { access_token: string }).access_token
-  }, 30_000)
+  }, 60_000)
   afterAll(async () => {
     expect((await server.stop()).code).toBe(0)
   })
@@ -222,5 +222,5 @@ describe('with a server running on the same DATA_DIR', () => {
     expect(await limit()).toBe('700')
     await succeeds('plan', 'set', 'professional', '--per-minute', '1000')
     expect(await limit()).toBe('1000')
-  }, 30_000)
+  }, 60_000)
 })

@@ -26,7 +26,7 @@ describe.skipIf(!postgresAvailable)('PostgreSQL engine', () => {
       await tx.raw.run('CREATE TABLE pg_counters (id bigint PRIMARY KEY, n bigint NOT NULL, note text NOT NULL, at bigint NOT NULL)')
       await tx.raw.run("INSERT INTO pg_counters (id, n, note, at) VALUES (1, 0, '', ?)", [1_767_225_600_000])
     })
-  }, 30_000)
+  }, 60_000)
   afterAll(async () => {
     await db?.close()
     await second?.close()

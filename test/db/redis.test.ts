@@ -38,12 +38,13 @@ describe.skipIf(!redisAvailable)('SharedRedis', () => {
     await until(() => received.includes('one'), 'the message')
   })
 
-  test('Redis gone: publish answers false at once; back: subscribed again, listeners told to catch up', async () => {
+  test('Redis gone: publish answers false, never waiting for its return; back: subscribed again, listeners told to catch up', async () => {
     await server.pause()
     await until(() => !redis.connected, 'the loss to be seen')
-    const started = performance.now()
-    expect(await redis.publish('news', 'lost')).toBe(false)
-    expect(performance.now() - started).toBeLessThan(100)
+    // Redis stays away longer than this: a publish queued for its return would still be waiting. How soon the
+    // answer comes is not timed here (a loaded machine decides that); it is false, not a hang.
+    const hung = Bun.sleep(10_000).then(() => 'still waiting' as const)
+    expect(await Promise.race([redis.publish('news', 'lost'), hung])).toBe(false)
     // Reported by the retry loop's next attempt (every 200 ms here).
     await until(() => errors.includes('redis unreachable'), 'the outage to be reported')
     await server.resume()
@@ -51,12 +52,12 @@ describe.skipIf(!redisAvailable)('SharedRedis', () => {
     expect(await redis.publish('news', 'two')).toBe(true)
     await until(() => received.includes('two'), 'the message after the return')
     expect(received).not.toContain('lost')
-  })
+  }, 60_000)
 
   test('a frozen Redis: the silent subscription is noticed, and made again once Redis answers', async () => {
     process.kill(server.pid!, 'SIGSTOP')
     try {
-      await until(() => !redis.subscribed, 'the silence to be noticed', 8000)
+      await until(() => !redis.subscribed, 'the silence to be noticed', 30_000)
       expect(errors).toContain('redis subscription silent')
     } finally {
       process.kill(server.pid!, 'SIGCONT')
@@ -64,5 +65,5 @@ describe.skipIf(!redisAvailable)('SharedRedis', () => {
     await until(() => redis.subscribed && resumed === 2, 'the subscription again')
     expect(await redis.publish('news', 'three')).toBe(true)
     await until(() => received.includes('three'), 'the message after the thaw')
-  }, 20_000)
+  }, 60_000)
 })

@@ -82,7 +82,7 @@ beforeAll(async () => {
   // tickets) delete or change rows of a fixture that ages; none runs before its first interval, and these
   // intervals keep it so, whatever the fixture's age: the test sees the upgrade, not the clean-ups.
   const env = { DATA_DIR: dataDir, AUTH_CLEANUP_INTERVAL: '86400', TICKET_AUTO_CLOSE_INTERVAL: '86400', WEBHOOK_RETENTION_DAYS: '3650' }
-  server = await startServer([binary, 'serve'], env, root, 30_000)
+  server = await startServer([binary, 'serve'], env, root, 60_000)
 }, 240_000)
 
 afterAll(async () => {

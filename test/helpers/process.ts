@@ -46,7 +46,7 @@ export async function startServer(
   cmd: string[],
   env: Record<string, string>,
   cwd = ROOT,
-  timeoutMs = 15_000,
+  timeoutMs = 60_000,
   listenPort?: number,
 ): Promise<RunningServer> {
   const port = env.PORT ?? String(freePort())

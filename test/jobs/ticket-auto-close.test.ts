@@ -327,14 +327,14 @@ describe('batches', async () => {
     expect(await runDirectly(app, T0 + 5 * DAY + 1)).toEqual({ worked: false, closed: 0 })
     expect(await statusCounts(app)).toEqual({ closed: 1504 })
     // 1,000 writes of setup: ~3 s alone on PostgreSQL, over 5 s with both engines' runs on two cores.
-  }, 30_000)
+  }, 60_000)
 
   test('exactly 500 due: closed, in one run', async () => {
     const more = await make(500, T0 + 2 * DAY)
     for (const id of more) await solvedAt(id, T0 + 2 * DAY)
     expect(await runDirectly(app, T0 + 6 * DAY)).toEqual({ worked: true, closed: 500 })
     expect(await statusCounts(app)).toEqual({ closed: 2004 })
-  }, 30_000)
+  }, 60_000)
 
   test('a loop that is stopping closes nothing more', async () => {
     const [id] = await make(1, T0 + 3 * DAY)

@@ -202,7 +202,7 @@ describe('paging', () => {
 async function settled<T>(read: () => Promise<T>, expected: T): Promise<T> {
   let value = await read()
   if (TEST_ENGINE === 'sqlite') return value
-  for (const deadline = Date.now() + 2000; value !== expected && Date.now() < deadline; value = await read()) await Bun.sleep(10)
+  for (const deadline = Date.now() + 20_000; value !== expected && Date.now() < deadline; value = await read()) await Bun.sleep(10)
   return value
 }
 

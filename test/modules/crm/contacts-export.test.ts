@@ -471,7 +471,7 @@ describe('GET /api/v1/contacts/export: more contacts than one batch (1000)', () 
       expect(JSON.parse(row.custom_fields!)).toEqual(JSON.parse(source.custom_fields))
       expect(row.created_at).toBe(new Date(source.created_at).toISOString())
     }
-  }, 30_000)
+  }, 60_000)
 })
 
 describe('round trip: the export of one organization imported into another', () => {

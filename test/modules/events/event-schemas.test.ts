@@ -101,4 +101,4 @@ test('every event type happens through the API, and every event written matches 
   const rows = await app.context.db.raw.all<{ type: string; body: string }>('SELECT type, body FROM events ORDER BY created_at, id')
   expect([...new Set(rows.map((row) => row.type))].sort()).toEqual([...TYPES].sort())
   expect(rows.flatMap((row) => problems(row.type, JSON.parse(row.body)))).toEqual([])
-}, 20_000)
+}, 60_000)

@@ -228,7 +228,7 @@ describe('GET /ready', () => {
     const wanted = refuse ? 'on' : 'off'
     const seen = async () =>
       (await app.context.db.raw.get<{ v: string }>("SELECT current_setting('default_transaction_read_only') AS v"))!.v
-    for (const deadline = Date.now() + 5000; (await seen()) !== wanted && Date.now() < deadline; ) await Bun.sleep(20)
+    for (const deadline = Date.now() + 20_000; (await seen()) !== wanted && Date.now() < deadline; ) await Bun.sleep(20)
     // Every backend was signalled at once; give the app's other pooled connections a moment to read theirs.
     await Bun.sleep(100)
   }

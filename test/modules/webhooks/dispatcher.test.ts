@@ -62,7 +62,7 @@ const leases = (app: TestApp) =>
   )
 
 async function until(condition: () => boolean, what: string): Promise<void> {
-  for (const deadline = Date.now() + 5000; !condition(); await Bun.sleep(5))
+  for (const deadline = Date.now() + 20_000; !condition(); await Bun.sleep(5))
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
 }
 

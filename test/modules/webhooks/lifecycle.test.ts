@@ -46,7 +46,7 @@ describe('dispatcher lifecycle', () => {
     const { app, receiver, send } = await setUp(() => ({ status: 200 }))
     app.webhooks.start()
     expect((await send('POST', '/api/v1/tickets', { subject: 'Now' })).status).toBe(201)
-    for (const deadline = Date.now() + 3000; receiver.received.length === 0 && Date.now() < deadline; ) await Bun.sleep(5)
+    for (const deadline = Date.now() + 15_000; receiver.received.length === 0 && Date.now() < deadline; ) await Bun.sleep(5)
     expect(receiver.received).toHaveLength(1)
     await app.webhooks.settled()
     expect((await statuses(app)).map((r) => r.status)).toEqual(['success'])
