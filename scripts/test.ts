@@ -1,5 +1,5 @@
-// `bun run test`: the whole suite on the embedded SQLite engine and on PostgreSQL + Redis (+ S3) when their
-// programs are installed (Debian packages `postgresql` and `redis-server`; the tests start a throwaway server
+// `bun run test`: the whole suite on the embedded SQLite engine, and every file that can touch a database
+// (scripts/test-files.ts) again on PostgreSQL + Redis (+ S3) when their programs are installed (Debian packages `postgresql` and `redis-server`; the tests start a throwaway server
 // of each on loopback), and says plainly when it skipped that run. The runs go at the same time, each
 // engine's in two parts: the compiled binary's tests (test/binary, mostly waiting on real clocks) and
 // the rest (mostly computing), so the waits overlap the work instead of adding to it. The first part's
@@ -8,6 +8,7 @@
 // (`bun run test test/modules/tickets`). Ends with the totals of all runs, in bun test's words. Each
 // test may take 60 s (bun's default is 5 s).
 import { existsSync } from 'node:fs'
+import { touchesDatabase } from './test-files.ts'
 
 const sequential = process.argv.includes('--sequential')
 const args = process.argv.slice(2).filter((arg) => arg !== '--sequential')
@@ -38,8 +39,9 @@ type Write = (chunk: Uint8Array | string, to: 'stdout' | 'stderr') => void
 /** Each engine's parts: the binary's tests and the rest, or what the caller named, in one. */
 function partsOf(engine: Engine): Part[] {
   if (args.length > 0) return [{ engine, label: '', files: args }]
+  // On PostgreSQL, only the files that can touch a database: the others test the same thing on either run.
   const rest = [...new Bun.Glob('test/**/*.test.ts').scanSync('.')]
-    .filter((path) => !path.startsWith('test/binary/'))
+    .filter((path) => !path.startsWith('test/binary/') && (engine === 'sqlite' || touchesDatabase('.', path)))
     .sort()
     .map((path) => `./${path}`)
   return [

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { ROOT } from './helpers/process.ts'
+import { ROOT } from './helpers/root.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'switchboard-lint-'))
 copyFileSync(join(ROOT, 'biome.json'), join(dir, 'biome.json'))

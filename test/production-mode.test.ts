@@ -2,7 +2,7 @@
 // pretty-printed into its validation error. Elysia reads NODE_ENV once, when it loads; src/production-mode.ts
 // sets it, and the entry point loads it before anything else.
 import { expect, test } from 'bun:test'
-import { ROOT } from './helpers/process.ts'
+import { ROOT } from './helpers/root.ts'
 
 test('the entry point imports production mode first, before anything that loads Elysia', async () => {
   const source = await Bun.file(`${ROOT}/src/main.ts`).text()

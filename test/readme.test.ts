@@ -4,7 +4,7 @@ import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { flagName, SETTINGS, type SettingName } from '../src/config.ts'
 import { ERROR_CODES } from '../src/errors.ts'
-import { ROOT } from './helpers/process.ts'
+import { ROOT } from './helpers/root.ts'
 
 const readme = await Bun.file(join(ROOT, 'README.md')).text()
 const pkg = (await Bun.file(join(ROOT, 'package.json')).json()) as { packageManager: string }

@@ -1,8 +1,9 @@
 // Runs Switchboard as a real child process (`bun src/main.ts …` or the compiled binary) and talks to it over loopback.
 import { join } from 'node:path'
 import { engineEnv } from './engine.ts'
+import { ROOT } from './root.ts'
 
-export const ROOT = join(import.meta.dir, '../..')
+export { ROOT }
 export const MAIN = join(ROOT, 'src/main.ts')
 
 /** The command that starts `bun src/main.ts` with the bun running the tests. */

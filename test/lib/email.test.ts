@@ -8,7 +8,7 @@ import { runCli } from '../../src/cli/index.ts'
 import { ConfigError, loadConfig } from '../../src/config.ts'
 import { isEmailAddress } from '../../src/lib/email.ts'
 import { json, makeTestApp } from '../helpers/app.ts'
-import { ROOT } from '../helpers/process.ts'
+import { ROOT } from '../helpers/root.ts'
 
 const CASES: [string, boolean][] = [
   ['admin@switchboard.local', true],

@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { constantTimeEqual, hmacSha256, hmacSha256Hex } from '../../src/lib/hmac.ts'
-import { ROOT } from '../helpers/process.ts'
+import { ROOT } from '../helpers/root.ts'
 
 describe('hmacSha256', () => {
   const keys: [string, string | Uint8Array][] = [
