@@ -8,6 +8,10 @@ export { findContactByEmail, findContactByPhone, getContact } from './contacts/g
 export { e164, PHONE_EXPECTED } from './contacts/fields.ts'
 export { type ContactRow, findContact, touchContactActivity } from './contacts/store.ts'
 export { resolveTicketContact, type TicketContactInput } from './contacts/ticket-contact.ts'
+// The components' examples, for the webhook examples and test sends (event-data).
+export { ACCOUNT_EXAMPLE } from './accounts/model.ts'
+export { CONTACT_EXAMPLE } from './contacts/model.ts'
+export { LEAD_CONVERSION_EXAMPLE, LEAD_EXAMPLE } from './leads/model.ts'
 
 import { Elysia } from 'elysia'
 import type { Config } from '../../config.ts'

@@ -29,3 +29,9 @@ export const EVENT_TYPES = {
 } as const
 
 export type EventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES][number]
+
+const ALL_TYPES = new Set<string>(Object.values(EVENT_TYPES).flat())
+
+export function isEventType(type: string): type is EventType {
+  return ALL_TYPES.has(type)
+}

@@ -11,7 +11,7 @@ export async function assignTicket(ctx: Ctx<UserActor>, input: { id: string; ass
   const now = ctx.clock.now()
   return ctx.db.write('ticket.assign', async (tx) => {
     const before = await getVisibleTicket(tx, actor, input.id)
-    assertNotClosed(before.status)
+    assertNotClosed(before.status, 'be assigned')
     if (input.assigneeId !== null) await assertAssignable(tx, actor.organizationId, input.assigneeId)
     if (input.assigneeId === before.assignee_id) return before
     const after: TicketRow = { ...before, assignee_id: input.assigneeId, updated_at: now }

@@ -33,7 +33,7 @@ export async function addComment(
   const uploadIds = input.upload_ids ?? []
   return ctx.db.write('ticket.comment', async (tx) => {
     const ticket = await getVisibleTicket(tx, actor, input.ticketId)
-    assertNotClosed(ticket.status)
+    assertNotClosed(ticket.status, 'take a comment')
     const uploads = await attachUploadsInTx(tx, ctx, {
       organizationId: ticket.organization_id,
       uploadIds,

@@ -35,6 +35,7 @@ const UPLOADS =
 
 export { createTicketInTx, type NewTicket } from './create-ticket.ts'
 export { ticketAutoCloseTask } from './jobs.ts'
+export { COMMENT_EXAMPLE, TICKET_EXAMPLE } from './model.ts'
 export { ticketContactReferrer } from './contact-referrer.ts'
 export { ticketJson } from './ticket-json.ts'
 export { getVisibleTicket } from './visibility.ts'

@@ -34,12 +34,21 @@ export function priorityName(rank: number): TicketPriority {
   return PRIORITIES[rank] ?? 'normal'
 }
 
-export function assertNotClosed(status: string): void {
-  if (status === 'closed') throw new AppError('INVALID_STATE_TRANSITION', 'The ticket is closed: it can no longer change')
+/** What a closed ticket is refused: another status (`{ to }`, a PATCH of it), or a change that keeps it closed. */
+export type ClosedRefusal = { to: TicketStatus } | 'change' | 'be assigned' | 'take a comment'
+
+/**
+ * 409 naming both states when the ticket is closed: it becomes no other status (`to`), and while it
+ * stays closed none of its fields changes, nobody is assigned and no comment is added.
+ */
+export function assertNotClosed(status: TicketStatus, refused: ClosedRefusal): void {
+  if (status !== 'closed') return
+  const asked = typeof refused === 'string' ? refused : refused.to === 'closed' ? 'change' : `become ${refused.to}`
+  throw new AppError('INVALID_STATE_TRANSITION', `A closed ticket cannot ${asked}: it is final (it can still be read and deleted)`)
 }
 
 export function assertTransition(from: TicketStatus, to: TicketStatus): void {
-  assertNotClosed(from)
+  assertNotClosed(from, { to })
   if (!TRANSITIONS[from].includes(to)) {
     throw new AppError('INVALID_STATE_TRANSITION', `A ${from} ticket cannot become ${to}; it can become ${TRANSITIONS[from].join(', ')}`)
   }

@@ -39,8 +39,8 @@ const CustomFields = t.Record(
   },
 )
 
-// One example ticket for the document (the Ticket component, webhook samples); every value is valid.
-const TICKET_EXAMPLE = {
+// One example ticket for the document (the Ticket component, webhook examples and test sends); every value is valid.
+export const TICKET_EXAMPLE = {
   id: 'tkt_01KAX3M6W9P8T2V5G7H4J3C1QZ',
   number: 1042,
   subject: 'Printer on the 3rd floor is out of toner',
@@ -146,6 +146,17 @@ export const CommentBody = t.Object(
   { examples: [{ body: 'A new cartridge is on its way.', public: true, upload_ids: ['upl_01KAX3M6W9P8T2V5G7H4J3C1QZ'] }] },
 )
 
+// The Comment component's example (also in ticket.comment.added's webhook example and test send).
+export const COMMENT_EXAMPLE = {
+  id: 'cmt_01KAX3M6W9P8T2V5G7H4J3C1QZ',
+  ticket_id: 'tkt_01KAX3M6W9P8T2V5G7H4J3C1QZ',
+  author_id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ',
+  body: 'A new cartridge is on its way.',
+  public: true,
+  upload_ids: [],
+  created_at: '2026-01-15T09:45:00.000Z',
+}
+
 export const CommentJson = t.Object(
   {
     id: t.String(),
@@ -156,20 +167,7 @@ export const CommentJson = t.Object(
     upload_ids: t.Array(t.String(), { description: 'The uploads attached to the comment' }),
     created_at: t.String({ format: 'date-time' }),
   },
-  {
-    title: 'Comment',
-    examples: [
-      {
-        id: 'cmt_01KAX3M6W9P8T2V5G7H4J3C1QZ',
-        ticket_id: 'tkt_01KAX3M6W9P8T2V5G7H4J3C1QZ',
-        author_id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ',
-        body: 'A new cartridge is on its way.',
-        public: true,
-        upload_ids: [],
-        created_at: '2026-01-15T09:45:00.000Z',
-      },
-    ],
-  },
+  { title: 'Comment', examples: [COMMENT_EXAMPLE] },
 )
 
 export const TicketIdParams = t.Object({ id: t.String({ maxLength: 64 }) })

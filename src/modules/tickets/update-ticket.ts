@@ -56,7 +56,7 @@ export async function updateTicket(ctx: Ctx<UserActor>, input: { id: string; cha
   const customFields = changes.custom_fields === undefined ? undefined : checkCustomFields(changes.custom_fields)
   return ctx.db.write('ticket.update', async (tx) => {
     const before = await getVisibleTicket(tx, actor, input.id)
-    assertNotClosed(before.status)
+    assertNotClosed(before.status, changes.status === undefined ? 'change' : { to: changes.status })
     if (changes.status !== undefined && changes.status !== before.status) assertTransition(before.status, changes.status)
     const contactId = await contactAfter(tx, ctx, before, changes, now)
     const requester =

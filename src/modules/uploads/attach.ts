@@ -40,7 +40,10 @@ export async function attachUploadsInTx(tx: Tx, _ctx: Ctx, input: AttachInput): 
     if (!input.purposes.includes(row.purpose))
       throw validationError([{ field, message: `${row.id} is a ${row.purpose} upload; this takes ${input.purposes.join(' or ')} uploads` }])
     if (row.status === 'pending' && Number(row.expires_at) <= input.now)
-      throw new AppError('INVALID_STATE_TRANSITION', `Upload ${row.id} has expired (pending -> expired): upload the file again`)
+      throw new AppError(
+        'INVALID_STATE_TRANSITION',
+        `Upload ${row.id} has expired: an expired upload cannot become attached; upload the file again`,
+      )
     if (row.status !== 'pending')
       throw new AppError(
         'INVALID_STATE_TRANSITION',

@@ -6,7 +6,7 @@ import { oneOf } from '../../http/schema.ts'
 import { UPLOAD_PURPOSES, VISIBLE_STATUSES } from './lifecycle.ts'
 import { UPLOAD_LIST } from './store.ts'
 
-const UPLOAD_EXAMPLE = {
+export const UPLOAD_EXAMPLE = {
   id: 'upl_01KAX3M6W9P8T2V5G7H4J3C1QZ',
   filename: 'screenshot.png',
   content_type: 'image/png',

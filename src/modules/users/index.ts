@@ -6,6 +6,8 @@ export { createUser, findUserByEmail, insertUser, type NewUser, type UserChanges
 export { findUserInOrg, getUserInOrg, setPasswordHash, type UserRow } from './store.ts'
 export { USER_STATUSES, type UserStatus, type UsersTable } from './table.ts'
 export { normalizeEmail, type UserJson, userJson } from './user-json.ts'
+// The User component's example, for the webhook examples and test sends (event-data).
+export { USER_EXAMPLE } from './model.ts'
 
 import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../context.ts'

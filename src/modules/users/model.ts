@@ -18,6 +18,18 @@ export const UserStatusName = oneOf(USER_STATUSES)
 // At least one character that is not white space (names are stored trimmed).
 const Name = t.String({ minLength: 1, maxLength: 200, pattern: '\\S' })
 
+// The User component's example (also in the user.* webhook examples and test sends).
+export const USER_EXAMPLE = {
+  id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ',
+  organization_id: 'org_01KAX3M6W9P8T2V5G7H4J3C1QA',
+  email: 'ada@example.com',
+  name: 'Ada Agent',
+  role: 'agent',
+  status: 'active',
+  created_at: '2026-01-15T09:30:00.000Z',
+  updated_at: '2026-01-15T09:30:00.000Z',
+}
+
 export const UserBody = t.Object(
   {
     id: t.String({ examples: ['usr_01KAX3M6W9P8T2V5G7H4J3C1QZ'] }),
@@ -29,21 +41,7 @@ export const UserBody = t.Object(
     created_at: t.String({ format: 'date-time' }),
     updated_at: t.String({ format: 'date-time' }),
   },
-  {
-    title: 'User',
-    examples: [
-      {
-        id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ',
-        organization_id: 'org_01KAX3M6W9P8T2V5G7H4J3C1QA',
-        email: 'ada@example.com',
-        name: 'Ada Agent',
-        role: 'agent',
-        status: 'active',
-        created_at: '2026-01-15T09:30:00.000Z',
-        updated_at: '2026-01-15T09:30:00.000Z',
-      },
-    ],
-  },
+  { title: 'User', examples: [USER_EXAMPLE] },
 )
 
 export const MeBody = t.Object({

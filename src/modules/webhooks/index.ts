@@ -6,7 +6,6 @@ export { changeAllowedCidrs, MAX_ALLOWED_CIDRS, parseAllowedCidrs, readAllowedCi
 export { WebhookDispatcher, type DispatcherDeps, type DispatcherOptions } from './dispatcher.ts'
 export { fanOutSubscriber } from './fan-out.ts'
 export { webhookDispatchTask, webhookPruneTask } from './jobs.ts'
-export { sampleData } from './sample-data.ts'
 export { InProcessWakeups, RedisWakeups, redisWakeups } from './signal.ts'
 
 import { Elysia, t } from 'elysia'
@@ -134,7 +133,7 @@ export function webhooksRoutes(app: AppContext) {
           operationId: 'sendTestEvent',
           summary: 'Send a test event',
           description:
-            'An event of the given type with sample data (`data.test: true`), to this webhook whatever its events filter, through the real pipeline; answers with the delivery record. Never counts toward disabling.',
+            'An event of the given type carrying the example data this document shows for that type (its `webhooks` entry), marked `data.test: true`, to this webhook whatever its events filter, through the real pipeline; answers with the delivery record. Never counts toward disabling.',
         },
       },
     )

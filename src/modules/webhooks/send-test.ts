@@ -1,11 +1,11 @@
-// sendTestEvent: POST /webhooks/{id}/test: an event of the asked type with sample data, sent to this
-// webhook only (whatever its events filter), through the real pipeline; returns its delivery record.
-// A test never counts toward disabling, and is not retried.
+// sendTestEvent: POST /webhooks/{id}/test: an event of the asked type carrying its documented example
+// data (the event-data module's, as /openapi.json shows it) marked `test: true`, sent to this webhook only
+// (whatever its events filter), through the real pipeline; returns its delivery record. A test never
+// counts toward disabling, and is not retried.
 import type { Ctx, UserActor } from '../../context.ts'
 import { validationError } from '../../errors.ts'
-import { isoTime } from '../../lib/clock.ts'
-import { recordEvent } from '../events/index.ts'
-import { isEventType, sampleData } from './sample-data.ts'
+import { testEventData } from '../event-data/index.ts'
+import { isEventType, recordEvent } from '../events/index.ts'
 import { insertClaimedAttempt, sendClaimed } from './send-now.ts'
 import type { DeliveryRow } from './store/deliveries.ts'
 import { getWebhookInOrg } from './store/webhooks.ts'
@@ -22,7 +22,7 @@ export async function sendTestEvent(ctx: Ctx<UserActor>, input: { webhookId: str
     const event = await recordEvent(tx, {
       organizationId: actor.organizationId,
       type: eventType,
-      data: sampleData(eventType, isoTime(now)),
+      data: testEventData(eventType),
       now,
     })
     return insertClaimedAttempt(

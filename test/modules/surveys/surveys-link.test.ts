@@ -82,6 +82,7 @@ describe('the link', () => {
     clock.advance(HOUR)
     const late = await expectError(await visitor.postJson(url, { score: 5 }), 409, 'INVALID_STATE_TRANSITION')
     expect(late.message).toContain('24 hours')
+    expect(late.message).toStartWith('A responded survey cannot become responded again: ')
     expect((await get(offered.id)).score).toBe(2)
     expect(await eventsOf('survey.response.updated', offered.id)).toHaveLength(1)
   })

@@ -83,8 +83,8 @@ describe('a ticket with uploads', () => {
     const expiring = await file()
     app.clock.advance(app.config.uploads.expiryMs)
     // Past its expiry but not yet swept: refused all the same.
-    expect((await expectError(await createTicket({ upload_ids: [expiring.id] }), 409, 'INVALID_STATE_TRANSITION')).message).toContain(
-      'has expired',
+    expect((await expectError(await createTicket({ upload_ids: [expiring.id] }), 409, 'INVALID_STATE_TRANSITION')).message).toBe(
+      `Upload ${expiring.id} has expired: an expired upload cannot become attached; upload the file again`,
     )
     await runExpiry(app)
     expect((await expectError(await createTicket({ upload_ids: [expiring.id] }), 409, 'INVALID_STATE_TRANSITION')).message).toContain(

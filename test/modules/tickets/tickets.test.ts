@@ -99,11 +99,12 @@ const eventsOf = async (ticketId: string): Promise<TicketEvent[]> =>
     .map((row) => JSON.parse(row.body) as TicketEvent)
     .filter((event) => event.type.startsWith('ticket.') && event.data.ticket.id === ticketId)
 
-const expectError = async (response: Response, status: number, code: string, field?: string) => {
+const expectError = async (response: Response, status: number, code: string, field?: string): Promise<ErrorBody> => {
   expect(response.status).toBe(status)
   const body = await json<ErrorBody>(response)
   expect(body.code).toBe(code)
   if (field !== undefined) expect(body.errors?.map((e) => e.field)).toContain(field)
+  return body
 }
 
 let userCounter = 0
@@ -321,7 +322,9 @@ describe('the status lifecycle', () => {
       expect(response.status).toBe(200)
       expect((await json<Ticket>(response)).status).toBe(to)
     } else {
-      await expectError(response, 409, 'INVALID_STATE_TRANSITION')
+      const error = await expectError(response, 409, 'INVALID_STATE_TRANSITION')
+      // Both states named: the one it is in, and the one asked for (or, asked for its own, that it cannot change).
+      expect(error.message).toStartWith(`A ${from} ticket cannot ${to === from ? 'change' : `become ${to}`}`)
       expect((await getTicket(ticket.id)).status).toBe(from)
     }
   })
@@ -362,11 +365,16 @@ describe('the status lifecycle', () => {
       { tags: ['changed'] },
       { custom_fields: { changed: true } },
     ]
-    for (const change of changes) await expectError(await patch(ticket.id, change), 409, 'INVALID_STATE_TRANSITION')
-    await expectError(await assign(ticket.id, users.supervisor.user.id), 409, 'INVALID_STATE_TRANSITION')
-    await expectError(await assign(ticket.id, null), 409, 'INVALID_STATE_TRANSITION')
-    await expectError(await assign(ticket.id, users.agent.user.id), 409, 'INVALID_STATE_TRANSITION')
-    await expectError(await comment(ticket.id, { body: 'After closing' }), 409, 'INVALID_STATE_TRANSITION')
+    // Each refusal names both states: the status asked for, or what a ticket staying closed cannot do.
+    const refusal = (asked: string) => `A closed ticket cannot ${asked}: it is final (it can still be read and deleted)`
+    for (const change of changes) {
+      const error = await expectError(await patch(ticket.id, change), 409, 'INVALID_STATE_TRANSITION')
+      expect(error.message).toBe(refusal(change.status === 'open' ? 'become open' : 'change'))
+    }
+    for (const assignee of [users.supervisor.user.id, null, users.agent.user.id])
+      expect((await expectError(await assign(ticket.id, assignee), 409, 'INVALID_STATE_TRANSITION')).message).toBe(refusal('be assigned'))
+    const commented = await expectError(await comment(ticket.id, { body: 'After closing' }), 409, 'INVALID_STATE_TRANSITION')
+    expect(commented.message).toBe(refusal('take a comment'))
 
     expect(await getTicket(ticket.id)).toEqual(closed)
     expect((await eventsOf(ticket.id)).length).toBe(eventCount)

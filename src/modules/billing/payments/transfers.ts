@@ -101,7 +101,7 @@ export async function confirmTransfer(ctx: Ctx, input: { paymentId: string }): P
         'INVALID_STATE_TRANSITION',
         payment.provider === 'manual'
           ? `A ${payment.status} payment cannot become succeeded: only a processing transfer is confirmed`
-          : 'A Stripe payment is confirmed by Stripe, not by the operator',
+          : `A ${payment.status} Stripe payment cannot become succeeded by the operator: Stripe reports its outcome`,
       )
     const succeeded: PaymentRow = { ...payment, status: 'succeeded', succeeded_at: now, updated_at: now }
     await savePayment(tx, succeeded)

@@ -22,11 +22,13 @@ export async function cancelSubscription(ctx: Ctx<UserActor>, input: { at_period
     const row = await findCurrentSubscription(tx, ctx.actor.organizationId)
     if (!row) throw new AppError('NOT_FOUND', NO_SUBSCRIPTION)
     if (atPeriodEnd) {
-      if (!CHANGEABLE_STATUSES.includes(row.status))
+      if (!CHANGEABLE_STATUSES.includes(row.status)) {
+        const article = /^[aeiou]/.test(row.status) ? 'An' : 'A'
         throw new AppError(
           'INVALID_STATE_TRANSITION',
-          `A ${row.status} subscription has no period to run to its end: cancel it now (at_period_end false)`,
+          `${article} ${row.status} subscription cannot become canceled at period end: it has no period to run to its end; cancel it now (at_period_end false)`,
         )
+      }
       if (row.cancel_at_period_end) return row.id
       const next = { ...row, cancel_at_period_end: true, canceled_at: now, updated_at: now }
       await saveSubscription(tx, next)

@@ -29,7 +29,7 @@ const ConsentEntry = t.Object({
 // Named so a client setting it learns why instead of seeing it silently dropped.
 const ReadOnly = t.Optional(t.Never({ error: 'is read-only: it moves when a ticket of the contact is created' }))
 
-const CONTACT_EXAMPLE = {
+export const CONTACT_EXAMPLE = {
   id: 'con_01KAX3M6W9P8T2V5G7H4J3C1QZ',
   name: 'Grace Customer',
   email: 'grace@example.com',

@@ -3,7 +3,7 @@ import { t } from 'elysia'
 import { listResponse, pagingQuery } from '../../../http/list.ts'
 import { oneOf } from '../../../http/schema.ts'
 import { ACCOUNT_EXAMPLE, AccountBody, CreateAccountBody } from '../accounts/model.ts'
-import { ContactBody, CreateContactBody } from '../contacts/model.ts'
+import { CONTACT_EXAMPLE, ContactBody, CreateContactBody } from '../contacts/model.ts'
 import { CreatedWindow, IdParams, Name, OwnerFilter, OwnerId } from '../model.ts'
 import { INITIAL_LEAD_STATUSES, LEAD_STATUSES } from './lifecycle.ts'
 import { LEAD_LIST } from './store.ts'
@@ -20,7 +20,7 @@ const Score = t.Integer({ minimum: 0, maximum: 100 })
 // Named so a client setting them learns why instead of seeing them silently dropped.
 const ReadOnly = t.Optional(t.Never({ error: 'is read-only: it is set by POST /api/v1/leads/{id}/convert' }))
 
-const LEAD_EXAMPLE = {
+export const LEAD_EXAMPLE = {
   id: 'lea_01KAX3M6W9P8T2V5G7H4J3C1QZ',
   name: 'Grace Hopper',
   email: 'grace@example.com',
@@ -139,8 +139,6 @@ const ContactCreate = t.Object(
   },
 )
 const Reference = t.String({ minLength: 1, maxLength: 64 })
-// The contacts' own example (its account is ACCOUNT_EXAMPLE), so the documented conversion is consistent.
-const CONTACT_EXAMPLE = (ContactBody.examples as [{ id: string }])[0]
 const ONE_OF = 'Exactly one of id (an existing one) and create'
 
 export const ConvertLeadBody = t.Object(
@@ -161,27 +159,26 @@ export const ConvertLeadBody = t.Object(
   },
 )
 
+// Made of the contacts' and accounts' own examples, so the documented conversion is consistent; also
+// crm.contact.lead_converted's webhook example and test send.
+export const LEAD_CONVERSION_EXAMPLE = {
+  lead: {
+    ...LEAD_EXAMPLE,
+    status: 'converted',
+    converted_at: '2026-01-17T10:00:00.000Z',
+    converted_contact_id: CONTACT_EXAMPLE.id,
+    converted_account_id: ACCOUNT_EXAMPLE.id,
+    updated_at: '2026-01-17T10:00:00.000Z',
+  },
+  contact: CONTACT_EXAMPLE,
+  account: ACCOUNT_EXAMPLE,
+}
+
 export const LeadConversionBody = t.Object(
   {
     lead: LeadBody,
     contact: t.Nullable(ContactBody, { description: 'null only when the contact was deleted after the conversion' }),
     account: t.Nullable(AccountBody),
   },
-  {
-    title: 'LeadConversion',
-    examples: [
-      {
-        lead: {
-          ...LEAD_EXAMPLE,
-          status: 'converted',
-          converted_at: '2026-01-17T10:00:00.000Z',
-          converted_contact_id: CONTACT_EXAMPLE.id,
-          converted_account_id: ACCOUNT_EXAMPLE.id,
-          updated_at: '2026-01-17T10:00:00.000Z',
-        },
-        contact: CONTACT_EXAMPLE,
-        account: ACCOUNT_EXAMPLE,
-      },
-    ],
-  },
+  { title: 'LeadConversion', examples: [LEAD_CONVERSION_EXAMPLE] },
 )

@@ -78,7 +78,7 @@ export async function answerSurvey(ctx: Ctx, token: string, answer: Answer): Pro
     if (until !== null && now >= until)
       throw new AppError(
         'INVALID_STATE_TRANSITION',
-        `A responded survey can be changed only within 24 hours of its answer: it could be until ${isoTime(until)}`,
+        `A responded survey cannot become responded again: its answer can be changed only within 24 hours, until ${isoTime(until)}`,
       )
     checkAnswer(row, answer)
     const comment = answer.comment?.trim() || null

@@ -9,7 +9,7 @@ import { json } from '../../../helpers/app.ts'
 import { accountOf } from '../invoices/invoices-api.ts'
 import { eventTypes, expectError, type Payment, paymentEvents, paymentsApp, copy } from './payments-api.ts'
 
-const { app, acme, globex, invoices, pay, payment, stripe } = await paymentsApp({ stripe: true })
+const { app, acme, globex, invoices, pay, payment, confirm, stripe } = await paymentsApp({ stripe: true })
 const server = stripe!
 const owner = acme.users.super_admin.auth
 const cron = contextFor(app.context, { kind: 'system', id: 'cron' })
@@ -88,6 +88,11 @@ test('a declined card: 402 saying why, the attempt recorded on the payment, the 
   expect((await eventTypes(app)).slice(before.length)).toEqual(['payment.failed', 'invoice.failed'])
   const [event] = await paymentEvents(app, id)
   expect(event!.data).toEqual({ payment: failed, error: { code: 'generic_decline', message: 'Your card was declined.' } })
+  // Only Stripe makes a card payment succeed: the operator's confirmation is refused, naming both states.
+  const refused = await expectError(await confirm(id), 409, 'INVALID_STATE_TRANSITION')
+  expect(refused.message).toBe(
+    'A requires_payment_method Stripe payment cannot become succeeded by the operator: Stripe reports its outcome',
+  )
 
   // Retried in place with another card: the same payment, a second attempt, a new idempotency key.
   const retried = await json<Payment>(await pay(invoice.id, owner, { payment_method_id: 'pm_card_visa' }))
