@@ -9,6 +9,7 @@ import { benchWebhooks, printWebhookBench } from './webhooks.ts'
 import { benchTickets, TICKETS } from './tickets.ts'
 import { benchContacts, CONTACTS, printContactsBench } from './contacts.ts'
 import { runClusterBench } from './cluster.ts'
+import { runClusterLatencyBench } from './cluster-latency.ts'
 import { benchVersusMain, printVersusMain, VERSUS_HEADER } from './versus-main.ts'
 
 process.stdout.write(
@@ -71,3 +72,7 @@ printVersusMain(await benchVersusMain({ webhooks: false }), webhooks)
 // Issue 14: PostgreSQL + Redis with one and two instances, as ratios of SQLite's figures; skipped (and said so) without the servers.
 process.stdout.write('\n')
 await runClusterBench()
+
+// Issue 27 item 10: the cross-instance latencies the tests no longer time; skipped (and said so) without the servers.
+process.stdout.write('\n')
+await runClusterLatencyBench()
