@@ -291,6 +291,26 @@ describe.skipIf(!ready)('several instances on PostgreSQL + Redis (compiled binar
     expect(alone.stderr).toContain('another switchboard instance is running on this PostgreSQL database; several instances need REDIS_URL')
   })
 
+  // Issue 27 item 10: a start waits for Redis (up to 5 s), so its first requests are counted there; one whose
+  // Redis is away serves without it after that wait, and says so (real clock, no Redis ever answers).
+  test('an instance whose Redis is away at start serves without it after its wait, and says so', async () => {
+    const away = await startServer(
+      [binary],
+      { ...env, REDIS_URL: `redis://127.0.0.1:${freePort()}`, INSTANCE_ID: 'd', DATA_DIR: join(folder, 'd') },
+      folder,
+      60_000,
+    )
+    let stopped: Awaited<ReturnType<RunningServer['stop']>> | undefined
+    try {
+      expect((await fetch(`${away.url}/health`)).status).toBe(200)
+      // Revocation checks read the database while Redis is away: a valid token still works.
+      expect((await call(away, 'GET', '/me', admin.access_token)).status).toBe(200)
+    } finally {
+      stopped = await away.stop()
+    }
+    expect(stopped.stdout).toContain('redis unreachable at start: serving without it until it answers')
+  }, 90_000)
+
   test('webhook deliveries: each sent once by whichever instance claims it; after a SIGKILL the other sends the rest', async () => {
     const orgId = admin.user.organization_id
     const cidrs = await run([binary, 'org', 'webhook-cidrs', orgId, '--set', '127.0.0.0/8'], {
