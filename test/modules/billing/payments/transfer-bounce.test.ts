@@ -94,3 +94,22 @@ test('a confirmed transfer, or one recorded received, cannot bounce: 409 naming 
   // The operator's route: an organization's token is refused.
   await expectError(await invoices.send('POST', `/api/v1/operator/payments/${received.id}/bounce`, owner, {}), 401, 'TOKEN_INVALID')
 })
+
+// Confirm, bounce and cancel each read the transfer's status and move it, under the one writer (the
+// advisory lock on PostgreSQL): of many at the same moment exactly one moves it, the others find the
+// status it left and answer 409; one event, and the invoice paid exactly when the confirmation won.
+test('confirm, bounce and cancel of one transfer at the same moment: exactly one wins, one event', async () => {
+  const invoice = await invoices.open(acme, 3100)
+  const announced = await json<Payment>(await pay(invoice.id, owner, { reference: 'ACME-RACE' }))
+  const before = await eventTypes(app)
+  const moves = [confirm, (id: string) => bounce(id), cancel]
+  const answers = await Promise.all(Array.from({ length: 9 }, (_, i) => moves[i % 3]!(announced.id)))
+  const won = answers.flatMap((r, i) => (r.status === 200 ? [i % 3] : []))
+  expect(won).toHaveLength(1)
+  expect(answers.filter((r) => r.status === 409)).toHaveLength(8)
+  const after = (await eventTypes(app)).slice(before.length)
+  const confirmed = won[0] === 0
+  expect(after).toEqual(confirmed ? ['payment.succeeded', 'invoice.paid'] : ['payment.failed'])
+  expect(copy(await payment(announced.id, owner))).toMatchObject({ status: confirmed ? 'succeeded' : 'canceled' })
+  expect((await invoices.get(invoice.id)).status).toBe(confirmed ? 'paid' : 'open')
+})

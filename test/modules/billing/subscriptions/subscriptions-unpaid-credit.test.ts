@@ -122,3 +122,39 @@ test('an upgrade keeps what is owed; a reduction then credits the oldest open in
   expect(await t.invoice(acme, upgrade.id)).toMatchObject({ status: 'open', amount_credited: 0, amount_remaining: 2713 })
   expect(await t.credit(acme)).toBe(0)
 })
+
+// The credit reads what the open invoice still owes and reduces it; a transfer recorded at the same moment
+// reads it too. Both run under the one writer (the advisory lock on PostgreSQL), so either the transfer
+// pays the invoice first (then the time was paid and the credit is the account's) or the credit comes
+// first (then the transfer of the old amount is more than remains: 400; a paid invoice takes none: 409). Never both, never an overpaid
+// invoice or a negative remainder, whichever wins.
+test('a downgrade and transfers of the whole amount at the same moment: one story or the other, never both', async () => {
+  const t = await appWithStarter()
+  const { acme } = t
+  await t.ok(await t.subscribe(acme, { plan: 'starter', quantity: 10_000, collection_method: 'send_invoice' }), 201)
+  const first = await t.latest(acme)
+  t.app.clock.advance(2000)
+  const transfer = () =>
+    t.app.request(`/api/v1/operator/invoices/${first.id}/payments`, {
+      method: 'POST',
+      headers: { ...t.operator, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: first.amount_remaining, reference: `wire ${crypto.randomUUID()}` }),
+    })
+  const [downgrade, ...transfers] = await Promise.all([t.subscribe(acme, { quantity: 1 }), ...Array.from({ length: 6 }, transfer)])
+  expect(downgrade.status).toBe(200)
+  const paidBy = transfers.filter((r) => r.status === 201).length
+  // The others: 409 once the invoice is paid, 400 once the credit left less than their amount.
+  expect(transfers.every((r) => [201, 400, 409].includes(r.status))).toBe(true)
+  expect(paidBy).toBeLessThanOrEqual(1)
+  const invoice = await t.invoice(acme, first.id)
+  expect(invoice.amount_remaining).toBeGreaterThanOrEqual(0)
+  expect(invoice.amount_paid + invoice.amount_credited).toBeLessThanOrEqual(invoice.total)
+  if (paidBy === 1) {
+    // Paid before the change: the unused time was paid, so it is the account's credit.
+    expect(invoice).toMatchObject({ status: 'paid', amount_paid: 29_000_000, amount_credited: 0 })
+    expect(await t.credit(acme)).toBe(28_997_078)
+  } else {
+    expect(invoice).toMatchObject({ status: 'open', amount_paid: 0, amount_credited: 28_997_078, amount_remaining: 2922 })
+    expect(await t.credit(acme)).toBe(0)
+  }
+})
