@@ -32,19 +32,42 @@ export interface Queries {
   readonly engine: Engine
 }
 
-/** An open write transaction: it holds the writer until its block settles. */
+/**
+ * An open write transaction. SQLite: it holds the one writer until its block settles. PostgreSQL: READ
+ * COMMITTED, concurrent with every other instance's transactions; a read-modify-write protects itself
+ * (src/db/README.md says how) and the whole block is run again after a deadlock or a unique violation.
+ */
 export interface Tx extends Queries {
   /** What the transaction does, for the slow-lock warning and errors. */
   readonly name: string
   /** Runs `effect` after a successful commit (never after a rollback); for wake-ups, not for I/O the write needs. */
   afterCommit(effect: () => void): void
+  /**
+   * Starts `statements` after the block has returned, just before COMMIT, in the order registered. On
+   * PostgreSQL they and the COMMIT go down the connection as one pipeline: a lock they take (a per-
+   * organization counter, lockAtCommit) is held for the server's work only, never for a network round
+   * trip. Start every statement without awaiting between them. The promise settles at commit: never
+   * await it inside the block (the block would wait for itself).
+   */
+  atCommit<T>(statements: () => Promise<T>): Promise<T>
+  /**
+   * Serializes this transaction with every other that locks the same key, until it ends (PostgreSQL:
+   * a transaction-scoped advisory lock on the key's hash; SQLite: nothing, its one writer already does).
+   */
+  lock(key: string): Promise<void>
+  /** As lock(), taken first in the commit pipeline (keys in sorted order, so two commits never deadlock). */
+  lockAtCommit(key: string): void
+  /** `' FOR UPDATE'` on PostgreSQL, `''` on SQLite: appended to a SELECT of the row the transaction will change. */
+  readonly forUpdate: string
 }
 
 export interface Database extends Queries {
   /**
-   * Runs `block` in one write transaction (SQLite: `BEGIN IMMEDIATE` under the one writer's lock). It
-   * commits when the block resolves and rolls back when it throws. No network I/O and no password
-   * hashing inside: every other write waits for this one.
+   * Runs `block` in one write transaction (SQLite: `BEGIN IMMEDIATE` under the one writer's lock;
+   * PostgreSQL: READ COMMITTED, run again up to a few times after a deadlock, a serialization failure
+   * or a unique violation, then `DatabaseBusy`). It commits when the block resolves and rolls back when
+   * it throws. No network I/O and no password hashing inside: the block may run more than once, and on
+   * SQLite every other write waits for this one.
    */
   write<T>(name: string, block: (tx: Tx) => Promise<T>): Promise<T>
   /** Engine maintenance and files; what the engine cannot do, it says so. */

@@ -1,9 +1,9 @@
 // The server engine: PostgreSQL through Bun.SQL behind Kysely, for several instances. Portable SQL
 // text (`?` placeholders) becomes `$1…$n` once per statement; int8 values come back as BigInt and are
 // handed to the modules as numbers (epoch milliseconds and counts are far inside 2^53). A write
-// transaction runs on one reserved connection and takes a transaction-scoped advisory lock first: every
-// write of every instance is serialized, which keeps the guarantees the embedded engine gives (one
-// writer: a read-then-write inside a transaction is never interleaved with another).
+// transaction runs on one reserved connection at READ COMMITTED, concurrently with every other
+// instance's: each read-modify-write protects itself (src/db/README.md), and the block is run again
+// after a deadlock, a serialization failure or a unique race (retry.ts).
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -16,6 +16,7 @@ import {
   type QueryResult,
 } from 'kysely'
 import type { Database, Queries, RawSql, SqlValue, Tables, Tx } from './database.ts'
+import { DatabaseBusy, isRetriedConflict, isTimedOut, isUniqueViolation, retryDelayMs, WRITE_ATTEMPTS } from './retry.ts'
 import { BULK_PREFIX } from './writer-lock.ts'
 
 /** What runs a statement: the pool, or the reserved connection of a transaction. */
@@ -25,11 +26,23 @@ export interface PostgresOptions {
   /** Connections in the pool (default 10). */
   max?: number
   onSlowWrite?(name: string, heldMs: number): void
+  /** A write transaction is run again after `error` (a deadlock, a serialization failure, a unique race). */
+  onRetry?(name: string, error: unknown): void
   slowMs?: number
+  /** lock_timeout of every connection (default 5 s). */
+  lockTimeoutMs?: number
+  /** statement_timeout of every connection (default 30 s). */
+  statementTimeoutMs?: number
 }
 
-/** The advisory lock every write transaction takes: the single writer of the embedded engine, cluster-wide. */
-const WRITER_LOCK = 0x5377_6264 // "Swbd"
+/** Defaults of the timeouts every connection sets (the settings DATABASE_LOCK_TIMEOUT and DATABASE_STATEMENT_TIMEOUT). */
+export const DEFAULT_LOCK_TIMEOUT_MS = 5_000
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000
+/** A unique violation is retried this many times (one is a race; more is a wrong statement). */
+const UNIQUE_RETRIES = 2
+
+/** A transaction-scoped advisory lock on a key's 64-bit hash (Tx.lock). */
+const LOCK = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))'
 
 const placeholders = new Map<string, string>()
 
@@ -54,21 +67,33 @@ function plainRow<Row>(row: Record<string, unknown>): Row {
   return row as Row
 }
 
-async function query<Row>(runner: Runner, text: string, params: readonly unknown[]): Promise<{ rows: Row[]; count: number }> {
-  const result = (await runner.unsafe(text, params as unknown[])) as unknown as Record<string, unknown>[] & { count: number }
-  const rows = result.map((row) => plainRow<Row>(row))
-  return { rows, count: result.count ?? rows.length }
+/**
+ * Starts the statement now, not at a later tick (a Bun.SQL query runs when first awaited): statements go
+ * down a connection in the order they are called, and those started together form one pipeline.
+ */
+function query<Row>(runner: Runner, text: string, params: readonly unknown[]): Promise<{ rows: Row[]; count: number }> {
+  return runner.unsafe(text, params as unknown[]).then((result: Record<string, unknown>[] & { count: number }) => {
+    const rows = result.map((row) => plainRow<Row>(row))
+    return { rows, count: result.count ?? rows.length }
+  })
 }
 
 class PostgresRaw implements RawSql {
-  constructor(private readonly runner: Runner) {}
+  constructor(
+    private readonly runner: Runner,
+    /** Inside a transaction: throws once its COMMIT has been sent (a statement that would run outside it). */
+    private readonly open: () => void = () => undefined,
+  ) {}
   async all<Row>(text: string, params: readonly SqlValue[] = []): Promise<Row[]> {
+    this.open()
     return (await query<Row>(this.runner, numbered(text), params)).rows
   }
   async get<Row>(text: string, params: readonly SqlValue[] = []): Promise<Row | undefined> {
+    this.open()
     return (await query<Row>(this.runner, numbered(text), params)).rows[0]
   }
   async run(text: string, params: readonly SqlValue[] = []): Promise<number> {
+    this.open()
     return (await query(this.runner, numbered(text), params)).count
   }
 }
@@ -111,30 +136,100 @@ function kyselyOver(runner: Runner): Kysely<Tables> {
 }
 
 export function openPostgres(url: string, options: PostgresOptions = {}): Database {
-  const sql = new Bun.SQL(url, { bigint: true, max: options.max ?? 10 })
+  const sql = new Bun.SQL(url, {
+    bigint: true,
+    max: options.max ?? 10,
+    // Every statement of every connection: a lock waited for too long or a statement that runs away ends
+    // with 55P03 / 57014 (503 to the client) instead of holding a connection; a transaction left open
+    // by a stalled process is ended by the server.
+    connection: {
+      lock_timeout: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+      statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+      idle_in_transaction_session_timeout: 60_000,
+    },
+  })
   const slowMs = options.slowMs ?? 50
 
-  async function write<T>(name: string, block: (tx: Tx) => Promise<T>): Promise<T> {
-    let effects: (() => void)[] | undefined
-    const result = await sql.begin(async (connection) => {
-      await connection.unsafe('SELECT pg_advisory_xact_lock($1)', [WRITER_LOCK])
+  async function attempt<T>(name: string, block: (tx: Tx) => Promise<T>): Promise<T> {
+    const connection = await sql.reserve()
+    const effects: (() => void)[] = []
+    const commitWork: (() => Promise<unknown>)[] = []
+    const commitLocks = new Set<string>()
+    const pendingAtCommit: { reject(error: unknown): void }[] = []
+    let ended = false
+    // BEGIN goes down the connection with the block's first statements (no round trip of its own).
+    const begun = query(connection, 'BEGIN', [])
+    begun.catch(() => undefined)
+    try {
       const started = performance.now()
       const tx: Tx = {
         kysely: kyselyOver(connection),
-        raw: new PostgresRaw(connection),
+        raw: new PostgresRaw(connection, () => {
+          if (ended) throw new Error(`"${name}": a statement started after COMMIT (an atCommit block awaited between its statements)`)
+        }),
         engine: 'postgres',
         name,
+        forUpdate: ' FOR UPDATE',
         afterCommit(effect) {
-          ;(effects ??= []).push(effect)
+          effects.push(effect)
+        },
+        atCommit<R>(statements: () => Promise<R>): Promise<R> {
+          const settled = Promise.withResolvers<R>()
+          settled.promise.catch(() => undefined)
+          pendingAtCommit.push(settled)
+          commitWork.push(() => statements().then(settled.resolve, (error) => {
+            settled.reject(error)
+            throw error
+          }))
+          return settled.promise
+        },
+        async lock(key) {
+          await query(connection, LOCK, [key])
+        },
+        lockAtCommit(key) {
+          commitLocks.add(key)
         },
       }
       const value = await block(tx)
+      await begun
+      // The commit pipeline: the keyed locks in one order, the deferred statements, COMMIT, sent
+      // together. A failed statement aborts the transaction, and the server answers COMMIT with a
+      // rollback: the first failure is thrown.
+      const sent: Promise<unknown>[] = [...commitLocks].sort().map((key) => query(connection, LOCK, [key]))
+      for (const work of commitWork) sent.push(work())
+      sent.push(query(connection, 'COMMIT', []))
+      ended = true
+      const outcomes = await Promise.allSettled(sent)
+      const failed = outcomes.find((outcome) => outcome.status === 'rejected')
+      if (failed) throw (failed as PromiseRejectedResult).reason
       const heldMs = performance.now() - started
       if (heldMs > slowMs && !name.startsWith(BULK_PREFIX)) options.onSlowWrite?.(name, Math.round(heldMs))
+      for (const effect of effects) effect()
       return value
-    })
-    if (effects) for (const effect of effects) effect()
-    return result as T
+    } catch (error) {
+      for (const settled of pendingAtCommit) settled.reject(error)
+      if (!ended) await query(connection, 'ROLLBACK', []).catch(() => undefined)
+      throw error
+    } finally {
+      connection.release()
+    }
+  }
+
+  async function write<T>(name: string, block: (tx: Tx) => Promise<T>): Promise<T> {
+    let uniqueRetries = 0
+    for (let round = 1; ; round++) {
+      try {
+        return await attempt(name, block)
+      } catch (error) {
+        if (isTimedOut(error)) throw new DatabaseBusy(`"${name}" timed out waiting for the database`, error)
+        if (!isRetriedConflict(error)) throw error
+        // A unique violation that repeats is not a race: the statement itself is wrong.
+        if (isUniqueViolation(error) && ++uniqueRetries > UNIQUE_RETRIES) throw error
+        if (round >= WRITE_ATTEMPTS) throw new DatabaseBusy(`"${name}" conflicted with other writes ${round} times`, error)
+        options.onRetry?.(name, error)
+        await Bun.sleep(retryDelayMs(round + 1))
+      }
+    }
   }
 
   return {

@@ -148,22 +148,38 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Database 
     const wait = lock.acquire(name)
     if (wait) await wait
     let effects: (() => void)[] | undefined
+    const commitWork: (() => Promise<unknown>)[] = []
+    const pendingAtCommit: { reject(error: unknown): void }[] = []
     const tx: Tx = {
       kysely: txKysely,
       raw: txRaw,
       engine: 'sqlite',
       name,
+      forUpdate: '',
       afterCommit(effect) {
         ;(effects ??= []).push(effect)
       },
+      atCommit<R>(statements: () => Promise<R>): Promise<R> {
+        const settled = Promise.withResolvers<R>()
+        settled.promise.catch(() => undefined)
+        pendingAtCommit.push(settled)
+        commitWork.push(() => statements().then(settled.resolve))
+        return settled.promise
+      },
+      // One writer: every transaction is already alone.
+      async lock() {},
+      lockAtCommit() {},
     }
     let result: T
     try {
       writer.run('BEGIN IMMEDIATE')
       try {
         result = await block(tx)
+        // The deferred statements, in order, as the commit pipeline of PostgreSQL runs them.
+        for (const work of commitWork) await work()
         writer.run('COMMIT')
       } catch (error) {
+        for (const settled of pendingAtCommit) settled.reject(error)
         if (writer.inTransaction) writer.run('ROLLBACK')
         throw error
       }

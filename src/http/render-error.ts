@@ -1,7 +1,9 @@
 // The one error renderer: turns whatever was thrown (AppError, Elysia parse/validation/not-found
 // errors, anything unexpected) into the JSON error body of DESIGN.md "Errors".
 import type { ValidationError } from 'elysia'
+import { DatabaseBusy } from '../db/retry.ts'
 import { isDatabaseUnavailable } from '../db/unavailable.ts'
+import { WriterLockTimeout } from '../db/writer-lock.ts'
 import { AppError, type FieldError } from '../errors.ts'
 import { isStorageUnavailable } from '../lib/storage-unavailable.ts'
 import type { RouteTable } from '../lib/route-match.ts'
@@ -60,6 +62,14 @@ export function toAppError(code: unknown, error: unknown, request: Request, rout
       if (isDatabaseUnavailable(error))
         return {
           error: new AppError('SERVICE_UNAVAILABLE', 'The database cannot be reached: try again shortly', {
+            headers: { 'retry-after': '1' },
+          }),
+          internal: error,
+        }
+      // Contention: the write was run again and still conflicted, or waited past its lock or statement timeout.
+      if (error instanceof DatabaseBusy || error instanceof WriterLockTimeout)
+        return {
+          error: new AppError('SERVICE_UNAVAILABLE', 'The database is busy with other writes: try again shortly', {
             headers: { 'retry-after': '1' },
           }),
           internal: error,
