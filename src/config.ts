@@ -49,6 +49,19 @@ export const SETTINGS = {
     'x-secret': true,
     description: 'A `redis://` URL: the state several instances share (rate counters, revocations, wake-ups, leases).',
   }),
+  DATABASE_LOCK_TIMEOUT: Type.Integer({
+    minimum: 10,
+    maximum: 600_000,
+    default: 5000,
+    description:
+      'PostgreSQL only: milliseconds a statement waits for a row or key another transaction holds before the request answers 503 with `Retry-After` (`lock_timeout`).',
+  }),
+  DATABASE_STATEMENT_TIMEOUT: Type.Integer({
+    minimum: 100,
+    maximum: 3_600_000,
+    default: 30_000,
+    description: 'PostgreSQL only: milliseconds one statement may run before it is ended and the request answers 503 (`statement_timeout`).',
+  }),
   INSTANCE_ID: Type.String({
     minLength: 1,
     maxLength: 100,
@@ -357,6 +370,8 @@ export interface Config {
   readonly dbPath: string
   /** A postgres:// URL, or undefined for the embedded SQLite file at dbPath. */
   readonly databaseUrl: string | undefined
+  readonly databaseLockTimeoutMs: number
+  readonly databaseStatementTimeoutMs: number
   /** A redis:// URL, or undefined: shared state stays in this process. */
   readonly redisUrl: string | undefined
   /** This instance's name (INSTANCE_ID, else hostname-pid). */
@@ -475,6 +490,8 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
     host: values.HOST as string,
     dataDir,
     dbPath: join(dataDir, 'switchboard.db'),
+    databaseLockTimeoutMs: values.DATABASE_LOCK_TIMEOUT as number,
+    databaseStatementTimeoutMs: values.DATABASE_STATEMENT_TIMEOUT as number,
     databaseUrl:
       values.DATABASE_URL === undefined
         ? undefined

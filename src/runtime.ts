@@ -66,7 +66,13 @@ export function openConfiguredDatabase(config: Config, log: Logger, { reportSlow
     if (reportSlowWrites && !name.startsWith('migration '))
       log.warn('write transaction held the database writer too long', { transaction: name, held_ms: heldMs })
   }
-  return config.databaseUrl === undefined ? openSqlite(config.dbPath, { onSlowWrite }) : openPostgres(config.databaseUrl, { onSlowWrite })
+  return config.databaseUrl === undefined
+    ? openSqlite(config.dbPath, { onSlowWrite })
+    : openPostgres(config.databaseUrl, {
+        onSlowWrite,
+        lockTimeoutMs: config.databaseLockTimeoutMs,
+        statementTimeoutMs: config.databaseStatementTimeoutMs,
+      })
 }
 
 /** Creates DATA_DIR (mode 0700: it holds secrets), opens and migrates the database. */

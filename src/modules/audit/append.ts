@@ -42,8 +42,8 @@ const INSERT =
   'INSERT INTO audit_logs (id, organization_id, seq, created_at, actor_type, actor_id, credential_id, event, outcome, reason, ip, user_agent, request_id, target_type, target_id, details, prev_hash, hash) ' +
   'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
 
-// PostgreSQL: the same record in one statement, where each statement is a round trip under the writer
-// lock. It reads the chain's newest record as LAST_OF_* do and computes the same hash, SHA-256(prev_hash ||
+// PostgreSQL: the same record in one statement (an atCommit block starts its statements without
+// awaiting between them). It reads the chain's newest record as LAST_OF_* do and computes the same hash, SHA-256(prev_hash ||
 // canonical record) as hex, in SQL: the canonical record is built by canonicalRecord() here, with the seq
 // (known only to the statement) spliced in between the text before it and the text after it.
 const NEXT = 'coalesce(l.seq, 0) + 1'
@@ -54,8 +54,23 @@ const appendStatement = (last: string) =>
 const APPEND_TO_ORG = appendStatement(LAST_OF_ORG)
 const APPEND_TO_INSTALLATION = appendStatement(LAST_OF_INSTALLATION)
 
+/** The key of an organization's log lock (Tx.lockAtCommit): its audit chain and its event stream order. */
+export function orgLogKey(organizationId: string | null): string {
+  return `org-log:${organizationId ?? 'installation'}`
+}
+
+/**
+ * Registers the record for the commit pipeline (Tx.atCommit), under its chain's log lock taken there:
+ * reading the chain's last record and appending to it happen while no other transaction of the
+ * organization can, and the lock is held for the server's execution of the pipeline only. Returns at
+ * once; the record is written at commit.
+ */
 export async function appendAudit(tx: Tx, input: AuditInput): Promise<void> {
-  if (tx.engine === 'postgres') return appendInOneStatement(tx, input)
+  tx.lockAtCommit(orgLogKey(input.organizationId))
+  void tx.atCommit(() => (tx.engine === 'postgres' ? appendInOneStatement(tx, input) : appendInTwo(tx, input)))
+}
+
+async function appendInTwo(tx: Tx, input: AuditInput): Promise<void> {
   const last =
     input.organizationId === null
       ? await tx.raw.get<{ seq: number; hash: string }>(LAST_OF_INSTALLATION)

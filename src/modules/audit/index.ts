@@ -31,5 +31,5 @@ export function auditRoutes(app: AppContext) {
   )
 }
 
-export { type AuditActor, type AuditInput, appendAudit, auditActorOf } from './append.ts'
+export { type AuditActor, type AuditInput, appendAudit, auditActorOf, orgLogKey } from './append.ts'
 export { type ChainReport, verifyChains } from './verify-chains.ts'

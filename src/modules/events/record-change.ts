@@ -2,12 +2,12 @@
 // transaction: the event row (its envelope serialized once), the audit record, and whatever the
 // subscribers write (webhook deliveries) commit together with the change or not at all.
 import type { Ctx } from '../../context.ts'
-import type { Tx } from '../../db/database.ts'
+import type { SqlValue, Tx } from '../../db/database.ts'
 import { AppError } from '../../errors.ts'
 import { isoTime } from '../../lib/clock.ts'
 import { prefixedId } from '../../lib/ids.ts'
 import type { RecordedEvent } from '../../ports.ts'
-import { appendAudit, auditActorOf } from '../audit/index.ts'
+import { appendAudit, auditActorOf, orgLogKey } from '../audit/index.ts'
 import type { EventType } from './catalog.ts'
 
 /** Largest `data` an event may carry, serialized (the webhooks design's limit). */
@@ -24,13 +24,29 @@ export interface Change {
   details?: Record<string, unknown>
   /** When it happened: the verb's one reading of the clock (default: now). */
   now?: number
+  /** A value of `data` known only at commit (a new ticket's number), spliced into the event's text there. */
+  late?: LateValue
 }
 
-// stream_seq: the organization's next, in the writing transaction (writes are serialized, on PostgreSQL
-// across instances): the live stream (GET /api/v1/events/stream) resumes after a Last-Event-ID by it.
+// stream_seq: the organization's next, computed in the commit pipeline under the organization's log
+// lock (orgLogKey): the lock is held from this statement to COMMIT, so an event with a higher stream_seq
+// always commits after every lower one, and the live stream (GET /api/v1/events/stream) resuming after a
+// Last-Event-ID never skips one. The body is `replace(?, ?, ?)`: a value only the commit knows (a
+// ticket's number) is spliced into the text there (Change.late); without one the replace finds nothing.
 const INSERT_EVENT =
   'INSERT INTO events (id, organization_id, type, body, created_at, stream_seq) VALUES (?, ?, ?, ?, ?, ' +
   '(SELECT coalesce(max(stream_seq), 0) + 1 FROM events WHERE organization_id = ? AND stream_seq IS NOT NULL))'
+const insertLate = (sql: string) =>
+  'INSERT INTO events (id, organization_id, type, body, created_at, stream_seq) VALUES (?, ?, ?, ' +
+  `replace(?, ?, ${sql}), ?, ` +
+  '(SELECT coalesce(max(stream_seq), 0) + 1 FROM events WHERE organization_id = ? AND stream_seq IS NOT NULL))'
+
+/** A value of the event's text known only at commit: `text` in the body becomes what `sql` (with `params`) yields. */
+export interface LateValue {
+  text: string
+  sql: string
+  params: SqlValue[]
+}
 
 /** The event as it will be written: its id and envelope; refused here when its data is too large. */
 function eventOf(event: { organizationId: string; type: EventType; data: Record<string, unknown>; now: number }): RecordedEvent {
@@ -47,16 +63,25 @@ function eventOf(event: { organizationId: string; type: EventType; data: Record<
   return { id, organizationId: event.organizationId, type: event.type, body, createdAt: event.now }
 }
 
-function insertEvent(tx: Tx, event: RecordedEvent): Promise<number> {
-  return tx.raw.run(INSERT_EVENT, [event.id, event.organizationId, event.type, event.body, event.createdAt, event.organizationId])
+function insertEvent(tx: Tx, event: RecordedEvent, late?: LateValue): Promise<unknown> {
+  if (!late) return tx.raw.run(INSERT_EVENT, [event.id, event.organizationId, event.type, event.body, event.createdAt, event.organizationId])
+  const params = [event.id, event.organizationId, event.type, event.body, late.text, ...late.params, event.createdAt, event.organizationId]
+  return tx.raw.get<{ body: string }>(`${insertLate(late.sql)} RETURNING body`, params).then((row) => {
+    // The in-memory copy as committed.
+    event.body = row!.body
+  })
 }
 
-/** Writes the event row only (no audit, no subscribers): a webhook's test event. */
+/**
+ * Writes the event row only (no audit, no subscribers), at once: a webhook's test event, whose delivery
+ * row names it in the same transaction. Holds the organization's log lock from here to COMMIT.
+ */
 export async function recordEvent(
   tx: Tx,
   event: { organizationId: string; type: EventType; data: Record<string, unknown>; now: number },
 ): Promise<RecordedEvent> {
   const recorded = eventOf(event)
+  await tx.lock(orgLogKey(event.organizationId))
   await insertEvent(tx, recorded)
   return recorded
 }
@@ -64,22 +89,21 @@ export async function recordEvent(
 export async function recordChange(tx: Tx, ctx: Ctx, change: Change): Promise<RecordedEvent> {
   const now = change.now ?? ctx.clock.now()
   const event = eventOf({ organizationId: change.organizationId, type: change.type, data: change.data, now })
-  // Started together, not one after another: none needs another's result, so on PostgreSQL they go down
-  // the transaction's connection as one pipeline (one round trip while the writer lock is held, not
-  // three or more); statements run in the order they were started (the deliveries after their event).
-  // On SQLite each runs at once as before.
-  await Promise.all([
-    insertEvent(tx, event),
-    appendAudit(tx, {
-      organizationId: change.organizationId,
-      actor: auditActorOf(ctx.actor),
-      event: change.type,
-      target: change.target,
-      details: change.details ?? {},
-      request: ctx.actor.kind === 'user' ? ctx.actor.request : null,
-      now,
-    }),
-    ...ctx.eventSubscribers.map((subscriber) => subscriber(tx, event)),
-  ])
+  // In the commit pipeline (Tx.atCommit), under the organization's log lock taken there: the event row,
+  // then its audit record (audit/append.ts defers itself the same way), then what the subscribers defer
+  // (the webhook deliveries, which name the event). The organization is serialized only for the
+  // server's execution of these statements, never across a network round trip.
+  tx.lockAtCommit(orgLogKey(change.organizationId))
+  void tx.atCommit(() => insertEvent(tx, event, change.late))
+  appendAudit(tx, {
+    organizationId: change.organizationId,
+    actor: auditActorOf(ctx.actor),
+    event: change.type,
+    target: change.target,
+    details: change.details ?? {},
+    request: ctx.actor.kind === 'user' ? ctx.actor.request : null,
+    now,
+  })
+  await Promise.all(ctx.eventSubscribers.map((subscriber) => subscriber(tx, event)))
   return event
 }

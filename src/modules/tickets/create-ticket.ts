@@ -4,6 +4,7 @@
 // last_activity_at moves to now, and a ticket without a requester shows the contact's. The uploads it
 // names (upload_ids: pending attachment uploads of the organization) are attached to it in the same
 // transaction, and ticket.created carries them whole (data.uploads).
+import { randomInt } from 'node:crypto'
 import type { Ctx, UserActor } from '../../context.ts'
 import type { Tx } from '../../db/database.ts'
 import { prefixedId } from '../../lib/ids.ts'
@@ -11,7 +12,7 @@ import { resolveTicketContact, touchContactActivity } from '../crm/index.ts'
 import { attachUploadsInTx, uploadJson } from '../uploads/index.ts'
 import { priorityRank, type TicketPriority } from './lifecycle.ts'
 import { assertAssignable, checkCustomFields, normalizeTags, recordTicketEvent } from './shared.ts'
-import { insertTags, insertTicket, takeTicketNumber, type TicketRow } from './store.ts'
+import { assignTicketNumber, insertTags, insertTicket, type TicketRow } from './store.ts'
 
 export interface NewTicket {
   subject: string
@@ -44,13 +45,8 @@ export async function createTicketInTx(tx: Tx, ctx: Ctx<UserActor>, input: NewTi
   const id = prefixedId('tkt')
   const uploadIds = input.upload_ids ?? []
   {
-    // Statements started together go down one pipeline on PostgreSQL: a round trip each group, not each
-    // statement, while the writer lock is held (the ticket before its tags, which reference it).
-    const [number] = await Promise.all([
-      takeTicketNumber(tx, actor.organizationId),
-      // Any string is checked, '' too: only null and absent mean no assignee (an unchecked '' reached the foreign key: 500).
-      typeof input.assignee_id === 'string' ? assertAssignable(tx, actor.organizationId, input.assignee_id) : undefined,
-    ])
+    // Any string is checked, '' too: only null and absent mean no assignee (an unchecked '' reached the foreign key: 500).
+    if (typeof input.assignee_id === 'string') await assertAssignable(tx, actor.organizationId, input.assignee_id)
     const uploads = await attachUploadsInTx(tx, ctx, {
       organizationId: actor.organizationId,
       uploadIds,
@@ -69,7 +65,9 @@ export async function createTicketInTx(tx: Tx, ctx: Ctx<UserActor>, input: NewTi
     const row: TicketRow = {
       id,
       organization_id: actor.organizationId,
-      number,
+      // A placeholder, unique among the transactions in flight, until the commit pipeline gives the next
+      // number (assignTicketNumber): the organization's counter is not held while the rest is written.
+      number: -randomInt(1, 2 ** 47),
       subject: input.subject.trim(),
       description: input.description ?? '',
       status: input.status ?? 'new',
@@ -88,6 +86,11 @@ export async function createTicketInTx(tx: Tx, ctx: Ctx<UserActor>, input: NewTi
       solved_at: null,
       closed_at: null,
     }
+    // Registered before the ticket's events, so it runs before them in the commit pipeline.
+    void tx.atCommit(async () => {
+      row.number = await assignTicketNumber(tx, row)
+    })
+    // Statements started together go down one pipeline on PostgreSQL (the ticket before its tags, which reference it).
     await Promise.all([
       insertTicket(tx, row),
       insertTags(tx, row, tags),

@@ -7,7 +7,7 @@ import { validationError } from '../../errors.ts'
 import { refreshAgentLoadInTx } from '../agents/index.ts'
 import { type EventType, recordChange } from '../events/index.ts'
 import { findUserInOrg } from '../users/index.ts'
-import type { TicketRow } from './store.ts'
+import { TICKET_NUMBER_SQL, type TicketRow } from './store.ts'
 import { ticketJson } from './ticket-json.ts'
 
 export const MAX_CUSTOM_FIELDS_BYTES = 8 * 1024
@@ -46,6 +46,8 @@ export async function recordTicketEvent(
     data: { ticket: ticketJson(ticket), ...extra },
     details: Array.isArray(extra.changed) ? { changed: extra.changed } : {},
     now,
+    // A ticket created in this transaction has its placeholder number until the commit pipeline.
+    ...(ticket.number < 0 && { late: { text: `"number":${ticket.number}`, sql: TICKET_NUMBER_SQL, params: [ticket.id] } }),
   })
   const userIds = loadChangedFor(type, ticket, extra)
   if (userIds.length > 0) await refreshAgentLoadInTx(tx, ctx, { organizationId: ticket.organization_id, userIds, now })

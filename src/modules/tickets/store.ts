@@ -16,15 +16,31 @@ export async function findTicket(db: Queries, organizationId: string, id: string
   return findInOrg(db, 'tickets', organizationId, id)
 }
 
-/** The organization's next ticket number: numbers are never reused, even after a delete. */
-export async function takeTicketNumber(tx: Tx, organizationId: string): Promise<number> {
-  const row = await tx.raw.get<{ last_number: number }>(
-    'INSERT INTO ticket_counters (organization_id, last_number) VALUES (?, 1) ' +
-      'ON CONFLICT (organization_id) DO UPDATE SET last_number = ticket_counters.last_number + 1 RETURNING last_number',
-    [organizationId],
-  )
+const TAKE_NUMBER =
+  'INSERT INTO ticket_counters (organization_id, last_number) VALUES (?, 1) ' +
+  'ON CONFLICT (organization_id) DO UPDATE SET last_number = ticket_counters.last_number + 1 RETURNING last_number'
+
+/**
+ * Gives a ticket inserted with a placeholder number the organization's next one: numbers are gap-free
+ * and never reused, even after a delete. Run in the commit pipeline (Tx.atCommit): the counter row stays
+ * locked from here to COMMIT, so the organization's creations are serialized for the server's execution
+ * of the pipeline only. PostgreSQL in one statement; SQLite (one writer) in two.
+ */
+export async function assignTicketNumber(tx: Tx, ticket: Pick<TicketRow, 'id' | 'organization_id'>): Promise<number> {
+  if (tx.engine === 'postgres') {
+    const row = await tx.raw.get<{ number: number }>(
+      `WITH counter AS (${TAKE_NUMBER}) UPDATE tickets SET number = counter.last_number FROM counter WHERE tickets.id = ? RETURNING tickets.number`,
+      [ticket.organization_id, ticket.id],
+    )
+    return Number(row!.number)
+  }
+  const row = await tx.raw.get<{ last_number: number }>(TAKE_NUMBER, [ticket.organization_id])
+  await tx.raw.run('UPDATE tickets SET number = ? WHERE id = ?', [row!.last_number, ticket.id])
   return Number(row!.last_number)
 }
+
+/** A ticket's number in SQL, for an event's text written in the same commit pipeline (Change.late). */
+export const TICKET_NUMBER_SQL = `'"number":' || CAST((SELECT number FROM tickets WHERE id = ?) AS TEXT)`
 
 // Raw, in the column order of TicketsTable: the create path's statements are started together (one
 // pipeline on PostgreSQL), and only raw statements go down the connection in the order they are started.

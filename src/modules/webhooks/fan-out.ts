@@ -15,7 +15,7 @@ export function fanOutSubscriber(wakeups: Wakeups): EventSubscriber {
     const subscribers = await subscribersOf(tx, event.organizationId)
     if (subscribers.length === 0) return
     let pending = false
-    const inserts: Promise<number>[] = []
+    const rows: ReturnType<typeof deliveryRow>[] = []
     for (const webhook of subscribers) {
       if (!subscribes(filtersOf(webhook.events), event.type)) continue
       const enabled = Boolean(webhook.enabled)
@@ -31,10 +31,10 @@ export function fanOutSubscriber(wakeups: Wakeups): EventSubscriber {
         nextAttemptAt: enabled ? event.createdAt : null,
         now: event.createdAt,
       })
-      // Started together: on PostgreSQL one pipeline (one round trip) for all of them.
-      inserts.push(insertDelivery(tx, row))
+      rows.push(row)
     }
-    await Promise.all(inserts)
+    // In the commit pipeline, after the event row they name (recordChange registers it first).
+    if (rows.length > 0) void tx.atCommit(() => Promise.all(rows.map((row) => insertDelivery(tx, row))))
     if (pending) tx.afterCommit(wake)
   }
 }
