@@ -60,7 +60,8 @@ export const SETTINGS = {
     minimum: 100,
     maximum: 3_600_000,
     default: 30_000,
-    description: 'PostgreSQL only: milliseconds one statement may run before it is ended and the request answers 503 (`statement_timeout`).',
+    description:
+      'PostgreSQL only: milliseconds one statement may run before it is ended and the request answers 503 (`statement_timeout`).',
   }),
   INSTANCE_ID: Type.String({
     minLength: 1,

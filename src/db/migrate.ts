@@ -1,5 +1,6 @@
 // Applies the embedded migrations in order, each once and in its own write transaction, and refuses
-// a database that a newer Switchboard has migrated (no silent downgrade).
+// a database that a newer Switchboard has migrated (no silent downgrade). Instances starting at once
+// on one PostgreSQL take turns on a keyed lock (MIGRATION_LOCK): one applies, the others find it done.
 import type { Database, Engine, Tx } from './database.ts'
 
 export interface Migration {
@@ -21,6 +22,13 @@ export class MigrationError extends Error {
 }
 
 const STATEMENT_BREAKPOINT = '--> statement-breakpoint'
+
+/**
+ * Held by each migration's transaction (and the one creating schema_migrations) from its first statement:
+ * the check "not applied yet" and the DDL after it run under it, so two instances never both apply one
+ * migration (the second's DDL would fail on what the first made, and its start with it).
+ */
+const MIGRATION_LOCK = 'schema-migrations'
 
 export function checksum(source: string): string {
   return new Bun.CryptoHasher('sha256').update(source).digest('hex')
@@ -62,6 +70,7 @@ export async function migrate(
   now = Date.now(),
 ): Promise<MigrationResult> {
   await db.write('create schema_migrations', async (tx) => {
+    await tx.lock(MIGRATION_LOCK)
     await tx.raw.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
     tag TEXT PRIMARY KEY NOT NULL,
     checksum TEXT NOT NULL,
@@ -93,7 +102,8 @@ export async function migrate(
     if (done.has(migration.tag)) continue
     try {
       const applied = await db.write(`migration ${migration.tag}`, async (tx) => {
-        // Checked again inside the write transaction: another process may have applied it meanwhile.
+        // Checked again inside the write transaction, under the lock: another process may have applied it meanwhile.
+        await tx.lock(MIGRATION_LOCK)
         if (await tx.raw.get('SELECT 1 AS x FROM schema_migrations WHERE tag = ?', [migration.tag])) return false
         await migration.up(tx)
         await tx.raw.run('INSERT INTO schema_migrations (tag, checksum, applied_at, app_version) VALUES (?, ?, ?, ?)', [

@@ -177,10 +177,12 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
           const settled = Promise.withResolvers<R>()
           settled.promise.catch(() => undefined)
           pendingAtCommit.push(settled)
-          commitWork.push(() => statements().then(settled.resolve, (error) => {
-            settled.reject(error)
-            throw error
-          }))
+          commitWork.push(() =>
+            statements().then(settled.resolve, (error) => {
+              settled.reject(error)
+              throw error
+            }),
+          )
           return settled.promise
         },
         async lock(key) {

@@ -64,7 +64,8 @@ function eventOf(event: { organizationId: string; type: EventType; data: Record<
 }
 
 function insertEvent(tx: Tx, event: RecordedEvent, late?: LateValue): Promise<unknown> {
-  if (!late) return tx.raw.run(INSERT_EVENT, [event.id, event.organizationId, event.type, event.body, event.createdAt, event.organizationId])
+  if (!late)
+    return tx.raw.run(INSERT_EVENT, [event.id, event.organizationId, event.type, event.body, event.createdAt, event.organizationId])
   const params = [event.id, event.organizationId, event.type, event.body, late.text, ...late.params, event.createdAt, event.organizationId]
   return tx.raw.get<{ body: string }>(`${insertLate(late.sql)} RETURNING body`, params).then((row) => {
     // The in-memory copy as committed.
