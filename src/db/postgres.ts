@@ -16,6 +16,7 @@ import {
   type QueryResult,
 } from 'kysely'
 import type { Database, Queries, RawSql, SqlValue, Tables, Tx } from './database.ts'
+import { type BatchedStatement, batchText } from './commit-batch.ts'
 import { DatabaseBusy, isRetriedConflict, isTimedOut, isUniqueViolation, retryDelayMs, WRITE_ATTEMPTS } from './retry.ts'
 import { BULK_PREFIX } from './writer-lock.ts'
 
@@ -43,6 +44,7 @@ const UNIQUE_RETRIES = 2
 
 /** A transaction-scoped advisory lock on a key's 64-bit hash (Tx.lock). */
 const LOCK = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))'
+const LOCK_BATCHED = 'SELECT pg_advisory_xact_lock(hashtextextended(?, 0))'
 
 const placeholders = new Map<string, string>()
 
@@ -78,24 +80,62 @@ function query<Row>(runner: Runner, text: string, params: readonly unknown[]): P
   })
 }
 
+/** Where a transaction's raw statements go: the connection, or (in its commit phase) the batch being collected. */
+interface RawTarget {
+  /** Throws once the transaction's COMMIT has been sent (a statement that would run outside it). */
+  open(): void
+  /** The commit batch while it is collected (commit-batch.ts), else undefined. */
+  batch(): BatchedStatement[] | undefined
+}
+
+const DIRECT: RawTarget = { open: () => undefined, batch: () => undefined }
+
 class PostgresRaw implements RawSql {
   constructor(
     private readonly runner: Runner,
-    /** Inside a transaction: throws once its COMMIT has been sent (a statement that would run outside it). */
-    private readonly open: () => void = () => undefined,
+    private readonly target: RawTarget = DIRECT,
   ) {}
+  private send<Row>(text: string, params: readonly SqlValue[]): Promise<{ rows: Row[]; count: number }> {
+    this.target.open()
+    const batch = this.target.batch()
+    if (!batch) return query<Row>(this.runner, numbered(text), params)
+    const settled = Promise.withResolvers<{ rows: Row[]; count: number }>()
+    batch.push({ text, params, resolve: settled.resolve as BatchedStatement['resolve'], reject: settled.reject })
+    return settled.promise
+  }
   async all<Row>(text: string, params: readonly SqlValue[] = []): Promise<Row[]> {
-    this.open()
-    return (await query<Row>(this.runner, numbered(text), params)).rows
+    return (await this.send<Row>(text, params)).rows
   }
   async get<Row>(text: string, params: readonly SqlValue[] = []): Promise<Row | undefined> {
-    this.open()
-    return (await query<Row>(this.runner, numbered(text), params)).rows[0]
+    return (await this.send<Row>(text, params)).rows[0]
   }
   async run(text: string, params: readonly SqlValue[] = []): Promise<number> {
-    this.open()
-    return (await query(this.runner, numbered(text), params)).count
+    return (await this.send(text, params)).count
   }
+}
+
+/**
+ * Sends the collected statements and COMMIT as one simple query (commit-batch.ts), and settles each
+ * statement's promise with its result. On a failure the server skipped the rest: every promise rejects,
+ * the caller rolls back.
+ */
+async function commitBatch(connection: Runner, statements: BatchedStatement[]): Promise<void> {
+  if (statements.length === 0) {
+    await query(connection, 'COMMIT', [])
+    return
+  }
+  let results: (Record<string, unknown>[] & { count: number })[]
+  try {
+    results = (await connection.unsafe(batchText(statements)).simple()) as unknown as typeof results
+  } catch (error) {
+    for (const statement of statements) statement.reject(error)
+    throw error
+  }
+  statements.forEach((statement, i) => {
+    const result = results[i]!
+    const rows = result.map((row) => plainRow<Record<string, unknown>>(row))
+    statement.resolve({ rows, count: result.count ?? rows.length })
+  })
 }
 
 class Connection implements DatabaseConnection {
@@ -146,6 +186,8 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       lock_timeout: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
       statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
       idle_in_transaction_session_timeout: 60_000,
+      // The commit batch writes its strings as literals ('' for a quote, a backslash as itself).
+      standard_conforming_strings: 'on',
     },
   })
   const slowMs = options.slowMs ?? 50
@@ -157,15 +199,19 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     const commitLocks = new Set<string>()
     const pendingAtCommit: { reject(error: unknown): void }[] = []
     let ended = false
-    // BEGIN goes down the connection with the block's first statements (no round trip of its own).
+    let batch: BatchedStatement[] | undefined
+    // BEGIN has no parameter: Bun.SQL sends it alone, and the block's first statements after its answer.
     const begun = query(connection, 'BEGIN', [])
     begun.catch(() => undefined)
     try {
       const started = performance.now()
       const tx: Tx = {
         kysely: kyselyOver(connection),
-        raw: new PostgresRaw(connection, () => {
-          if (ended) throw new Error(`"${name}": a statement started after COMMIT (an atCommit block awaited between its statements)`)
+        raw: new PostgresRaw(connection, {
+          open() {
+            if (ended) throw new Error(`"${name}": a statement started after COMMIT (an atCommit block awaited between its statements)`)
+          },
+          batch: () => batch,
         }),
         engine: 'postgres',
         name,
@@ -194,14 +240,20 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       }
       const value = await block(tx)
       await begun
-      // The commit pipeline: the keyed locks in one order, the deferred statements, COMMIT, sent
-      // together. A failed statement aborts the transaction, and the server answers COMMIT with a
-      // rollback: the first failure is thrown.
-      const sent: Promise<unknown>[] = [...commitLocks].sort().map((key) => query(connection, LOCK, [key]))
-      for (const work of commitWork) sent.push(work())
-      sent.push(query(connection, 'COMMIT', []))
+      // The commit pipeline, one message: the keyed locks in one order, the deferred statements (each
+      // atCommit block starts its statements now, into the batch), COMMIT. The locks are held for the
+      // server's execution of it, never across a round trip.
+      batch = []
+      const raw = tx.raw
+      const locks = [...commitLocks].sort().map((key) => raw.run(LOCK_BATCHED, [key]))
+      const works = commitWork.map((work) => work())
+      const statements = batch
+      batch = undefined
       ended = true
-      const outcomes = await Promise.allSettled(sent)
+      // Settled whatever happens (a failed batch rejects them all): no rejection goes unhandled.
+      const settled = Promise.allSettled([...locks, ...works])
+      await commitBatch(connection, statements)
+      const outcomes = await settled
       const failed = outcomes.find((outcome) => outcome.status === 'rejected')
       if (failed) throw (failed as PromiseRejectedResult).reason
       const heldMs = performance.now() - started
@@ -210,7 +262,8 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       return value
     } catch (error) {
       for (const settled of pendingAtCommit) settled.reject(error)
-      if (!ended) await query(connection, 'ROLLBACK', []).catch(() => undefined)
+      // Also after a failed batch: the server skipped its COMMIT and the transaction is aborted.
+      await query(connection, 'ROLLBACK', []).catch(() => undefined)
       throw error
     } finally {
       connection.release()

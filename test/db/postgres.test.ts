@@ -159,6 +159,22 @@ describe.skipIf(!postgresAvailable)('PostgreSQL engine', () => {
     ).rejects.toThrow('started after COMMIT')
   })
 
+  test('a value written in the commit batch (as a literal) reads back exactly as a bound one', async () => {
+    const texts = ["it's", 'back\\slash \\x41', "'; DROP TABLE pg_counters; --", 'ünïcödé 🎧 \u2028', '?', "''", '$1', '']
+    for (const [i, note] of texts.entries()) {
+      await db.write('batched literal', async (tx) => {
+        void tx.atCommit(() => tx.raw.run('INSERT INTO pg_counters (id, n, note, at) VALUES (?, ?, ?, ?)', [100 + i, -1.5e3, note, 2 ** 53 - 1]))
+      })
+      expect(await db.raw.get('SELECT n, note, at FROM pg_counters WHERE id = ?', [100 + i])).toEqual({ n: -1500, note, at: 2 ** 53 - 1 })
+    }
+    await expect(
+      db.write('batched NUL', async (tx) => {
+        void tx.atCommit(() => tx.raw.run('INSERT INTO pg_counters (id, n, note, at) VALUES (?, 0, ?, 0)', [200, 'a\u0000b']))
+      }),
+    ).rejects.toThrow('NUL')
+    await db.raw.run('DELETE FROM pg_counters WHERE id >= 100')
+  })
+
   test('a block that throws rolls back everything it wrote; run() counts changed rows', async () => {
     const failing = db.write('fails', async (tx) => {
       expect(await tx.raw.run('UPDATE pg_counters SET note = ? WHERE id = 1', ['changed'])).toBe(1)
