@@ -11,6 +11,7 @@ import { benchContacts, CONTACTS, printContactsBench } from './contacts.ts'
 import { runClusterBench } from './cluster.ts'
 import { runClusterLatencyBench } from './cluster-latency.ts'
 import { benchVersusMain, printVersusMain, VERSUS_HEADER } from './versus-main.ts'
+import { runWriteCapacityBench } from './write-capacity.ts'
 
 process.stdout.write(
   `Switchboard benchmarks: ${GENERATOR}, ${CONNECTIONS} connections, ${DURATION_S} s per measurement, median of ${ROUNDS} alternating rounds, bun ${Bun.version}\n\n`,
@@ -76,3 +77,7 @@ await runClusterBench()
 // Issue 27 item 10: the cross-instance latencies the tests no longer time; skipped (and said so) without the servers.
 process.stdout.write('\n')
 await runClusterLatencyBench()
+
+// Issue 28: write capacity with PostgreSQL across a network (a delaying proxy), one and two instances; skipped without the servers.
+process.stdout.write('\n')
+await runWriteCapacityBench()
