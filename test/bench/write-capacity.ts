@@ -14,7 +14,7 @@ import { postgresAvailable, redisAvailable, type RunningService, startPostgres, 
 import { UNUSED_S3 } from './bootstrap.ts'
 import { benchClusterWebhooks, printClusterWebhooks } from './cluster-webhooks.ts'
 import { firstStart, type Instance, signIn, startInstance } from './cluster-setup.ts'
-import { type DelayProxy, startDelayProxy } from './delay-proxy.ts'
+import { type DelayProxy, startDelayProxy } from '../helpers/delay-proxy.ts'
 import { DURATION_S, GENERATOR, type LoadResult, ROUNDS, type Target } from './load.ts'
 
 /** Milliseconds each chunk waits in each direction (a timer: about 1–1.3 ms here). */
@@ -165,7 +165,10 @@ export async function benchWriteCapacity(): Promise<WriteCapacityBench> {
     const calls: string[] = []
     const roundTrips = [
       { what: 'ticket create', request: () => send('POST', '/api/v1/tickets', { subject: 'RT', tags: ['rt'] }) },
-      { what: 'ticket update', request: (i: number) => send('PATCH', `/api/v1/tickets/${ticket.id}`, { priority: i % 2 ? 'high' : 'low' }) },
+      {
+        what: 'ticket update',
+        request: (i: number) => send('PATCH', `/api/v1/tickets/${ticket.id}`, { priority: i % 2 ? 'high' : 'low' }),
+      },
       { what: 'ticket comment', request: () => send('POST', `/api/v1/tickets/${ticket.id}/comments`, { body: 'On it', public: true }) },
       {
         what: 'call create',
@@ -176,18 +179,31 @@ export async function benchWriteCapacity(): Promise<WriteCapacityBench> {
         },
       },
       { what: 'call end', request: (i: number) => send('POST', `/api/v1/calls/${calls[i + 1]}/end`, { status: 'canceled' }) },
-      { what: 'session message', request: () => send('POST', `/api/v1/engagements/${session.id}/messages`, { direction: 'in', body: 'Hello' }) },
+      {
+        what: 'session message',
+        request: () => send('POST', `/api/v1/engagements/${session.id}/messages`, { direction: 'in', body: 'Hello' }),
+      },
       {
         what: 'login',
         request: () =>
-          send('POST', '/api/v1/auth/login', { email: 'bench@bench.example', password: 'bench-password-123' }, { 'content-type': 'application/json' }),
+          send(
+            'POST',
+            '/api/v1/auth/login',
+            { email: 'bench@bench.example', password: 'bench-password-123' },
+            { 'content-type': 'application/json' },
+          ),
       },
     ]
     const counted: { what: string; perRequest: number }[] = []
     for (const { what, request } of roundTrips) counted.push({ what, perRequest: await roundTripsOf(proxy, request) })
 
     process.stdout.write('  (webhook backlog across the proxy:)\n')
-    printClusterWebhooks(await benchClusterWebhooks(binary, dir, { ...postgres, url: proxied }, redis, { LOG_LEVEL: 'warn', PUBLIC_URL: 'http://switchboard.bench' }))
+    printClusterWebhooks(
+      await benchClusterWebhooks(binary, dir, { ...postgres, url: proxied }, redis, {
+        LOG_LEVEL: 'warn',
+        PUBLIC_URL: 'http://switchboard.bench',
+      }),
+    )
     return { rttMs, loads, roundTrips: counted }
   } finally {
     await Promise.all(instances.map((instance) => instance.stop()))
