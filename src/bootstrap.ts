@@ -1,13 +1,18 @@
 // First start: on a fresh database, the organization "Default" and its Super Admin (ADMIN_EMAIL,
 // ADMIN_PASSWORD or a generated password printed once to stderr). Never again after that.
 import { type AppContext, contextFor } from './context.ts'
-import { getKv, putKv } from './db/kv.ts'
+import { getKv } from './db/kv.ts'
 import type { Logger } from './lib/log.ts'
 import { generatePassword, hashPassword } from './modules/auth/index.ts'
 import { anyOrganization, createOrganization } from './modules/organizations/index.ts'
 import { insertUser } from './modules/users/index.ts'
 
 const DONE_KEY = 'bootstrapped_at'
+
+// The first start is claimed by writing its marker, one statement: of instances starting at once on an
+// empty database, the one whose INSERT wrote the row creates the organization and its Super Admin; the
+// others' INSERT finds the row (on PostgreSQL after waiting for the winner's commit) and they do nothing.
+const CLAIM_FIRST_START = 'INSERT INTO system_kv (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING'
 
 export interface BootstrapResult {
   organizationId: string
@@ -25,11 +30,10 @@ export async function bootstrap(app: AppContext): Promise<BootstrapResult | unde
   const passwordHash = await hashPassword(app.config.adminPassword ?? generated!)
   const now = ctx.clock.now()
   return app.db.write('first-start', async (tx) => {
-    // Checked again under the write lock; a database that already has organizations is not fresh.
-    if ((await getKv(tx, DONE_KEY)) !== undefined) return undefined
-    const fresh = !(await anyOrganization(tx))
-    await putKv(tx, DONE_KEY, new Date(now).toISOString(), now)
-    if (!fresh) return undefined
+    // Exactly one first start: the marker written here, or another process's found. A database that
+    // already has organizations is not fresh (marked, nothing created).
+    if ((await tx.raw.run(CLAIM_FIRST_START, [DONE_KEY, new Date(now).toISOString(), now])) === 0) return undefined
+    if (await anyOrganization(tx)) return undefined
     const org = await createOrganization(tx, { name: 'Default', plan: 'professional' }, now)
     const user = await insertUser(
       tx,

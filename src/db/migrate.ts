@@ -30,6 +30,20 @@ const STATEMENT_BREAKPOINT = '--> statement-breakpoint'
  */
 const MIGRATION_LOCK = 'schema-migrations'
 
+/**
+ * Takes the migration lock with no lock or statement timeout for the rest of the transaction (PostgreSQL):
+ * a migration may build an index on a large table for minutes, and an instance starting meanwhile waits
+ * for it rather than fail its start after DATABASE_LOCK_TIMEOUT.
+ */
+async function lockMigrations(tx: Tx): Promise<void> {
+  if (tx.engine === 'postgres')
+    await Promise.all([
+      tx.raw.get("SELECT set_config('lock_timeout', ?, true)", ['0']),
+      tx.raw.get("SELECT set_config('statement_timeout', ?, true)", ['0']),
+    ])
+  await tx.lock(MIGRATION_LOCK)
+}
+
 export function checksum(source: string): string {
   return new Bun.CryptoHasher('sha256').update(source).digest('hex')
 }
@@ -70,7 +84,7 @@ export async function migrate(
   now = Date.now(),
 ): Promise<MigrationResult> {
   await db.write('create schema_migrations', async (tx) => {
-    await tx.lock(MIGRATION_LOCK)
+    await lockMigrations(tx)
     await tx.raw.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
     tag TEXT PRIMARY KEY NOT NULL,
     checksum TEXT NOT NULL,
@@ -103,7 +117,7 @@ export async function migrate(
     try {
       const applied = await db.write(`migration ${migration.tag}`, async (tx) => {
         // Checked again inside the write transaction, under the lock: another process may have applied it meanwhile.
-        await tx.lock(MIGRATION_LOCK)
+        await lockMigrations(tx)
         if (await tx.raw.get('SELECT 1 AS x FROM schema_migrations WHERE tag = ?', [migration.tag])) return false
         await migration.up(tx)
         await tx.raw.run('INSERT INTO schema_migrations (tag, checksum, applied_at, app_version) VALUES (?, ?, ?, ?)', [

@@ -14,23 +14,29 @@ export async function anyKey(db: Queries): Promise<boolean> {
  */
 export async function insertKey(db: Database, row: KeyRow, options: { onlyIfNone?: boolean } = {}): Promise<boolean> {
   return db.write('signing_key.add', async (tx) => {
+    // Exactly one first key: first starts at once check for none one after another (there is no row to lock).
+    if (options.onlyIfNone) await tx.lock('signing-keys:first')
     if (options.onlyIfNone && (await anyKey(tx))) return false
     await tx.kysely.insertInto('signing_keys').values(row).execute()
     return true
   })
 }
 
-/** Every key, oldest activation first. */
+/**
+ * Every key, oldest activation first. The kid breaks ties (rotations at the same millisecond, on two
+ * instances at once): the last key active is then the same one signerKey() picks, on every instance.
+ */
 export async function allKeys(db: Queries): Promise<KeyRow[]> {
-  return db.kysely.selectFrom('signing_keys').selectAll().orderBy('activates_at').orderBy('created_at').execute()
+  return db.kysely.selectFrom('signing_keys').selectAll().orderBy('activates_at').orderBy('created_at').orderBy('kid').execute()
 }
 
 export async function keyByKid(db: Queries, kid: string): Promise<KeyRow | undefined> {
   return db.kysely.selectFrom('signing_keys').selectAll().where('kid', '=', kid).executeTakeFirst()
 }
 
-// Once per sign-in and refresh: a raw statement.
-const SIGNER = 'SELECT kid, activates_at FROM signing_keys WHERE activates_at <= ? ORDER BY activates_at DESC, created_at DESC LIMIT 1'
+// Once per sign-in and refresh: a raw statement. Ties broken by kid, as allKeys() does: one current key.
+const SIGNER =
+  'SELECT kid, activates_at FROM signing_keys WHERE activates_at <= ? ORDER BY activates_at DESC, created_at DESC, kid DESC LIMIT 1'
 
 /** The latest key whose activation time has come. */
 export async function signerKey(db: Queries, now: number): Promise<{ kid: string; activates_at: number } | undefined> {

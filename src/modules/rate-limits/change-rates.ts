@@ -5,7 +5,7 @@ import type { Ctx } from '../../context.ts'
 import type { Tx } from '../../db/database.ts'
 import { appendAudit, auditActorOf } from '../audit/index.ts'
 import { PLAN_RATES } from './plans.ts'
-import { findOrgRates, type OrgRatesRow, updateOrgRates } from './store.ts'
+import { findOrgRates, lockOrgRates, type OrgRatesRow, updateOrgRates } from './store.ts'
 
 export interface RatesView {
   organization_id: string
@@ -64,7 +64,8 @@ export async function changePlanInTx(
   input: { organizationId: string; plan: string; now: number; reason?: string },
 ): Promise<{ before: RatesView; after: RatesView } | undefined> {
   const { organizationId, plan, now } = input
-  const found = await findOrgRates(tx, organizationId)
+  // Locked: "already this plan" and the audit record's before are read, then written.
+  const found = await lockOrgRates(tx, organizationId)
   if (!found) return undefined
   const before = view(found)
   if (input.reason !== undefined && found.plan === plan) return { before, after: before }
@@ -90,7 +91,8 @@ export async function changeRates(
   const now = ctx.clock.now()
   const { organizationId } = input
   return ctx.db.write('organization.change_rates', async (tx) => {
-    const found = await findOrgRates(tx, organizationId)
+    // Locked: the audit record's before is what this change replaced.
+    const found = await lockOrgRates(tx, organizationId)
     if (!found) return undefined
     const after = view((await updateOrgRates(tx, organizationId, { perMinute: input.perMinute, perDay: input.perDay }, now))!)
     const target = { type: 'organization', id: organizationId }

@@ -73,6 +73,16 @@ export async function findOrgRates(db: Queries, organizationId: string): Promise
   return db.raw.get<OrgRatesRow>(ORG_RATES, [organizationId])
 }
 
+/**
+ * As findOrgRates, the organization's row locked until commit (PostgreSQL; SQLite's one writer already
+ * serializes): a change of plan or rates reads them, then writes and records before and after, and a
+ * change at once on another instance waits for this one. NO KEY UPDATE, as the UPDATE that follows
+ * takes anyway: the foreign key checks of rows naming the organization (KEY SHARE) never wait for it.
+ */
+export async function lockOrgRates(tx: Tx, organizationId: string): Promise<OrgRatesRow | undefined> {
+  return tx.raw.get<OrgRatesRow>(tx.engine === 'postgres' ? `${ORG_RATES} FOR NO KEY UPDATE OF organizations` : ORG_RATES, [organizationId])
+}
+
 /** Sets the plan and, where given, the rates (a number, or null to clear); `undefined` keeps a rate. */
 export async function updateOrgRates(
   tx: Tx,

@@ -71,6 +71,8 @@ export async function changeAllowedCidrs(
   const now = ctx.clock.now()
   const after = input.cidrs.map((c) => c.text)
   return ctx.db.write('webhook.allowed_cidrs.set', async (tx) => {
+    // The audit record's before is what this change replaced: changes at once take turns (the row may not exist yet).
+    await tx.lock(`webhook-cidrs:${input.organizationId}`)
     const before = await readAllowedCidrs(tx, input.organizationId)
     await saveAllowedCidrs(tx, input.organizationId, after, now)
     await appendAudit(tx, {

@@ -39,6 +39,8 @@ export async function createWebhook(ctx: Ctx<UserActor>, input: NewWebhook): Pro
     updated_at: now,
   }
   await ctx.db.write('webhook.create', async (tx) => {
+    // At most 50: creations in this organization at once count one after another (only they wait).
+    await tx.lock(`webhooks-count:${actor.organizationId}`)
     if ((await countWebhooks(tx, actor.organizationId)) >= MAX_WEBHOOKS_PER_ORGANIZATION) {
       throw new AppError('LIMIT_REACHED', `An organization has at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks: delete one first`)
     }

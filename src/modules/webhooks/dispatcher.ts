@@ -175,21 +175,22 @@ export class WebhookDispatcher implements DeliveryService {
     }
     if (this.finished.length === 0 && this.gone.length === 0 && this.free() <= 0) return 0
     const { config, db, clock } = this.deps
-    let finished: Finished[] = []
+    // Taken before the transaction, whose block may run more than once (a deadlock with another
+    // instance's tick): each run records all of them, and none is lost to a run that rolled back.
+    const finished = this.finished.splice(0)
+    const goneJobs = this.gone.splice(0)
+    const gone = idsOf(goneJobs)
     let claimed: DueDelivery[] = []
     let leaseUntil = 0
     let results: OutcomeResult[]
     try {
       results = await db.write('webhook.dispatch', async (tx) => {
-        // Taken once the writer is ours: sends that ended while this waited for it come along.
-        finished = this.finished.splice(0)
         const now = clock.now()
         leaseUntil = this.leaseFrom(now)
-        const gone = idsOf(this.gone.splice(0))
         const claim = (free: number) => claimDue(tx, now, leaseUntil, { free, freeFor: (id) => this.freeFor(id) }, this.bodies)
         if (tx.engine === 'postgres' && gone.length === 0 && finished.every(closesOnly)) {
-          // Each statement a round trip under the writer lock: the outcomes only close their rows, so the claim
-          // needs nothing they return, and it is started with them (one pipeline, executed in order).
+          // The outcomes only close their rows, so the claim needs nothing they return, and it is started
+          // with them (one pipeline, one round trip, executed in order).
           const free = this.free()
           const [recorded, due] = await Promise.all([
             recordOutcomes(tx, finished, config.webhooks.retryScheduleMs, now),
@@ -200,18 +201,22 @@ export class WebhookDispatcher implements DeliveryService {
         }
         await skipDeliveries(tx, gone)
         const recorded = await recordOutcomes(tx, finished, config.webhooks.retryScheduleMs, now)
-        // Disabled now (all attempts failed, or 410 Gone): what it has ready is not sent, but kept for recovery.
-        for (const [i, result] of recorded.entries())
-          if (result.disabled) await skipDeliveries(tx, idsOf(this.ready.takeFor(finished[i]!.delivery.webhook_id)))
         const free = this.free()
         if (free > 0) claimed = await claim(free)
         return recorded
       })
     } catch (error) {
       this.deps.log.error('webhook dispatch transaction failed', { error })
+      // Still to skip at the next tick.
+      this.gone.push(...goneJobs)
       for (const f of finished) f.reject(error)
       return 0
     }
+    // Disabled now (all attempts failed, or 410 Gone): what it has ready is not sent, but kept for
+    // recovery. Taken from the queue once committed (a block run again must not lose them), before
+    // anything else can start one; a send that found its webhook off would skip it just the same.
+    const disabled = results.flatMap((result, i) => (result.disabled ? idsOf(this.ready.takeFor(finished[i]!.delivery.webhook_id)) : []))
+    if (disabled.length > 0) await skipDeliveries(db, disabled).catch((error) => this.deps.log.error('webhook skip failed', { error }))
     for (const [i, f] of finished.entries()) f.resolve(results[i]!)
     if (this.stopped) {
       // Stopped while the claim ran (possible on an engine that interleaves): give it back unsent.

@@ -10,7 +10,7 @@ import { queueDelivery } from './queue-delivery.ts'
 import type { AttemptOutcome } from './send-attempt.ts'
 import { type AttemptRecord, closeDeliveries, closeDelivery, firstAttemptAt } from './store/deliveries.ts'
 import type { ClaimedDelivery } from './store/dispatch.ts'
-import { disableWebhookRow, failureStateOf, markFailed, markSucceeded } from './store/webhooks.ts'
+import { disableWebhookRow, markFailed, markSucceeded } from './store/webhooks.ts'
 
 export interface OutcomeResult {
   /** The webhook was disabled by this outcome. */
@@ -46,13 +46,15 @@ export async function recordOutcome(
     return NOTHING
   }
   succeeded.delete(delivery.webhook_id)
-  const webhook = await failureStateOf(tx, delivery.webhook_id)
+  // Counted and read in one statement that keeps the webhook locked to the end: what follows decides on
+  // a state no other dispatcher changes meanwhile (at most one of them disables it, once).
+  const webhook = await markFailed(tx, delivery.webhook_id, now)
+  // Deleted meanwhile: no next attempt (its row would name a webhook that is gone).
   if (!webhook) return NOTHING
-  const failingSince = webhook.failing_since === null ? now : Number(webhook.failing_since)
-  await markFailed(tx, webhook.id, failingSince)
+  const failingSince = Number(webhook.failing_since)
   if (!webhook.enabled) return NOTHING
   if (outcome.responseCode === 410) {
-    await disable(tx, webhook, 'gone', `the receiver answered 410 Gone to delivery ${delivery.id}`, now)
+    if (!(await disable(tx, webhook, 'gone', `the receiver answered 410 Gone to delivery ${delivery.id}`, now))) return NOTHING
     return { disabled: 'gone', nextAttemptAt: null }
   }
   if (delivery.trigger === 'retry') return NOTHING
@@ -61,7 +63,8 @@ export async function recordOutcome(
     const first = (await firstAttemptAt(tx, delivery)) ?? now
     // Failing since that attempt or before: no success was recorded since the run began.
     if (failingSince <= first) {
-      await disable(tx, webhook, 'exhausted', `all ${scheduleMs.length} attempts of event ${delivery.event_id} failed`, now)
+      if (!(await disable(tx, webhook, 'exhausted', `all ${scheduleMs.length} attempts of event ${delivery.event_id} failed`, now)))
+        return NOTHING
       return { disabled: 'exhausted', nextAttemptAt: null }
     }
     return NOTHING
@@ -106,7 +109,8 @@ export async function recordOutcomes(
   let marks: string[] = []
   const flush = async () => {
     if (closes.length === 0) return
-    await Promise.all([closeDeliveries(tx, closes, now), ...marks.map((id) => markSucceeded(tx, id, now))])
+    // Webhook rows in id order: two dispatchers marking the same webhooks lock them in one order.
+    await Promise.all([closeDeliveries(tx, closes, now), ...marks.sort().map((id) => markSucceeded(tx, id, now))])
     closes = []
     marks = []
   }
@@ -128,15 +132,19 @@ export async function recordOutcomes(
   return results
 }
 
-/** Disabled by the system, with its audit record (webhook.disabled is not an event of the catalog). */
+/**
+ * Disabled by the system, with its audit record (webhook.disabled is not an event of the catalog); false,
+ * and nothing recorded, when it was off already.
+ */
 async function disable(
   tx: Tx,
   webhook: { id: string; organization_id: string },
   reason: 'exhausted' | 'gone',
   detail: string,
   now: number,
-): Promise<void> {
-  await disableWebhookRow(tx, webhook.id, reason, now)
+): Promise<boolean> {
+  // Conditional on being on: the one transaction that turns it off records it.
+  if (!(await disableWebhookRow(tx, webhook.id, reason, now))) return false
   await appendAudit(tx, {
     organizationId: webhook.organization_id,
     actor: auditActorOf({ kind: 'system', id: 'cron' }),
@@ -146,4 +154,5 @@ async function disable(
     details: { detail, at: isoTime(now) },
     now,
   })
+  return true
 }

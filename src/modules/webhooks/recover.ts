@@ -7,7 +7,7 @@ import { DATE_TIME_EXPECTED, parseDateTime } from '../../lib/date-time.ts'
 import { appendAudit, auditActorOf } from '../audit/index.ts'
 import { deliveryRow } from './queue-delivery.ts'
 import { insertDeliveries, undeliveredEvents } from './store/deliveries.ts'
-import { getWebhookInOrg } from './store/webhooks.ts'
+import { lockWebhookInOrg } from './store/webhooks.ts'
 
 export const RECOVER_WINDOW_MS = 14 * 86_400_000
 
@@ -23,7 +23,9 @@ export async function recoverWebhook(
   if (since < now - RECOVER_WINDOW_MS) throw validationError([{ field: 'since', message: 'must be at most 14 days ago' }])
   if (since > now) throw validationError([{ field: 'since', message: 'must not be in the future' }])
   const queued = await ctx.db.write('webhook.recover', async (tx) => {
-    const webhook = await getWebhookInOrg(tx, actor.organizationId, webhookId)
+    // Locked: two recoveries at once would each queue every undelivered event (each sent twice); the
+    // second reads the first's pending rows instead, and queues nothing more.
+    const webhook = await lockWebhookInOrg(tx, actor.organizationId, webhookId, 'change')
     if (!webhook.enabled) throw new AppError('CONFLICT', 'The webhook is disabled: turn it back on first (PATCH {"enabled": true})')
     const events = await undeliveredEvents(tx, actor.organizationId, webhookId, since)
     // 14 days of events can be 100,000 rows: written many to a statement.

@@ -8,7 +8,7 @@ import { testEventData } from '../event-data/index.ts'
 import { isEventType, recordEvent } from '../events/index.ts'
 import { insertClaimedAttempt, sendClaimed } from './send-now.ts'
 import type { DeliveryRow } from './store/deliveries.ts'
-import { getWebhookInOrg } from './store/webhooks.ts'
+import { lockWebhookInOrg } from './store/webhooks.ts'
 
 export async function sendTestEvent(ctx: Ctx<UserActor>, input: { webhookId: string; eventType: string }): Promise<DeliveryRow> {
   const { actor } = ctx
@@ -17,7 +17,9 @@ export async function sendTestEvent(ctx: Ctx<UserActor>, input: { webhookId: str
     throw validationError([{ field: 'event_type', message: `${JSON.stringify(eventType)} is not an event type of the catalog` }])
   const now = ctx.clock.now()
   const claimed = await ctx.db.write('webhook.test', async (tx) => {
-    await getWebhookInOrg(tx, actor.organizationId, webhookId)
+    // Held (KEY SHARE) until commit: a delete at once waits, so the delivery row never names a webhook
+    // that is gone (404, not the foreign key's 500); test sends at once do not wait for each other.
+    await lockWebhookInOrg(tx, actor.organizationId, webhookId, 'exist')
     // The event row only: no audit record, and no fan-out to the organization's other webhooks.
     const event = await recordEvent(tx, {
       organizationId: actor.organizationId,

@@ -4,7 +4,7 @@ import type { Ctx, UserActor } from '../../context.ts'
 import { appendAudit, auditActorOf } from '../audit/index.ts'
 import { checkWebhookInput } from './check-input.ts'
 import { sealWebhookSecret } from './secret.ts'
-import { getWebhookInOrg, saveWebhook, type WebhookRow } from './store/webhooks.ts'
+import { lockWebhookInOrg, saveWebhook, type WebhookRow } from './store/webhooks.ts'
 
 export interface WebhookChanges {
   url?: string
@@ -22,7 +22,8 @@ export async function updateWebhook(ctx: Ctx<UserActor>, input: { id: string; ch
   // Sealed before the transaction: no crypto while the writer is held.
   const secretSealed = asked.secret === undefined ? undefined : sealWebhookSecret(ctx.masterKey, id, asked.secret)
   return ctx.db.write('webhook.update', async (tx) => {
-    const before = await getWebhookInOrg(tx, actor.organizationId, id)
+    // Locked: turning it on or off reads `enabled` then writes it; a PATCH at once on another instance waits.
+    const before = await lockWebhookInOrg(tx, actor.organizationId, id, 'change')
     const changes: Partial<WebhookRow> = { updated_at: now }
     if (asked.url !== undefined) changes.url = asked.url
     if (events !== undefined) changes.events = JSON.stringify(events)
