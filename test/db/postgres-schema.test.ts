@@ -285,7 +285,7 @@ describe.skipIf(!available)('the PostgreSQL schema', () => {
 
   test('the same indexes: names, tables, columns (the chain index on an expression), unique, partial', async () => {
     const embedded = await sqliteIndexes()
-    expect(Object.keys(embedded).length).toBe(129)
+    expect(Object.keys(embedded).length).toBe(130)
     const server = await pgIndexes()
     expect(Object.keys(server).sort()).toEqual(Object.keys(embedded).sort())
     for (const name of Object.keys(embedded)) expect({ name, ...server[name] }).toEqual({ name, ...embedded[name]! })
@@ -309,6 +309,7 @@ describe.skipIf(!available)('the PostgreSQL schema', () => {
       { name: 'invoices_open_due', predicate: "((status = 'open'::text) AND (due_date IS NOT NULL))" },
       { name: 'invoices_org_number', predicate: '(number IS NOT NULL)' },
       { name: 'leads_converted_contact', predicate: '(converted_contact_id IS NOT NULL)' },
+      { name: 'payments_one_processing_transfer', predicate: "((provider = 'manual'::text) AND (status = 'processing'::text))" },
       { name: 'payments_provider_id', predicate: '(provider_payment_id IS NOT NULL)' },
       { name: 'plan_prices_active_org', predicate: '((deactivated_at IS NULL) AND (organization_id IS NOT NULL))' },
       { name: 'plan_prices_active_public', predicate: '((deactivated_at IS NULL) AND (organization_id IS NULL))' },

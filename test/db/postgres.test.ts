@@ -163,7 +163,9 @@ describe.skipIf(!postgresAvailable)('PostgreSQL engine', () => {
     const texts = ["it's", 'back\\slash \\x41', "'; DROP TABLE pg_counters; --", 'ünïcödé 🎧 \u2028', '?', "''", '$1', '']
     for (const [i, note] of texts.entries()) {
       await db.write('batched literal', async (tx) => {
-        void tx.atCommit(() => tx.raw.run('INSERT INTO pg_counters (id, n, note, at) VALUES (?, ?, ?, ?)', [100 + i, -1.5e3, note, 2 ** 53 - 1]))
+        void tx.atCommit(() =>
+          tx.raw.run('INSERT INTO pg_counters (id, n, note, at) VALUES (?, ?, ?, ?)', [100 + i, -1.5e3, note, 2 ** 53 - 1]),
+        )
       })
       expect(await db.raw.get('SELECT n, note, at FROM pg_counters WHERE id = ?', [100 + i])).toEqual({ n: -1500, note, at: 2 ** 53 - 1 })
     }

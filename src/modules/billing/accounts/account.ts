@@ -8,6 +8,7 @@ import {
   type BillingAccountRow,
   findBillingAccount,
   insertBillingAccountIfMissing,
+  lockBillingAccount,
   takeNextInvoiceNumber,
   updateBillingAccountRow,
 } from './store.ts'
@@ -44,9 +45,21 @@ export async function ensureBillingAccountInTx(tx: Tx, organizationId: string, n
   return (await findBillingAccount(tx, organizationId))!
 }
 
+/**
+ * The organization's billing account (made when missing) read under its row lock: what the caller writes
+ * next depends on it (the credit balance, the settings' before and after), so a concurrent writer waits.
+ */
+export async function lockBillingAccountInTx(tx: Tx, organizationId: string, now: number): Promise<BillingAccountRow> {
+  const found = await lockBillingAccount(tx, organizationId)
+  if (found) return found
+  await insertBillingAccountIfMissing(tx, defaultAccount(organizationId, now))
+  return (await lockBillingAccount(tx, organizationId))!
+}
+
 /** The number the organization's next finalized invoice takes: `INV-000001`, then `INV-000002`, without gaps. */
 export async function takeInvoiceNumberInTx(tx: Tx, organizationId: string, now: number): Promise<string> {
   await ensureBillingAccountInTx(tx, organizationId, now)
+  // One UPDATE … RETURNING (row-locked until commit): each number taken once, none lost (gap-free, unique).
   return `INV-${String(await takeNextInvoiceNumber(tx, organizationId, now)).padStart(6, '0')}`
 }
 
@@ -56,7 +69,8 @@ export async function addCreditInTx(
   organizationId: string,
   input: { amount: number; currency: string; now: number },
 ): Promise<BillingAccountRow> {
-  const account = await ensureBillingAccountInTx(tx, organizationId, input.now)
+  // The balance under the account's row lock: two credits at once never lose one (no lost update).
+  const account = await lockBillingAccountInTx(tx, organizationId, input.now)
   const balance = Number(account.credit_balance)
   if (balance > 0 && account.balance_currency !== input.currency)
     throw new AppError(
@@ -83,7 +97,8 @@ export async function takeCreditInTx(
   organizationId: string,
   input: { upTo: number; currency: string; now: number },
 ): Promise<number> {
-  const account = await ensureBillingAccountInTx(tx, organizationId, input.now)
+  // The balance under the account's row lock: two invoices finalized at once never take the same credit.
+  const account = await lockBillingAccountInTx(tx, organizationId, input.now)
   const balance = Number(account.credit_balance)
   if (balance <= 0 || input.upTo <= 0 || account.balance_currency !== input.currency) return 0
   const taken = Math.min(balance, input.upTo)

@@ -7,7 +7,7 @@ import { isoTime } from '../../../lib/clock.ts'
 import { appendAudit, auditActorOf } from '../../audit/index.ts'
 import { findOrganization } from '../../organizations/index.ts'
 import type { RetriesExhaustedAction } from '../table.ts'
-import { billingAccountOf, ensureBillingAccountInTx } from './account.ts'
+import { billingAccountOf, lockBillingAccountInTx } from './account.ts'
 import { type BillingAccountRow, updateBillingAccountRow } from './store.ts'
 
 export const MAX_TAX_RATE_BPS = 10_000
@@ -76,7 +76,8 @@ export async function updateBillingSettings(ctx: Ctx, organizationId: string, ch
   if (changes.days_until_due !== undefined) patch.days_until_due = changes.days_until_due
   return ctx.db.write('billing_settings.update', async (tx) => {
     if (!(await findOrganization(tx, organizationId))) throw noSuchOrganization()
-    const before = await ensureBillingAccountInTx(tx, organizationId, now)
+    // Under the account's row lock: the audit's before is the previous change's after (no change lost between).
+    const before = await lockBillingAccountInTx(tx, organizationId, now)
     const after = (await updateBillingAccountRow(tx, organizationId, { ...patch, updated_at: now }))!
     // String(): PostgreSQL hands BIGINT columns back as text.
     const changed = Object.keys(patch).filter(

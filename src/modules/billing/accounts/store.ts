@@ -9,6 +9,11 @@ export async function findBillingAccount(db: Queries, organizationId: string): P
   return db.kysely.selectFrom('billing_accounts').selectAll().where('organization_id', '=', organizationId).executeTakeFirst()
 }
 
+/** The row under its lock (PostgreSQL FOR UPDATE) until the transaction ends: read before a change that depends on it. */
+export async function lockBillingAccount(tx: Tx, organizationId: string): Promise<BillingAccountRow | undefined> {
+  return tx.raw.get<BillingAccountRow>(`SELECT * FROM billing_accounts WHERE organization_id = ?${tx.forUpdate}`, [organizationId])
+}
+
 /** Inserts the row unless it exists (two first uses at once keep one). */
 export async function insertBillingAccountIfMissing(tx: Tx, row: BillingAccountRow): Promise<void> {
   await tx.kysely

@@ -5,12 +5,13 @@ import type { Ctx } from '../../../context.ts'
 import type { Tx } from '../../../db/database.ts'
 import { AppError } from '../../../errors.ts'
 import { addCreditInTx } from '../accounts/account.ts'
-import { loadInvoiceInTx } from './draft.ts'
 import { auditInvoice } from './events.ts'
 import { assertInvoiceTransition } from './lifecycle.ts'
+import { loadInvoiceInTx } from './lock.ts'
 import { type InvoiceRow, saveInvoice } from './store.ts'
 
 export async function voidInvoiceInTx(tx: Tx, ctx: Ctx, invoiceId: string, now: number): Promise<InvoiceRow> {
+  // Locked: a payment at the same moment lands before (409 here) or finds it void; never a voided invoice with a payment.
   const invoice = await loadInvoiceInTx(tx, invoiceId)
   assertInvoiceTransition(invoice.status, 'void')
   // Stripe refuses to void an invoice with payments on it: they would have to be refunded first.
@@ -25,6 +26,7 @@ export async function voidInvoiceInTx(tx: Tx, ctx: Ctx, invoiceId: string, now: 
 }
 
 export async function markInvoiceUncollectibleInTx(tx: Tx, ctx: Ctx, invoiceId: string, now: number): Promise<InvoiceRow> {
+  // Locked: the status moves once, from what it is now.
   const invoice = await loadInvoiceInTx(tx, invoiceId)
   assertInvoiceTransition(invoice.status, 'uncollectible')
   const marked: InvoiceRow = {

@@ -4,6 +4,7 @@
 export { markInvoiceUncollectibleInTx, voidInvoiceInTx } from './close.ts'
 export { createDraftInvoiceInTx, deleteDraftInvoiceInTx, type NewDraftInvoice, type NewInvoiceLine } from './draft.ts'
 export { finalizeInvoiceInTx } from './finalize.ts'
+export { loadInvoiceInTx, lockInvoiceInTx } from './lock.ts'
 export { type InvoiceJson, invoiceJson, invoicePdfPath } from './invoice-json.ts'
 export { INVOICE_TRANSITIONS, type InvoiceState } from './lifecycle.ts'
 export { applyInvoicePaymentInTx, recordInvoicePaymentFailureInTx } from './pay.ts'

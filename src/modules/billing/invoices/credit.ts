@@ -20,8 +20,8 @@ export interface CreditSplit {
 /** Gives `amount` (> 0), the negative total of `creditor`, to what is still owed for its period, then to the balance. */
 export async function creditUnusedTimeInTx(tx: Tx, ctx: Ctx, creditor: InvoiceRow, amount: number, now: number): Promise<CreditSplit> {
   let left = amount
-  // Read and changed under the one writer (the advisory lock on PostgreSQL), like every write here: no
-  // payment can land on these invoices between the read and the save.
+  // The change holds its subscription's row lock, which every writer of its invoices takes first
+  // (lockInvoiceInTx): no payment lands on these between the read and the save (never credited and paid both).
   const owed =
     creditor.subscription_id === null || creditor.period_start === null
       ? []

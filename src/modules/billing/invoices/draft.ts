@@ -4,14 +4,15 @@
 // A draft has no number; it may be deleted (its row and lines go).
 import type { Ctx } from '../../../context.ts'
 import type { Tx } from '../../../db/database.ts'
-import { AppError, validationError } from '../../../errors.ts'
+import { validationError } from '../../../errors.ts'
 import { prefixedId } from '../../../lib/ids.ts'
 import { ensureBillingAccountInTx } from '../accounts/account.ts'
 import { isWithinMaxAmount, MAX_AMOUNT_TEXT, taxOf } from '../money.ts'
 import type { BillingReason, CollectionMethod, LineKind, PlanId } from '../table.ts'
 import { auditInvoice } from './events.ts'
 import { assertInvoiceTransition } from './lifecycle.ts'
-import { deleteInvoiceRow, findInvoiceById, type InvoiceLineRow, type InvoiceRow, insertInvoice } from './store.ts'
+import { loadInvoiceInTx } from './lock.ts'
+import { deleteInvoiceRow, type InvoiceLineRow, type InvoiceRow, insertInvoice } from './store.ts'
 
 export interface NewInvoiceLine {
   kind: LineKind
@@ -127,15 +128,9 @@ export async function createDraftInvoiceInTx(tx: Tx, ctx: Ctx, input: NewDraftIn
   return row
 }
 
-/** The invoice by id inside the transaction, or 404 (the callers give ids of their own rows, or the operator's). */
-export async function loadInvoiceInTx(tx: Tx, invoiceId: string): Promise<InvoiceRow> {
-  const row = await findInvoiceById(tx, invoiceId)
-  if (!row) throw new AppError('NOT_FOUND', 'No such invoice')
-  return row
-}
-
 /** Deletes a draft (409 for any other status). */
 export async function deleteDraftInvoiceInTx(tx: Tx, ctx: Ctx, invoiceId: string, now: number): Promise<InvoiceRow> {
+  // Locked: a delete racing a finalization of the same draft finds it open (409), never deletes it numbered.
   const row = await loadInvoiceInTx(tx, invoiceId)
   assertInvoiceTransition(row.status, 'deleted')
   await deleteInvoiceRow(tx, row.id)

@@ -9,15 +9,17 @@ import { findOrganization } from '../../organizations/index.ts'
 import { ensureBillingAccountInTx, takeCreditInTx, takeInvoiceNumberInTx } from '../accounts/account.ts'
 import { taxOf } from '../money.ts'
 import { type CreditSplit, creditUnusedTimeInTx } from './credit.ts'
-import { checkInvoiceAmounts, loadInvoiceInTx } from './draft.ts'
+import { checkInvoiceAmounts } from './draft.ts'
 import { auditInvoice } from './events.ts'
 import { assertInvoiceTransition } from './lifecycle.ts'
+import { loadInvoiceInTx } from './lock.ts'
 import { markPaidInTx } from './pay.ts'
 import { type InvoiceRow, saveInvoice } from './store.ts'
 
 const DAY_MS = 86_400_000
 
 export async function finalizeInvoiceInTx(tx: Tx, ctx: Ctx, invoiceId: string, now: number): Promise<InvoiceRow> {
+  // Locked: a draft finalized twice at once is finalized (and numbered) once; the second finds it open (409).
   const draft = await loadInvoiceInTx(tx, invoiceId)
   assertInvoiceTransition(draft.status, 'open')
   const organizationId = draft.organization_id

@@ -6,9 +6,9 @@ import type { Ctx } from '../../../context.ts'
 import type { Tx } from '../../../db/database.ts'
 import { AppError, validationError } from '../../../errors.ts'
 import { onInvoicePaidInTx, onInvoicePaymentFailedInTx } from '../subscriptions/hooks.ts'
-import { loadInvoiceInTx } from './draft.ts'
 import { recordInvoiceEvent } from './events.ts'
 import { assertInvoiceTransition, isCollectible } from './lifecycle.ts'
+import { loadInvoiceInTx } from './lock.ts'
 import { type InvoiceRow, saveInvoice } from './store.ts'
 
 /** open|uncollectible -> paid: paid_at, no more attempts, invoice.paid, then the subscription's hook. */
@@ -27,6 +27,7 @@ export async function applyInvoicePaymentInTx(
   ctx: Ctx,
   input: { invoiceId: string; amount: number; now: number },
 ): Promise<InvoiceRow> {
+  // Locked: payments at the same moment add up one after the other, never past the amount remaining.
   const invoice = await loadInvoiceInTx(tx, input.invoiceId)
   assertInvoiceTransition(invoice.status, 'paid')
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0)
@@ -54,6 +55,7 @@ export async function recordInvoicePaymentFailureInTx(
   ctx: Ctx,
   input: { invoiceId: string; error: { code: string; message: string }; now: number },
 ): Promise<{ invoice: InvoiceRow; retriesExhausted: boolean }> {
+  // Locked: each failed attempt counted once (attempt_count, the retry schedule).
   const invoice = await loadInvoiceInTx(tx, input.invoiceId)
   if (!isCollectible(invoice.status))
     throw new AppError(

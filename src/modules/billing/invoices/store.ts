@@ -21,6 +21,11 @@ export function findInvoiceById(db: Queries, id: string): Promise<InvoiceRow | u
   return db.raw.get<InvoiceRow>('SELECT * FROM invoices WHERE id = ?', [id])
 }
 
+/** The invoice under its row lock (PostgreSQL FOR UPDATE) until the transaction ends; lock.ts locks its subscription first. */
+export function lockInvoiceRow(tx: Tx, id: string): Promise<InvoiceRow | undefined> {
+  return tx.raw.get<InvoiceRow>(`SELECT * FROM invoices WHERE id = ?${tx.forUpdate}`, [id])
+}
+
 export function findInvoiceLines(db: Queries, invoiceId: string): Promise<InvoiceLineRow[]> {
   return db.raw.all<InvoiceLineRow>('SELECT * FROM invoice_lines WHERE invoice_id = ? ORDER BY line_number', [invoiceId])
 }

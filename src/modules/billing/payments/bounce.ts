@@ -15,8 +15,8 @@ export const TRANSFER_BOUNCED = 'transfer_bounced'
 export async function bounceTransfer(ctx: Ctx, input: { paymentId: string; reason?: string }): Promise<PaymentRow> {
   const now = ctx.clock.now()
   return ctx.db.write('payment.bounce', async (tx) => {
-    // Read and moved under the one writer (the advisory lock on PostgreSQL): a confirmation and a bounce
-    // of the same transfer at once are one after the other, and the second finds the first's status.
+    // Under the payment's row lock (loadPayment): a confirmation and a bounce of the same transfer at once
+    // are one after the other, and the second finds the first's status.
     const payment = await loadPayment(tx, input.paymentId)
     if (payment.provider !== 'manual')
       throw new AppError(

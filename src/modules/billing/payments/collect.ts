@@ -5,13 +5,14 @@
 // PROCESSING_STALE_MS the next one takes it over with the same key, so Stripe answers as the first time.
 import type { Ctx } from '../../../context.ts'
 import { prefixedId } from '../../../lib/ids.ts'
-import { findInvoiceById, type InvoiceRow } from '../invoices/collect.ts'
+import { findInvoiceById, type InvoiceRow, lockInvoiceInTx } from '../invoices/collect.ts'
 import { isCollectible } from '../invoices/lifecycle.ts'
 import { findSubscriptionById } from '../subscriptions/hooks.ts'
 import { chargeFailedInTx, chargeSucceededInTx } from './outcome.ts'
 import { readAttempts, readPaymentMethod } from './payment-json.ts'
 import { stripeProvider } from './stripe-provider.ts'
-import { findPaymentById, findUnsettledStripePayment, insertPayment, type PaymentRow, savePayment } from './store.ts'
+import { lockPaymentInTx } from './lock.ts'
+import { insertPayment, lockUnsettledStripePayment, type PaymentRow, savePayment } from './store.ts'
 
 /** How long a collection may go without an answer before another takes it over (the client gives up well before). */
 export const PROCESSING_STALE_MS = 10 * 60_000
@@ -49,9 +50,11 @@ function newPayment(ctx: Ctx, invoice: InvoiceRow, now: number): PaymentRow {
 
 function claim(ctx: Ctx, input: { invoiceId: string; paymentMethodId: string | null }, now: number): Promise<Claim> {
   return ctx.db.write('payment.claim', async (tx): Promise<Claim> => {
-    const invoice = await findInvoiceById(tx, input.invoiceId)
+    // Locked (its subscription first): collections of one invoice claim one after the other, so one
+    // payment is made and one charge is in flight; the others find it processing (in_progress).
+    const invoice = await lockInvoiceInTx(tx, input.invoiceId)
     if (!invoice || !isCollectible(invoice.status) || Number(invoice.amount_remaining) <= 0) return { kind: 'skipped' }
-    const existing = await findUnsettledStripePayment(tx, invoice.id)
+    const existing = await lockUnsettledStripePayment(tx, invoice.id)
     if (existing?.status === 'processing') {
       if (now - Number(existing.updated_at) < PROCESSING_STALE_MS) return { kind: 'in_progress', payment: existing }
       // Taken over: the same attempt, amount and card, so Stripe sees the very request it may have answered.
@@ -111,7 +114,8 @@ export async function chargeInvoice(
   })
   if (result.outcome === 'unknown') return { outcome: 'pending', payment }
   return ctx.db.write('payment.outcome', async (tx) => {
-    const current = await findPaymentById(tx, payment.id)
+    // Locked (its invoice first): this answer and Stripe's webhook at the same moment settle the attempt once.
+    const current = await lockPaymentInTx(tx, payment.id)
     // Settled meanwhile (Stripe's webhook came first, or a takeover): that outcome stands.
     if (current?.status !== 'processing' || readAttempts(current).length + 1 !== attempt)
       return { outcome: current?.status === 'succeeded' ? 'succeeded' : 'failed', payment: current } as const

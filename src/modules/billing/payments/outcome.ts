@@ -6,7 +6,7 @@ import type { Ctx } from '../../../context.ts'
 import type { Tx } from '../../../db/database.ts'
 import { AppError } from '../../../errors.ts'
 import { addCreditInTx } from '../accounts/account.ts'
-import { applyInvoicePaymentInTx, findInvoiceById, recordInvoicePaymentFailureInTx } from '../invoices/collect.ts'
+import { applyInvoicePaymentInTx, lockInvoiceInTx, recordInvoicePaymentFailureInTx } from '../invoices/collect.ts'
 import { isCollectible } from '../invoices/lifecycle.ts'
 import { recordPaymentEvent } from './events.ts'
 import { type PaymentError, readAttempts, readPaymentMethod, type StoredPaymentMethod } from './payment-json.ts'
@@ -30,7 +30,8 @@ function methodJson(payment: PaymentRow, reported: StoredPaymentMethod | null): 
 /** The payment's amount goes to its invoice: what remains of it, the rest to the organization's credit balance. */
 export async function applyToInvoiceInTx(tx: Tx, ctx: Ctx, payment: PaymentRow, now: number): Promise<void> {
   if (payment.invoice_id === null) return
-  const invoice = await findInvoiceById(tx, payment.invoice_id)
+  // Locked: what remains is read as the payment lands (a transfer at the same moment comes before or after).
+  const invoice = await lockInvoiceInTx(tx, payment.invoice_id)
   const remaining = invoice && isCollectible(invoice.status) ? Number(invoice.amount_remaining) : 0
   const applied = Math.min(Number(payment.amount), remaining)
   if (applied > 0) await applyInvoicePaymentInTx(tx, ctx, { invoiceId: payment.invoice_id, amount: applied, now })
@@ -82,7 +83,8 @@ export async function chargeFailedInTx(
   await savePayment(tx, failed)
   await recordPaymentEvent(tx, ctx, 'payment.failed', failed, now, error)
   if (payment.invoice_id === null) return failed
-  const invoice = await findInvoiceById(tx, payment.invoice_id)
+  // Locked: its status decides whether a failed attempt is counted on it.
+  const invoice = await lockInvoiceInTx(tx, payment.invoice_id)
   if (invoice && isCollectible(invoice.status))
     await recordInvoicePaymentFailureInTx(tx, ctx, { invoiceId: payment.invoice_id, error, now })
   return failed

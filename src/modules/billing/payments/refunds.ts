@@ -7,7 +7,16 @@ import { AppError, validationError } from '../../../errors.ts'
 import { prefixedId } from '../../../lib/ids.ts'
 import { auditPayment } from './events.ts'
 import { paymentProviderOf } from './provider.ts'
-import { findPaymentById, findRefund, insertRefund, type PaymentRow, type RefundRow, saveRefund, savePayment } from './store.ts'
+import {
+  findPaymentById,
+  findRefund,
+  insertRefund,
+  lockPaymentById,
+  type PaymentRow,
+  type RefundRow,
+  saveRefund,
+  savePayment,
+} from './store.ts'
 
 export async function refundPayment(ctx: Ctx, input: { paymentId: string; amount?: number; reason?: string | null }): Promise<RefundRow> {
   const now = ctx.clock.now()
@@ -16,7 +25,9 @@ export async function refundPayment(ctx: Ctx, input: { paymentId: string; amount
   const provider = paymentProviderOf(ctx, found.provider)
   const manual = found.provider === 'manual'
   const refund = await ctx.db.write('refund.create', async (tx) => {
-    const payment = await findPaymentById(tx, input.paymentId)
+    // Locked: refunds at the same moment count one after the other, never past the payment's amount. (The
+    // payment's row only: a refund touches no invoice, and only a succeeded payment, which nothing else moves.)
+    const payment = await lockPaymentById(tx, input.paymentId)
     if (!payment) throw new AppError('NOT_FOUND', 'No such payment')
     if (payment.status !== 'succeeded')
       throw new AppError('INVALID_STATE_TRANSITION', `A ${payment.status} payment cannot be refunded: only a succeeded one can`)
@@ -63,7 +74,8 @@ export async function refundPayment(ctx: Ctx, input: { paymentId: string; amount
       updated_at: now,
     }
     await saveRefund(tx, row)
-    const payment = (await findPaymentById(tx, refund.payment_id))!
+    // Locked: what a failed refund gives back is taken off amount_refunded as it is now (a refund meanwhile kept).
+    const payment = (await lockPaymentById(tx, refund.payment_id))!
     const back = status === 'failed' || status === 'canceled' ? Number(refund.amount) : 0
     const after: PaymentRow = { ...payment, amount_refunded: Number(payment.amount_refunded) - back, updated_at: now }
     await savePayment(tx, after)

@@ -24,14 +24,23 @@ export function findPaymentById(db: Queries, id: string): Promise<PaymentRow | u
   return db.raw.get<PaymentRow>('SELECT * FROM payments WHERE id = ?', [id])
 }
 
+/**
+ * Any organization's payment under its row lock (PostgreSQL FOR UPDATE) until the transaction ends: its
+ * status is read to move it, so two moves at once (confirm and bounce, an answer and a webhook) move it
+ * once. lock.ts locks its invoice first.
+ */
+export function lockPaymentById(tx: Tx, id: string): Promise<PaymentRow | undefined> {
+  return tx.raw.get<PaymentRow>(`SELECT * FROM payments WHERE id = ?${tx.forUpdate}`, [id])
+}
+
 export function findPaymentByProviderId(db: Queries, providerPaymentId: string): Promise<PaymentRow | undefined> {
   return db.raw.get<PaymentRow>("SELECT * FROM payments WHERE provider = 'stripe' AND provider_payment_id = ?", [providerPaymentId])
 }
 
-/** The invoice's Stripe payment not yet succeeded or canceled: the one every collection retries in place. */
-export function findUnsettledStripePayment(db: Queries, invoiceId: string): Promise<PaymentRow | undefined> {
-  return db.raw.get<PaymentRow>(
-    `SELECT * FROM payments WHERE invoice_id = ? AND provider = 'stripe' AND status IN (${UNSETTLED_STATUSES.map(() => '?').join(', ')}) ORDER BY created_at DESC, id DESC LIMIT 1`,
+/** The invoice's Stripe payment not yet succeeded or canceled, the one every collection retries in place, under its row lock. */
+export function lockUnsettledStripePayment(tx: Tx, invoiceId: string): Promise<PaymentRow | undefined> {
+  return tx.raw.get<PaymentRow>(
+    `SELECT * FROM payments WHERE invoice_id = ? AND provider = 'stripe' AND status IN (${UNSETTLED_STATUSES.map(() => '?').join(', ')}) ORDER BY created_at DESC, id DESC LIMIT 1${tx.forUpdate}`,
     [invoiceId, ...UNSETTLED_STATUSES],
   )
 }

@@ -8,12 +8,13 @@ import type { Tx } from '../../../db/database.ts'
 import { AppError, validationError } from '../../../errors.ts'
 import { isoTime } from '../../../lib/clock.ts'
 import { prefixedId } from '../../../lib/ids.ts'
-import { applyInvoicePaymentInTx, findInvoice, findInvoiceById, type InvoiceRow } from '../invoices/collect.ts'
+import { applyInvoicePaymentInTx, findInvoice, type InvoiceRow, lockInvoiceInTx } from '../invoices/collect.ts'
 import { assertInvoiceTransition } from '../invoices/lifecycle.ts'
 import type { PaymentStatus } from '../table.ts'
 import { auditPayment, recordPaymentEvent } from './events.ts'
 import { type PaymentError, readAttempts } from './payment-json.ts'
-import { findPaymentById, findProcessingTransfer, insertPayment, type PaymentRow, savePayment } from './store.ts'
+import { lockPaymentInTx } from './lock.ts'
+import { findProcessingTransfer, insertPayment, type PaymentRow, savePayment } from './store.ts'
 
 function transferRow(
   invoice: InvoiceRow,
@@ -49,6 +50,8 @@ export async function announceTransfer(ctx: Ctx<UserActor>, input: { invoiceId: 
     const invoice = await findInvoice(tx, ctx.actor.organizationId, input.invoiceId)
     if (!invoice) throw new AppError('NOT_FOUND', 'No such invoice')
     assertInvoiceTransition(invoice.status, 'paid')
+    // Two announcements at once both insert: payments_one_processing_transfer refuses the second (23505),
+    // whose block runs again and finds the first here (409).
     const waiting = await findProcessingTransfer(tx, invoice.id)
     if (waiting)
       throw new AppError('CONFLICT', `A transfer (${waiting.id}) is already awaiting the operator's confirmation for this invoice`)
@@ -69,7 +72,8 @@ export async function announceTransfer(ctx: Ctx<UserActor>, input: { invoiceId: 
 export async function recordTransfer(ctx: Ctx, input: { invoiceId: string; amount?: number; reference: string }): Promise<PaymentRow> {
   const now = ctx.clock.now()
   return ctx.db.write('payment.record_transfer', async (tx) => {
-    const invoice = await findInvoiceById(tx, input.invoiceId)
+    // Locked: transfers at the same moment are checked against what remains after each other (never overpaid).
+    const invoice = await lockInvoiceInTx(tx, input.invoiceId)
     if (!invoice) throw new AppError('NOT_FOUND', 'No such invoice')
     assertInvoiceTransition(invoice.status, 'paid')
     const remaining = Number(invoice.amount_remaining)
@@ -84,9 +88,9 @@ export async function recordTransfer(ctx: Ctx, input: { invoiceId: string; amoun
   })
 }
 
-/** Any organization's payment read inside the transaction (under the writer), or 404. */
+/** Any organization's payment under its row lock (its invoice's first), or 404: confirm, bounce and cancel at once move it once, the others 409. */
 export async function loadPayment(tx: Tx, id: string): Promise<PaymentRow> {
-  const payment = await findPaymentById(tx, id)
+  const payment = await lockPaymentInTx(tx, id)
   if (!payment) throw new AppError('NOT_FOUND', 'No such payment')
   return payment
 }

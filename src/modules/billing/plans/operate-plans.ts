@@ -11,7 +11,16 @@ import { PLAN_IDS, type PlanId } from '../table.ts'
 import { checkPrices, type PriceInput } from './price-input.ts'
 import { offeredOnly } from './prices.ts'
 import { deactivatePriceInTx, replacePriceInTx } from './replace-price.ts'
-import { findPlanRow, findPriceRow, listActivePrices, listPlanRows, type PlanRow, type PriceRow, updatePlanRow } from './store.ts'
+import {
+  findPlanRow,
+  findPriceRow,
+  listActivePrices,
+  listPlanRows,
+  lockPlanRow,
+  type PlanRow,
+  type PriceRow,
+  updatePlanRow,
+} from './store.ts'
 
 export interface PlansWithPrices {
   plans: PlanRow[]
@@ -79,7 +88,8 @@ export async function updatePlan(ctx: Ctx, planId: string, changes: PlanChanges)
     throw validationError([{ field: 'body', message: 'nothing to change' }])
   const now = ctx.clock.now()
   await ctx.db.write('plan.update', async (tx) => {
-    const before = await findPlanRow(tx, planId)
+    // Locked: two changes at once are audited one after the other (each one's before is the other's after).
+    const before = await lockPlanRow(tx, planId)
     if (!before) throw noSuchPlan()
     const patch = {
       ...(name === undefined || name === before.name ? {} : { name }),
@@ -126,6 +136,7 @@ export async function deactivatePrice(ctx: Ctx, id: string): Promise<PriceRow> {
   return ctx.db.write('plan_price.deactivate', async (tx) => {
     const price = await findPriceRow(tx, id)
     if (!price) throw new AppError('NOT_FOUND', 'No such price')
+    // One conditional UPDATE (WHERE deactivated_at IS NULL): of two withdrawals at once one changes the row, the other is 409.
     const row = await deactivatePriceInTx(tx, ctx, price, now)
     if (!row) throw new AppError('CONFLICT', 'The price is already inactive')
     return row

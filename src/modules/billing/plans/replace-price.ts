@@ -20,6 +20,9 @@ export async function replacePriceInTx(
   input: { plan: PlanId; organizationId: string | null; price: CheckedPrice; keepSame: boolean; now: number },
 ): Promise<PriceRow> {
   const { plan, organizationId, price, now } = input
+  // One replacement of a plan, owner, currency and interval at a time (a keyed lock: the row to replace
+  // may not exist yet): each replaces the one before it, none fails on the partial unique index.
+  await tx.lock(`plan-price:${plan}:${organizationId ?? '*'}:${price.currency}:${price.interval}`)
   const active = await findActivePrice(tx, { plan, organizationId, currency: price.currency, interval: price.interval })
   if (active && input.keepSame && Number(active.unit_amount) === price.unitAmount) return active
   if (active) await deactivatePriceRow(tx, active.id, now)

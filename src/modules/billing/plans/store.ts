@@ -34,6 +34,12 @@ export async function findPlanRow(db: Queries, id: string): Promise<PlanRow | un
   return row && numbers(row)
 }
 
+/** The plan under its row lock (PostgreSQL FOR UPDATE) until the transaction ends: its change reads it first. */
+export async function lockPlanRow(tx: Tx, id: string): Promise<PlanRow | undefined> {
+  const row = await tx.raw.get<PlanRow>(`SELECT * FROM plans WHERE id = ?${tx.forUpdate}`, [id])
+  return row && numbers(row)
+}
+
 export async function listPlanRows(db: Queries): Promise<PlanRow[]> {
   const rows = await db.raw.all<PlanRow>('SELECT * FROM plans')
   return rows.map(numbers)

@@ -9,18 +9,19 @@ import { prefixedId } from '../../../lib/ids.ts'
 import {
   findInvoice,
   type InvoiceRow,
+  lockInvoiceInTx,
   markInvoiceUncollectibleInTx,
   recordInvoicePaymentFailureInTx,
   voidInvoiceInTx,
 } from '../invoices/collect.ts'
 import { isCollectible } from '../invoices/lifecycle.ts'
+import { lockPaymentInTx } from '../payments/lock.ts'
 import { chargeFailedInTx, chargeSucceededInTx } from '../payments/outcome.ts'
 import { readAttempts } from '../payments/payment-json.ts'
 import {
-  findPaymentById,
   findPaymentByProviderId,
-  findUnsettledStripePayment,
   insertPayment,
+  lockUnsettledStripePayment,
   organizationOfCustomer,
   type PaymentRow,
 } from '../payments/store.ts'
@@ -34,12 +35,13 @@ export interface Target {
 
 export type Effect = (tx: Tx) => Promise<Target | undefined>
 
+/** Our payment of the PaymentIntent, under its row lock: two events at once (or an event and our request's answer) apply it once. */
 async function paymentOf(tx: Tx, intent: StripePaymentIntent): Promise<PaymentRow | undefined> {
-  const byId = await findPaymentByProviderId(tx, intent.id)
-  if (byId) return byId
+  const found = await findPaymentByProviderId(tx, intent.id)
+  if (found) return lockPaymentInTx(tx, found.id)
   const ours = intent.metadata?.switchboard_payment_id
   if (!ours) return undefined
-  const payment = await findPaymentById(tx, ours)
+  const payment = await lockPaymentInTx(tx, ours)
   return payment && payment.provider === 'stripe' && payment.organization_id === intent.metadata?.switchboard_organization_id
     ? payment
     : undefined
@@ -83,7 +85,7 @@ export async function paymentIntentEffect(
 /** A payment for what remains of the invoice, paid through Stripe's own invoice: the unsettled one, else a new one. */
 async function paidThroughStripe(tx: Tx, ctx: Ctx, invoice: InvoiceRow, stripeInvoice: StripeInvoice, now: number): Promise<void> {
   const remaining = Number(invoice.amount_remaining)
-  const unsettled = await findUnsettledStripePayment(tx, invoice.id)
+  const unsettled = await lockUnsettledStripePayment(tx, invoice.id)
   let payment: PaymentRow
   if (unsettled) payment = { ...unsettled, amount: remaining }
   else {
@@ -121,7 +123,9 @@ export async function invoiceEffect(
   const customer = typeof stripeInvoice.customer === 'string' ? stripeInvoice.customer : stripeInvoice.customer?.id
   if (!ours || !customer) return undefined
   const organizationId = await organizationOfCustomer(tx, customer)
-  const invoice = organizationId === undefined ? undefined : await findInvoice(tx, organizationId, ours)
+  const owned = organizationId === undefined ? undefined : await findInvoice(tx, organizationId, ours)
+  // Locked (its subscription first): the move below is decided on its status as it is now, not as it was.
+  const invoice = owned && (await lockInvoiceInTx(tx, owned.id))
   if (!invoice) return undefined
   return {
     organizationId: invoice.organization_id,

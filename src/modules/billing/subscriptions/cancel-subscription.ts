@@ -4,14 +4,14 @@
 // or restarts a paused subscription with a new period from now, invoiced and charged.
 import type { Ctx, UserActor } from '../../../context.ts'
 import { AppError, validationError } from '../../../errors.ts'
-import { voidInvoiceInTx, findInvoiceById } from '../invoices/collect.ts'
+import { lockInvoiceInTx, voidInvoiceInTx } from '../invoices/collect.ts'
 import { periodEnd } from '../money.ts'
 import { recordSubscriptionEvent } from './events.ts'
 import { billedOf, collectIssued, invoiceSubscriptionInTx } from './invoicing.ts'
 import { CHANGEABLE_STATUSES } from './lifecycle.ts'
 import { periodLine } from './lines.ts'
 import { withStatus } from './moves.ts'
-import { findCurrentSubscription, saveSubscription } from './store.ts'
+import { lockCurrentSubscription, saveSubscription } from './store.ts'
 import { NO_SUBSCRIPTION, subscriptionNow } from './subscribe.ts'
 import type { SubscriptionJson } from './subscription-json.ts'
 
@@ -19,7 +19,8 @@ export async function cancelSubscription(ctx: Ctx<UserActor>, input: { at_period
   const now = ctx.clock.now()
   const atPeriodEnd = input.at_period_end ?? true
   const id = await ctx.db.write('subscription.cancel', async (tx) => {
-    const row = await findCurrentSubscription(tx, ctx.actor.organizationId)
+    // Locked: a cancel racing a change or another cancel moves the subscription once, from what it is now.
+    const row = await lockCurrentSubscription(tx, ctx.actor.organizationId)
     if (!row) throw new AppError('NOT_FOUND', NO_SUBSCRIPTION)
     if (atPeriodEnd) {
       if (!CHANGEABLE_STATUSES.includes(row.status)) {
@@ -37,7 +38,7 @@ export async function cancelSubscription(ctx: Ctx<UserActor>, input: { at_period
     }
     const ended = withStatus(row, 'canceled', now, 'requested')
     if (row.status === 'incomplete' && row.latest_invoice_id !== null) {
-      const invoice = await findInvoiceById(tx, row.latest_invoice_id)
+      const invoice = await lockInvoiceInTx(tx, row.latest_invoice_id)
       if (invoice?.status === 'open') await voidInvoiceInTx(tx, ctx, invoice.id, now)
     }
     await saveSubscription(tx, ended)
@@ -50,7 +51,8 @@ export async function cancelSubscription(ctx: Ctx<UserActor>, input: { at_period
 export async function resumeSubscription(ctx: Ctx<UserActor>, input: { default_payment_method_id?: string }): Promise<SubscriptionJson> {
   const now = ctx.clock.now()
   const saved = await ctx.db.write('subscription.resume', async (tx) => {
-    const row = await findCurrentSubscription(tx, ctx.actor.organizationId)
+    // Locked: two resumes at once invoice the new period once.
+    const row = await lockCurrentSubscription(tx, ctx.actor.organizationId)
     if (!row) throw new AppError('NOT_FOUND', NO_SUBSCRIPTION)
     const paymentMethod = input.default_payment_method_id ?? row.default_payment_method_id
     if (row.status === 'paused') {

@@ -8,16 +8,17 @@ import { ensureBillingAccountInTx } from '../accounts/account.ts'
 import type { InvoicesTable, SubscriptionStatus } from '../table.ts'
 import { recordSubscriptionEvent } from './events.ts'
 import { withStatus } from './moves.ts'
-import { findSubscriptionById, saveSubscription } from './store.ts'
+import { lockSubscription, saveSubscription } from './store.ts'
 
-export { findSubscriptionById } from './store.ts'
+export { findSubscriptionById, lockSubscription } from './store.ts'
 
 const REACTIVATED: readonly SubscriptionStatus[] = ['incomplete', 'past_due', 'unpaid', 'paused']
 
 /** The invoice was paid in full: its subscription becomes active when this was its latest invoice. */
 export async function onInvoicePaidInTx(tx: Tx, ctx: Ctx, invoice: InvoicesTable, now: number): Promise<void> {
   if (invoice.subscription_id === null) return
-  const row = await findSubscriptionById(tx, invoice.subscription_id)
+  // Locked (already, by lockInvoiceInTx: parent before child): a change at the same moment waits.
+  const row = await lockSubscription(tx, invoice.subscription_id)
   if (!row || !REACTIVATED.includes(row.status)) return
   // An older invoice paid while a newer one is still open leaves the status to the newer one (Stripe's rule).
   if (row.latest_invoice_id !== invoice.id) return
@@ -43,7 +44,7 @@ export async function onInvoicePaymentFailedInTx(
 ): Promise<void> {
   const { now } = input
   if (invoice.subscription_id === null) return
-  let row = await findSubscriptionById(tx, invoice.subscription_id)
+  let row = await lockSubscription(tx, invoice.subscription_id)
   if (!row || row.ended_at !== null || row.status === 'incomplete') return
   if (row.status === 'active' || row.status === 'trialing') {
     row = withStatus(row, 'past_due', now)

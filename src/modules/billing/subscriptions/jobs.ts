@@ -8,12 +8,12 @@
 import { type AppContext, contextFor, type Ctx } from '../../../context.ts'
 import type { TaskDefinition } from '../../../jobs/scheduler.ts'
 import { isoTime } from '../../../lib/clock.ts'
-import { findInvoiceById, type InvoiceRow, listDueInvoices, recordInvoicePaymentFailureInTx, voidInvoiceInTx } from '../invoices/collect.ts'
+import { type InvoiceRow, listDueInvoices, lockInvoiceInTx, recordInvoicePaymentFailureInTx, voidInvoiceInTx } from '../invoices/collect.ts'
 import { collectInvoice } from '../payments/collect.ts'
 import { recordSubscriptionEvent } from './events.ts'
 import { withStatus } from './moves.ts'
 import { renewSubscription } from './renew.ts'
-import { findSubscriptionById, incompleteCreatedBefore, renewalsDue, saveSubscription } from './store.ts'
+import { findSubscriptionById, incompleteCreatedBefore, lockSubscription, renewalsDue, saveSubscription } from './store.ts'
 
 const BATCH = 100
 
@@ -39,10 +39,11 @@ export function billingRenewalsTask(app: AppContext): TaskDefinition {
   }
 }
 
-/** A send_invoice invoice past its due date: a failed attempt `invoice_overdue`, when still due under the writer. */
+/** A send_invoice invoice past its due date: a failed attempt `invoice_overdue`, when still due under its row lock. */
 async function recordOverdue(ctx: Ctx, invoice: InvoiceRow, now: number): Promise<boolean> {
   return ctx.db.write('invoice.overdue', async (tx) => {
-    const current = await findInvoiceById(tx, invoice.id)
+    // Locked: two runs at once count the overdue attempt once; the second finds the next attempt moved on.
+    const current = await lockInvoiceInTx(tx, invoice.id)
     if (current?.status !== 'open' || current.next_payment_attempt === null || Number(current.next_payment_attempt) > now) return false
     const due = current.due_date === null ? 'its due date' : isoTime(Number(current.due_date))
     await recordInvoicePaymentFailureInTx(tx, ctx, {
@@ -94,9 +95,10 @@ export function billingIncompleteExpiryTask(app: AppContext): TaskDefinition {
       for (const found of rows) {
         if (signal.aborted) break
         const done = await ctx.db.write('subscription.expire', async (tx) => {
-          const row = await findSubscriptionById(tx, found.id)
+          // Locked: two runs at once expire it (and void its invoice) once; the second finds it moved.
+          const row = await lockSubscription(tx, found.id)
           if (row?.status !== 'incomplete' || Number(row.created_at) > before) return false
-          const invoice = row.latest_invoice_id === null ? undefined : await findInvoiceById(tx, row.latest_invoice_id)
+          const invoice = row.latest_invoice_id === null ? undefined : await lockInvoiceInTx(tx, row.latest_invoice_id)
           if (invoice?.status === 'open') await voidInvoiceInTx(tx, ctx, invoice.id, now)
           const next = withStatus(row, 'incomplete_expired', now)
           await saveSubscription(tx, next)

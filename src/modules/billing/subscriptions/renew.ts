@@ -11,14 +11,15 @@ import { billedOf, collectIssued, invoiceSubscriptionInTx, type IssuedInvoice } 
 import { CHANGEABLE_STATUSES } from './lifecycle.ts'
 import { periodLine } from './lines.ts'
 import { withStatus } from './moves.ts'
-import { findSubscriptionById, type SubscriptionRow, saveSubscription } from './store.ts'
+import { lockSubscription, type SubscriptionRow, saveSubscription } from './store.ts'
 
 export type RenewalOutcome = 'skipped' | 'canceled' | 'paused' | 'renewed'
 
 export async function renewSubscription(ctx: Ctx, id: string, now: number): Promise<RenewalOutcome> {
   const done = await ctx.db.write('subscription.renew', async (tx): Promise<{ outcome: RenewalOutcome; issued: IssuedInvoice | null }> => {
-    // Read again under the writer: a request may have changed or canceled it since the probe.
-    const row = await findSubscriptionById(tx, id)
+    // Read again under its row lock: a request may have changed or canceled it since the probe, and two
+    // runs at once (a leader's slow run, its successor's) renew a period once: the second finds it moved.
+    const row = await lockSubscription(tx, id)
     if (!row || row.ended_at !== null || !CHANGEABLE_STATUSES.includes(row.status) || Number(row.current_period_end) > now)
       return { outcome: 'skipped', issued: null }
     const end = Number(row.current_period_end)

@@ -21,6 +21,24 @@ export async function findCurrentSubscription(db: Queries, organizationId: strin
   )
 }
 
+/**
+ * The row under its lock (PostgreSQL FOR UPDATE) until the transaction ends: every writer of a
+ * subscription saves the whole row it read, so it reads it so, and a concurrent writer waits and then
+ * reads what this one saved (no change lost, no status moved twice).
+ */
+export async function lockSubscription(tx: Tx, id: string): Promise<SubscriptionRow | undefined> {
+  return rowOf(await tx.raw.get<SubscriptionRow>(`SELECT * FROM subscriptions WHERE id = ?${tx.forUpdate}`, [id]))
+}
+
+/** The organization's current subscription under its row lock (as lockSubscription); one ended meanwhile is not found. */
+export async function lockCurrentSubscription(tx: Tx, organizationId: string): Promise<SubscriptionRow | undefined> {
+  return rowOf(
+    await tx.raw.get<SubscriptionRow>(`SELECT * FROM subscriptions WHERE organization_id = ? AND ended_at IS NULL${tx.forUpdate}`, [
+      organizationId,
+    ]),
+  )
+}
+
 export async function insertSubscription(tx: Tx, row: SubscriptionRow): Promise<void> {
   await tx.kysely.insertInto('subscriptions').values(row).execute()
 }

@@ -1,6 +1,7 @@
 // The organization's subscription read, and POST /billing/subscription: subscribes when the
-// organization has no current subscription, changes it otherwise — decided under the writer, so two
-// requests at once never make two. The invoice it made is collected after commit, and the answer is
+// organization has no current subscription, changes it otherwise — two requests at once never make two
+// (the unique index of current subscriptions), two changes never start from the same old subscription
+// (its row lock). The invoice it made is collected after commit, and the answer is
 // the subscription as it is after that attempt.
 import type { Ctx, UserActor } from '../../../context.ts'
 import { AppError } from '../../../errors.ts'
@@ -8,7 +9,7 @@ import { changeSubscriptionInTx } from './change-subscription.ts'
 import { createSubscriptionInTx } from './create-subscription.ts'
 import type { SubscribeInput } from './fields.ts'
 import { collectIssued } from './invoicing.ts'
-import { findCurrentSubscription, findSubscriptionById } from './store.ts'
+import { findCurrentSubscription, findSubscriptionById, lockCurrentSubscription } from './store.ts'
 import { type SubscriptionJson, subscriptionView } from './subscription-json.ts'
 
 export const NO_SUBSCRIPTION =
@@ -29,7 +30,9 @@ export async function subscribe(ctx: Ctx<UserActor>, input: SubscribeInput): Pro
   const organizationId = ctx.actor.organizationId
   const now = ctx.clock.now()
   const saved = await ctx.db.write('subscription.save', async (tx) => {
-    const current = await findCurrentSubscription(tx, organizationId)
+    // Changes one after the other: the current row locked. None yet: two creations at once both insert,
+    // subscriptions_org_current refuses the second (23505), whose block runs again and finds the first.
+    const current = await lockCurrentSubscription(tx, organizationId)
     if (!current) return { created: true, ...(await createSubscriptionInTx(tx, ctx, organizationId, input, now)) }
     return { created: false, ...(await changeSubscriptionInTx(tx, ctx, current, input, now)) }
   })

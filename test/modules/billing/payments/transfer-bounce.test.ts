@@ -95,8 +95,8 @@ test('a confirmed transfer, or one recorded received, cannot bounce: 409 naming 
   await expectError(await invoices.send('POST', `/api/v1/operator/payments/${received.id}/bounce`, owner, {}), 401, 'TOKEN_INVALID')
 })
 
-// Confirm, bounce and cancel each read the transfer's status and move it, under the one writer (the
-// advisory lock on PostgreSQL): of many at the same moment exactly one moves it, the others find the
+// Confirm, bounce and cancel each read the transfer's status and move it, under the payment's row lock
+// (SQLite's one writer): of many at the same moment exactly one moves it, the others find the
 // status it left and answer 409; one event, and the invoice paid exactly when the confirmation won.
 test('confirm, bounce and cancel of one transfer at the same moment: exactly one wins, one event', async () => {
   const invoice = await invoices.open(acme, 3100)

@@ -124,7 +124,7 @@ test('an upgrade keeps what is owed; a reduction then credits the oldest open in
 })
 
 // The credit reads what the open invoice still owes and reduces it; a transfer recorded at the same moment
-// reads it too. Both run under the one writer (the advisory lock on PostgreSQL), so either the transfer
+// reads it too. Both take the subscription's row lock first (SQLite: its one writer), so either the transfer
 // pays the invoice first (then the time was paid and the credit is the account's) or the credit comes
 // first (then the transfer of the old amount is more than remains: 400; a paid invoice takes none: 409). Never both, never an overpaid
 // invoice or a negative remainder, whichever wins.
