@@ -39,6 +39,9 @@ export interface Referrers {
   readonly ticket: readonly Referrer[]
 }
 
+/** The table of each kind of record that referrers name. */
+const TABLES: Record<keyof Referrers, string> = { contact: 'contacts', ticket: 'tickets' }
+
 /**
  * Before `what` (e.g. "contact") is deleted, in the deleting transaction: 409 CONFLICT naming every kind
  * of record that refuses while some name it; otherwise every detaching referrer lets go of it.
@@ -47,9 +50,16 @@ export async function releaseReferences(
   tx: Tx,
   ctx: Ctx,
   referrers: readonly Referrer[],
-  what: string,
+  what: keyof Referrers,
   change: Omit<Repoint, 'to'>,
 ): Promise<void> {
+  // Invariant: the count and the repoints see every record naming it. Its row is locked first, so a record
+  // whose insert holds it (the foreign key's check, or its module's own key-share read) commits before the
+  // count goes on; one that comes after waits for the DELETE (and is refused by its module or the key).
+  await tx.raw.get(`SELECT id FROM ${TABLES[what]} WHERE id = ? AND organization_id = ?${tx.forUpdate}`, [
+    change.from,
+    change.organizationId,
+  ])
   const refusing: string[] = []
   const advice = new Set<string>()
   for (const referrer of referrers) {

@@ -1,8 +1,9 @@
 // A contact deleted or merged while other requests create records naming it (issue 27): a read-modify-
-// write across instances. Every write transaction takes the writer (SQLite's one writer; on PostgreSQL
-// the cluster-wide advisory lock of src/db/postgres.ts), so the delete's check of references and its
-// DELETE see every earlier write and none interleaves; the foreign key stays the last guard (409). On
-// PostgreSQL the requests alternate between two instances of one cluster; on SQLite one process serves.
+// write across instances. SQLite's one writer serializes them; on PostgreSQL the delete or merge locks
+// the contact FOR UPDATE first and a record's creation reads it FOR KEY SHARE (src/modules/crm/key-share.ts),
+// so the delete's check of references and its DELETE see every record made before it and none made
+// after; the foreign key stays the last guard (409). On PostgreSQL the requests alternate between two
+// instances of one cluster; on SQLite one process serves.
 import { afterAll, describe, expect, test } from 'bun:test'
 import { json, makeTestApp, type TestApp } from './helpers/app.ts'
 import { clusterSettings, TEST_ENGINE } from './helpers/engine.ts'

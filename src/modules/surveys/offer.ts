@@ -6,9 +6,10 @@ import type { Ctx, UserActor } from '../../context.ts'
 import type { Tx } from '../../db/database.ts'
 import { AppError } from '../../errors.ts'
 import { prefixedId } from '../../lib/ids.ts'
+import { findContact } from '../crm/index.ts'
 import { newToken, surveyUrl, tokenHash } from './link.ts'
 import { assertSurveyTransition } from './lifecycle.ts'
-import { findSurvey, findSurveyOfSubject, insertSurvey, type SubjectFacts, type SurveyResponseRow, saveSurvey } from './store.ts'
+import { findSurveyOfSubject, insertSurvey, lockSurvey, type SubjectFacts, type SurveyResponseRow, saveSurvey } from './store.ts'
 import { visibleSubjectFacts } from './subject.ts'
 import type { SubjectType, SurveyType } from './table.ts'
 
@@ -34,6 +35,11 @@ export interface OfferInput {
 /** Inserts the offer; returns it with its token (the only time the token exists in clear). */
 export async function offerInTx(tx: Tx, input: OfferInput): Promise<{ row: SurveyResponseRow; token: string }> {
   const token = newToken()
+  // Invariant: no response names a deleted or merged-away contact. The CRM holds the contact found in a
+  // transaction until it ends (its key-share lock), so a delete or merge of it commits first (none: it
+  // is gone) or after (it then releases or moves this response).
+  const { contact_id } = input.facts
+  const contact = contact_id === null ? undefined : await findContact(tx, input.organizationId, contact_id)
   const row: SurveyResponseRow = {
     id: prefixedId('srv'),
     organization_id: input.organizationId,
@@ -41,6 +47,7 @@ export async function offerInTx(tx: Tx, input: OfferInput): Promise<{ row: Surve
     subject_type: input.subjectType,
     subject_id: input.subjectId,
     ...input.facts,
+    contact_id: contact?.id ?? null,
     status: 'offered',
     score: null,
     comment: null,
@@ -99,7 +106,8 @@ export async function renewSurveyLink(ctx: Ctx<UserActor>, id: string): Promise<
   const now = ctx.clock.now()
   const token = newToken()
   const row = await ctx.db.write('survey.link', async (tx) => {
-    const survey = await findSurvey(tx, organizationId, id)
+    // Locked: a new link racing an answer (or another new link) never writes back the row it read.
+    const survey = await lockSurvey(tx, { organizationId, id })
     if (!survey || !(await visibleSubjectFacts(tx, actor, survey.subject_type, survey.subject_id)))
       throw new AppError('NOT_FOUND', 'No such survey response')
     if (survey.status !== 'offered') assertSurveyTransition(survey.status, 'offered', ': only an offered survey gets a new link')

@@ -13,8 +13,9 @@ export interface SurveySettings {
   updated_at: number | null
 }
 
-export async function surveySettingsOf(db: Queries, organizationId: string): Promise<SurveySettings> {
-  const row = await findSurveySettings(db, organizationId)
+/** `lock`: tx.forUpdate when the settings are read to be changed (findSurveySettings). */
+export async function surveySettingsOf(db: Queries, organizationId: string, lock = ''): Promise<SurveySettings> {
+  const row = await findSurveySettings(db, organizationId, lock)
   if (!row) return { on_ticket_solved: [], on_engagement_closed: {}, updated_at: null }
   return {
     on_ticket_solved: JSON.parse(row.on_ticket_solved) as SurveyType[],
@@ -41,7 +42,8 @@ export async function updateSurveySettings(
   const { organizationId } = ctx.actor
   const now = ctx.clock.now()
   return ctx.db.write('survey.settings', async (tx) => {
-    const current = await surveySettingsOf(tx, organizationId)
+    // Locked: PATCHes at once each apply to the others' result (findSurveySettings).
+    const current = await surveySettingsOf(tx, organizationId, tx.forUpdate)
     const byChannel = { ...current.on_engagement_closed }
     for (const [channel, types] of Object.entries(changes.on_engagement_closed ?? {}))
       if (types.length === 0) delete byChannel[channel]

@@ -19,6 +19,23 @@ export function findSurveyByToken(db: Queries, tokenHash: string): Promise<Surve
   return db.raw.get<SurveyResponseRow>('SELECT * FROM survey_responses WHERE token_hash = ?', [tokenHash])
 }
 
+/**
+ * The response locked FOR UPDATE until the transaction ends, by its link's token or by id. Invariants: a
+ * link answered by many at once records one first answer (one `completed`, the others `updated` after
+ * it), and a new link and an answer (or two new links) never overwrite each other's row.
+ */
+export function lockSurvey(
+  tx: Tx,
+  by: { tokenHash: string } | { organizationId: string; id: string },
+): Promise<SurveyResponseRow | undefined> {
+  if ('tokenHash' in by)
+    return tx.raw.get<SurveyResponseRow>(`SELECT * FROM survey_responses WHERE token_hash = ?${tx.forUpdate}`, [by.tokenHash])
+  return tx.raw.get<SurveyResponseRow>(`SELECT * FROM survey_responses WHERE id = ? AND organization_id = ?${tx.forUpdate}`, [
+    by.id,
+    by.organizationId,
+  ])
+}
+
 export function findSurveyOfSubject(
   db: Queries,
   organizationId: string,
@@ -81,8 +98,17 @@ export function surveyCounts(db: Queries, organizationId: string, where: readonl
   )
 }
 
-export function findSurveySettings(db: Queries, organizationId: string): Promise<SurveySettingsRow | undefined> {
-  return db.raw.get<SurveySettingsRow>('SELECT * FROM survey_settings WHERE organization_id = ?', [organizationId])
+/**
+ * The settings row; in a write transaction locked FOR UPDATE until it ends. Invariant: PATCHes at once
+ * (each naming other channels) all apply, none overwriting another's; when there is no row yet, the
+ * primary key makes the second insert fail and run again (src/db/retry.ts), then it finds the first's.
+ */
+export function findSurveySettings(
+  db: Queries,
+  organizationId: string,
+  lock: Tx['forUpdate'] = '',
+): Promise<SurveySettingsRow | undefined> {
+  return db.raw.get<SurveySettingsRow>(`SELECT * FROM survey_settings WHERE organization_id = ?${lock}`, [organizationId])
 }
 
 export async function saveSurveySettings(tx: Tx, row: SurveySettingsRow): Promise<void> {

@@ -7,7 +7,7 @@ import { AppError } from '../../errors.ts'
 import { appendAudit, auditActorOf } from '../audit/index.ts'
 import { assertUploadTransition } from './lifecycle.ts'
 import { storageOf } from './storage/index.ts'
-import { findUpload, markDeleted, markPurged, uploadsAttachedTo } from './store.ts'
+import { lockUpload, markDeleted, markPurged, uploadsAttachedTo } from './store.ts'
 import type { UploadRow } from './upload-json.ts'
 
 /** DELETE /api/v1/uploads/{id}. */
@@ -15,7 +15,8 @@ export async function deleteUpload(ctx: Ctx<UserActor>, input: { id: string }): 
   const { actor } = ctx
   const now = ctx.clock.now()
   const deleted = await ctx.db.write('upload.delete', async (tx) => {
-    const row = await findUpload(tx, actor.organizationId, input.id)
+    // Locked: a delete racing an attach, an expiry or another delete sees the status it moves from.
+    const row = await lockUpload(tx, actor.organizationId, input.id)
     if (!row) throw new AppError('NOT_FOUND', 'No such upload')
     const after = await markUploadDeletedInTx(tx, row, now, actor.userId)
     await appendAudit(tx, {

@@ -15,6 +15,18 @@ export function findUpload(db: Queries, organizationId: string, id: string): Pro
   return db.raw.get<UploadRow>(`SELECT * FROM uploads WHERE id = ? AND organization_id = ? AND ${VISIBLE}`, [id, organizationId])
 }
 
+/**
+ * The upload locked FOR UPDATE until the transaction ends. Invariant: a DELETE moves the upload from the
+ * status it has now (an attach or expiry committed meanwhile is waited for and seen), never answers 409
+ * where one after the other would not have, and is recorded once.
+ */
+export function lockUpload(tx: Tx, organizationId: string, id: string): Promise<UploadRow | undefined> {
+  return tx.raw.get<UploadRow>(`SELECT * FROM uploads WHERE id = ? AND organization_id = ? AND ${VISIBLE}${tx.forUpdate}`, [
+    id,
+    organizationId,
+  ])
+}
+
 /** By id alone (the signed download, whose signature names the id): visible rows only. */
 export function findUploadById(db: Queries, id: string): Promise<UploadRow | undefined> {
   return db.raw.get<UploadRow>(`SELECT * FROM uploads WHERE id = ? AND ${VISIBLE}`, [id])
@@ -52,7 +64,10 @@ export function findUploadsInOrg(tx: Queries, organizationId: string, ids: reado
   ])
 }
 
-/** pending -> attached, guarded by the status read in the same transaction. */
+/**
+ * pending -> attached, guarded by the status in the statement itself. Invariant: an upload is attached at
+ * most once, to one target: of attaches at once, one changes the row and the others change none (409).
+ */
 export async function markAttached(tx: Tx, ids: readonly string[], target: { type: string; id: string }, now: number): Promise<number> {
   const marks = ids.map(() => '?').join(', ')
   return tx.raw.run(
@@ -72,12 +87,15 @@ export function markDeleted(tx: Tx, row: UploadRow, deletedBy: string | null, no
   ])
 }
 
-/** The uploads attached to any of these targets (a ticket and its comments), not yet deleted. */
-export function uploadsAttachedTo(tx: Queries, organizationId: string, type: string, ids: readonly string[]): Promise<UploadRow[]> {
+/**
+ * The uploads attached to any of these targets (a ticket and its comments), not yet deleted, locked FOR
+ * UPDATE in id order: one deleted meanwhile by its own DELETE is waited for and then left out, not 409.
+ */
+export function uploadsAttachedTo(tx: Tx, organizationId: string, type: string, ids: readonly string[]): Promise<UploadRow[]> {
   if (ids.length === 0) return Promise.resolve([])
   const marks = ids.map(() => '?').join(', ')
   return tx.raw.all<UploadRow>(
-    `SELECT * FROM uploads WHERE organization_id = ? AND attached_type = ? AND attached_id IN (${marks}) AND status = 'attached'`,
+    `SELECT * FROM uploads WHERE organization_id = ? AND attached_type = ? AND attached_id IN (${marks}) AND status = 'attached' ORDER BY id${tx.forUpdate}`,
     [organizationId, type, ...ids],
   )
 }

@@ -7,14 +7,15 @@ import { AppError } from '../../../errors.ts'
 import { recordContactEvent } from '../contacts/events.ts'
 import { detachContacts, liveContactsOfAccount } from '../contacts/store.ts'
 import { recordAccountEvent } from './events.ts'
-import { getAccount } from './get-account.ts'
+import { getAccountForUpdate } from './get-account.ts'
 import { deleteAccountRow } from './store.ts'
 
 export async function deleteAccount(ctx: Ctx<UserActor>, input: { id: string; cascade?: 'detach' }): Promise<void> {
   const { actor } = ctx
   const now = ctx.clock.now()
   await ctx.db.write('account.delete', async (tx) => {
-    const account = await getAccount(tx, actor.organizationId, input.id)
+    // Locked first: a contact naming it commits before the count below, or finds it gone (key-share.ts).
+    const account = await getAccountForUpdate(tx, actor.organizationId, input.id)
     const contacts = await liveContactsOfAccount(tx, account.organization_id, account.id)
     if (contacts.length > 0 && input.cascade !== 'detach')
       throw new AppError(

@@ -1,8 +1,8 @@
 // The accounts part's SQL: accounts, their tag index, and the conditions of the accounts list.
 import type { Queries, Tx } from '../../../db/database.ts'
-import { findInOrg } from '../../../db/get-in-org.ts'
 import { type Condition, defineList, likePrefix } from '../../../db/list.ts'
 import { searchKey } from '../../../lib/search-key.ts'
+import { keyShare } from '../key-share.ts'
 import type { AccountsTable } from '../table.ts'
 
 export type AccountRow = AccountsTable
@@ -10,12 +10,22 @@ export type AccountRow = AccountsTable
 /** `name` sorts as people read names: by the folded name_key (case and accents ignored). */
 export const ACCOUNT_LIST = defineList('accounts', { sorts: { created_at: 'created_at', updated_at: 'updated_at', name: 'name_key' } })
 
+/** The account; in a transaction, held until it ends (keyShare: a contact about to name it, or its delete, waits for the other). */
 export function findAccount(db: Queries, organizationId: string, id: string): Promise<AccountRow | undefined> {
-  return findInOrg(db, 'accounts', organizationId, id)
+  return db.raw.get<AccountRow>(`SELECT * FROM accounts WHERE id = ? AND organization_id = ?${keyShare(db)}`, [id, organizationId])
 }
 
+/** Held as findAccount: a lead's conversion names the account of its domain. */
 export function findAccountByDomain(db: Queries, organizationId: string, domain: string): Promise<AccountRow | undefined> {
-  return db.raw.get<AccountRow>('SELECT * FROM accounts WHERE organization_id = ? AND domain = ?', [organizationId, domain])
+  return db.raw.get<AccountRow>(`SELECT * FROM accounts WHERE organization_id = ? AND domain = ?${keyShare(db)}`, [organizationId, domain])
+}
+
+/**
+ * The account locked FOR UPDATE until the transaction ends. Invariants: a PATCH changes the latest
+ * version (no lost update); a delete counts every contact naming it (none can be added meanwhile: keyShare).
+ */
+export function lockAccount(tx: Tx, organizationId: string, id: string): Promise<AccountRow | undefined> {
+  return tx.raw.get<AccountRow>(`SELECT * FROM accounts WHERE id = ? AND organization_id = ?${tx.forUpdate}`, [id, organizationId])
 }
 
 /** The domains of the organization's accounts among `ids` (an export's batch), by id; null for one without. */

@@ -6,7 +6,7 @@ import { assertOwner, changedFields, checkCustomFields, normalizeTags, trimmedOr
 import { assertDomainFree, type NewAccount } from './create-account.ts'
 import { recordAccountEvent } from './events.ts'
 import { domainOf } from './fields.ts'
-import { getAccount } from './get-account.ts'
+import { getAccountForUpdate } from './get-account.ts'
 import { type AccountRow, saveAccount } from './store.ts'
 
 export type AccountChanges = Partial<NewAccount>
@@ -32,7 +32,8 @@ export async function updateAccount(ctx: Ctx<UserActor>, input: { id: string; ch
   const now = ctx.clock.now()
   const columns = columnsOf(input.changes)
   return ctx.db.write('account.update', async (tx) => {
-    const before = await getAccount(tx, actor.organizationId, input.id)
+    // Locked: two PATCHes each change the other's result, never overwrite it.
+    const before = await getAccountForUpdate(tx, actor.organizationId, input.id)
     const after: AccountRow = { ...before, ...columns }
     const changed = changedFields(before, after, FIELDS)
     if (changed.length === 0) return before

@@ -7,14 +7,15 @@ import { deleteUnlessReferenced } from '../../../db/foreign-keys.ts'
 import { releaseReferences } from '../../../references.ts'
 import { assertMayWrite } from '../ownership.ts'
 import { recordContactEvent } from './events.ts'
-import { getContact } from './get-contact.ts'
+import { getContactForUpdate } from './get-contact.ts'
 import { deleteContactRow } from './store.ts'
 
 export async function deleteContact(ctx: Ctx<UserActor>, input: { id: string }): Promise<void> {
   const { actor } = ctx
   const now = ctx.clock.now()
   await ctx.db.write('contact.delete', async (tx) => {
-    const contact = await getContact(tx, actor.organizationId, input.id)
+    // Locked first: a record naming it commits before the count (and is counted) or finds it gone (store.ts keyShare).
+    const contact = await getContactForUpdate(tx, actor.organizationId, input.id)
     assertMayWrite(actor, 'contact', contact.owner_id)
     const change = { organizationId: contact.organization_id, from: contact.id, now, cause: 'contact.deleted' } as const
     await releaseReferences(tx, ctx, ctx.referrers.contact, 'contact', change)

@@ -1,17 +1,24 @@
 // Reading one contact: the live contact of the organization (merged and other organizations' are
 // 404), and GET /contacts/{id}'s view with its account embedded.
 import type { Ctx, UserActor } from '../../../context.ts'
-import type { Queries } from '../../../db/database.ts'
+import type { Queries, Tx } from '../../../db/database.ts'
 import { AppError } from '../../../errors.ts'
 import { accountJson } from '../accounts/account-json.ts'
 import { findAccount } from '../accounts/store.ts'
 import { contactJson } from './contact-json.ts'
 import { normalizeEmail } from './fields.ts'
-import { type ContactRow, findContact, findContactBy } from './store.ts'
+import { type ContactRow, findContact, findContactBy, lockContacts } from './store.ts'
 
 /** The contact, or 404 "No such contact". `db` is the transaction when the verb writes. */
 export async function getContact(db: Queries, organizationId: string, id: string): Promise<ContactRow> {
   const contact = await findContact(db, organizationId, id)
+  if (!contact) throw new AppError('NOT_FOUND', 'No such contact')
+  return contact
+}
+
+/** As getContact, locked FOR UPDATE until the transaction ends: for a verb that changes or deletes it (lockContacts). */
+export async function getContactForUpdate(tx: Tx, organizationId: string, id: string): Promise<ContactRow> {
+  const contact = (await lockContacts(tx, organizationId, [id])).get(id)
   if (!contact) throw new AppError('NOT_FOUND', 'No such contact')
   return contact
 }

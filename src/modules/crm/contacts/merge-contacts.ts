@@ -8,15 +8,14 @@
 // record. crm.contact.updated (survivor, with merged_ids) and crm.contact.deleted (the other's last
 // state, with merged_into_id) follow.
 import type { Ctx, UserActor } from '../../../context.ts'
-import { validationError } from '../../../errors.ts'
+import { AppError, validationError } from '../../../errors.ts'
 import { moveReferences } from '../../../references.ts'
 import { changedFields, normalizeTags } from '../fields.ts'
 import { assertMayWrite } from '../ownership.ts'
 import { CONTACT_TYPES } from '../table.ts'
 import { CONSENT_CHANNELS } from './consent.ts'
 import { recordContactEvent } from './events.ts'
-import { getContact } from './get-contact.ts'
-import { type ContactRow, findContact, moveContactLinks, saveContact } from './store.ts'
+import { type ContactRow, lockContacts, moveContactLinks, saveContact } from './store.ts'
 
 const FILLED = ['email', 'phone', 'external_id', 'account_id', 'owner_id'] as const
 const FIELDS = [...FILLED, 'contact_type', 'consent', 'tags', 'custom_fields', 'last_activity_at'] as const
@@ -46,8 +45,12 @@ export async function mergeContacts(ctx: Ctx<UserActor>, input: { id: string; ot
   if (input.otherId === input.id)
     throw validationError([{ field: 'other_id', message: 'is this contact: a contact cannot merge into itself' }])
   return ctx.db.write('contact.merge', async (tx) => {
-    const survivor = await getContact(tx, actor.organizationId, input.id)
-    const other = await findContact(tx, actor.organizationId, input.otherId)
+    // Both locked (id order): a merge racing a PATCH, a delete, another merge or a record naming either
+    // works on their latest state, and a record naming the other commits first (and moves) or finds it gone.
+    const locked = await lockContacts(tx, actor.organizationId, [input.id, input.otherId])
+    const survivor = locked.get(input.id)
+    if (!survivor) throw new AppError('NOT_FOUND', 'No such contact')
+    const other = locked.get(input.otherId)
     if (!other) throw validationError([{ field: 'other_id', message: 'is not a contact of this organization' }])
     // Merging changes both: an agent needs to be allowed to write each.
     assertMayWrite(actor, 'contact', survivor.owner_id)

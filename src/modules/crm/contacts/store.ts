@@ -4,6 +4,7 @@
 import type { Queries, Tx } from '../../../db/database.ts'
 import { type Condition, defineList, likePrefix } from '../../../db/list.ts'
 import { searchKey } from '../../../lib/search-key.ts'
+import { keyShare } from '../key-share.ts'
 import type { ContactsTable, ContactType } from '../table.ts'
 
 export type ContactRow = ContactsTable
@@ -15,14 +16,37 @@ export const CONTACT_LIST = defineList('contacts', {
 
 const LIVE = 'merged_into_id IS NULL'
 
-/** A contact of the organization that was not merged away. */
+/** A contact of the organization that was not merged away; in a transaction, held until it ends (keyShare). */
 export function findContact(db: Queries, organizationId: string, id: string): Promise<ContactRow | undefined> {
-  return db.raw.get<ContactRow>(`SELECT * FROM contacts WHERE id = ? AND organization_id = ? AND ${LIVE}`, [id, organizationId])
+  return db.raw.get<ContactRow>(`SELECT * FROM contacts WHERE id = ? AND organization_id = ? AND ${LIVE}${keyShare(db)}`, [
+    id,
+    organizationId,
+  ])
 }
 
-/** By a normalized identifier (e-mail lowercased, phone in E.164, external id as given). */
+/** By a normalized identifier (e-mail lowercased, phone in E.164, external id as given); held as findContact. */
 export function findContactBy(db: Queries, organizationId: string, field: UniqueField, value: string): Promise<ContactRow | undefined> {
-  return db.raw.get<ContactRow>(`SELECT * FROM contacts WHERE organization_id = ? AND ${field} = ? AND ${LIVE}`, [organizationId, value])
+  return db.raw.get<ContactRow>(`SELECT * FROM contacts WHERE organization_id = ? AND ${field} = ? AND ${LIVE}${keyShare(db)}`, [
+    organizationId,
+    value,
+  ])
+}
+
+/**
+ * The live contacts among `ids`, locked FOR UPDATE in id order (two merges of one pair never deadlock),
+ * by id. Invariant: a contact is changed from what it is, not what it was when read (no lost update of a
+ * PATCH, a merge or a delete racing another), and a record naming it is counted or refused (keyShare).
+ */
+export async function lockContacts(tx: Tx, organizationId: string, ids: readonly string[]): Promise<Map<string, ContactRow>> {
+  const found = new Map<string, ContactRow>()
+  for (const id of [...new Set(ids)].sort()) {
+    const row = await tx.raw.get<ContactRow>(`SELECT * FROM contacts WHERE id = ? AND organization_id = ? AND ${LIVE}${tx.forUpdate}`, [
+      id,
+      organizationId,
+    ])
+    if (row) found.set(id, row)
+  }
+  return found
 }
 
 export async function insertContact(tx: Tx, row: ContactRow): Promise<void> {
@@ -35,6 +59,16 @@ export async function saveContact(tx: Tx, row: ContactRow, tagsChanged: boolean)
   const { id, organization_id, ...columns } = row
   await tx.kysely.updateTable('contacts').set(columns).where('id', '=', id).where('organization_id', '=', organization_id).execute()
   if (tagsChanged) await replaceContactTags(tx, row)
+}
+
+/**
+ * A conversion links a contact it found to the account: that column alone, in one statement, so what
+ * changed since the read (its last activity, another conversion's link) is not written back stale.
+ */
+export async function linkContactToAccount(tx: Tx, row: ContactRow, accountId: string, now: number): Promise<ContactRow> {
+  const key = [row.id, row.organization_id]
+  await tx.raw.run('UPDATE contacts SET account_id = ?, updated_at = ? WHERE id = ? AND organization_id = ?', [accountId, now, ...key])
+  return (await tx.raw.get<ContactRow>('SELECT * FROM contacts WHERE id = ? AND organization_id = ?', key)) ?? row
 }
 
 async function replaceContactTags(tx: Tx, row: ContactRow): Promise<void> {

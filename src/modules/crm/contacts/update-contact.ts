@@ -9,7 +9,7 @@ import { applyConsent } from './consent.ts'
 import type { NewContact } from './create-contact.ts'
 import { recordContactEvent } from './events.ts'
 import { assertAccount, assertMayGive, assertUnique, e164, normalizeEmail } from './fields.ts'
-import { getContact } from './get-contact.ts'
+import { getContactForUpdate } from './get-contact.ts'
 import { type ContactRow, saveContact } from './store.ts'
 
 export type ContactChanges = Partial<NewContact>
@@ -55,7 +55,8 @@ export async function updateContact(ctx: Ctx<UserActor>, input: { id: string; ch
   // Normalized before the writer is taken: a bad phone costs no lock.
   const columns = columnsOf(input.changes)
   return ctx.db.write('contact.update', async (tx) => {
-    const before = await getContact(tx, actor.organizationId, input.id)
+    // Locked: two PATCHes (or a PATCH and a merge) each change the other's result, never overwrite it.
+    const before = await getContactForUpdate(tx, actor.organizationId, input.id)
     assertMayWrite(actor, 'contact', before.owner_id)
     const consent = input.changes.consent
     const after: ContactRow = { ...before, ...columns, ...(consent && { consent: applyConsent(before.consent, consent, now) }) }

@@ -13,7 +13,7 @@ import { type AccountRow, findAccount, findAccountByDomain, insertAccount } from
 import { createContactInTx, type NewContact } from '../contacts/create-contact.ts'
 import { recordContactEvent } from '../contacts/events.ts'
 import { e164, normalizeEmail } from '../contacts/fields.ts'
-import { type ContactRow, findContact, findContactBy, saveContact } from '../contacts/store.ts'
+import { type ContactRow, findContact, findContactBy, linkContactToAccount } from '../contacts/store.ts'
 import { assertOwner, checkCustomFields, normalizeTags, trimmedOrNull } from '../fields.ts'
 import { assertMayWrite } from '../ownership.ts'
 
@@ -148,8 +148,7 @@ export async function contactFor(
   if (!contact) throw validationError([{ field: 'id', message: 'is not a contact of this organization' }])
   if (created || account === undefined || contact.account_id === account.id) return contact
   assertMayWrite(ctx.actor, 'contact', contact.owner_id)
-  const linked: ContactRow = { ...contact, account_id: account.id, updated_at: at.now }
-  await saveContact(tx, linked, false)
+  const linked = await linkContactToAccount(tx, contact, account.id, at.now)
   await recordContactEvent(tx, ctx, 'crm.contact.updated', linked, at.now, { changed: ['account_id'] })
   return linked
 }

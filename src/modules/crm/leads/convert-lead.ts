@@ -12,7 +12,7 @@ import { type ContactRow, findContact } from '../contacts/store.ts'
 import { recordChange } from '../../events/index.ts'
 import { assertMayWrite } from '../ownership.ts'
 import { type AccountTarget, accountFor, type ContactTarget, contactFor, named } from './conversion-parts.ts'
-import { getLead } from './get-lead.ts'
+import { getLeadForUpdate } from './get-lead.ts'
 import { leadJson } from './lead-json.ts'
 import { assertTransition } from './lifecycle.ts'
 import { type LeadRow, saveLead } from './store.ts'
@@ -51,7 +51,8 @@ export async function convertLead(ctx: Ctx<UserActor>, input: ConvertLead): Prom
   const now = ctx.clock.now()
   const at = { organizationId: actor.organizationId, now }
   return ctx.db.write('lead.convert', async (tx) => {
-    const before = await getLead(tx, actor, input.id)
+    // Locked: of conversions at once, the first converts and the others then read `converted` (one contact).
+    const before = await getLeadForUpdate(tx, actor, input.id)
     assertMayWrite(actor, 'lead', before.owner_id)
     if (before.status === 'converted') return madeOf(tx, before)
     assertTransition(before.status, 'converted', 'convert')

@@ -3,7 +3,7 @@
 import type { Ctx, UserActor } from '../../../context.ts'
 import { assertMayWrite } from '../ownership.ts'
 import { auditLead } from './audit.ts'
-import { getLead } from './get-lead.ts'
+import { getLeadForUpdate } from './get-lead.ts'
 import { assertNotConverted } from './lifecycle.ts'
 import { deleteLeadRow } from './store.ts'
 
@@ -11,7 +11,8 @@ export async function deleteLead(ctx: Ctx<UserActor>, input: { id: string }): Pr
   const { actor } = ctx
   const now = ctx.clock.now()
   await ctx.db.write('lead.delete', async (tx) => {
-    const lead = await getLead(tx, actor, input.id)
+    // Locked: a conversion racing the delete commits first (then 409: converted) or finds no lead.
+    const lead = await getLeadForUpdate(tx, actor, input.id)
     assertMayWrite(actor, 'lead', lead.owner_id)
     assertNotConverted(lead.status, 'deleted')
     await deleteLeadRow(tx, lead)

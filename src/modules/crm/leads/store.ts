@@ -14,6 +14,15 @@ export function findLead(db: Queries, organizationId: string, id: string): Promi
   return findInOrg(db, 'leads', organizationId, id)
 }
 
+/**
+ * The lead locked FOR UPDATE until the transaction ends. Invariants: a lead is converted once (the
+ * conversions after the first wait, then find it converted and answer what it made: one contact), and
+ * a PATCH, a DELETE or a conversion decides from its latest status and fields (no lost update).
+ */
+export function lockLead(tx: Tx, organizationId: string, id: string): Promise<LeadRow | undefined> {
+  return tx.raw.get<LeadRow>(`SELECT * FROM leads WHERE id = ? AND organization_id = ?${tx.forUpdate}`, [id, organizationId])
+}
+
 export async function insertLead(tx: Tx, row: LeadRow): Promise<void> {
   await tx.kysely.insertInto('leads').values(row).execute()
 }

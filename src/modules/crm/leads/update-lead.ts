@@ -6,7 +6,7 @@ import { searchKey } from '../../../lib/search-key.ts'
 import { assertMayWrite } from '../ownership.ts'
 import { auditLead } from './audit.ts'
 import { assertMayGive, assertOwner, e164, normalizeEmail, trimmedOrNull } from './fields.ts'
-import { getLead } from './get-lead.ts'
+import { getLeadForUpdate } from './get-lead.ts'
 import { assertNotConverted, assertTransition, type LeadStatus } from './lifecycle.ts'
 import { type LeadRow, saveLead } from './store.ts'
 
@@ -31,7 +31,8 @@ export async function updateLead(ctx: Ctx<UserActor>, input: { id: string; chang
   // Parsed before the transaction: a bad number is refused without taking the writer.
   const phone = changes.phone === undefined ? undefined : changes.phone === null ? null : e164(changes.phone)
   return ctx.db.write('lead.update', async (tx) => {
-    const before = await getLead(tx, actor, input.id)
+    // Locked: a PATCH racing another, a conversion or a DELETE decides from the lead as it is now.
+    const before = await getLeadForUpdate(tx, actor, input.id)
     assertMayWrite(actor, 'lead', before.owner_id)
     // A status asked for is named in the refusal; a change of other fields is refused all the same.
     assertNotConverted(before.status, changes.status)

@@ -10,7 +10,7 @@ import { recordChange } from '../../events/index.ts'
 import { tokenHash } from '../link.ts'
 import { assertSurveyTransition } from '../lifecycle.ts'
 import { editableUntil, responseJson } from '../response-json.ts'
-import { findSurveyByToken, type SurveyResponseRow, saveSurvey } from '../store.ts'
+import { findSurveyByToken, lockSurvey, type SurveyResponseRow, saveSurvey } from '../store.ts'
 import { SCALES } from '../table.ts'
 
 export const MAX_COMMENT = 2000
@@ -70,7 +70,8 @@ export async function answerSurvey(ctx: Ctx, token: string, answer: Answer): Pro
   const hash = tokenHash(token)
   await surveyOfToken(ctx, token)
   return ctx.db.write('survey.answer', async (tx) => {
-    const row = await findSurveyByToken(tx, hash)
+    // Locked: of answers at once, the first completes the survey and the others then change it (lockSurvey).
+    const row = await lockSurvey(tx, { tokenHash: hash })
     if (!row) throw notFound()
     const status = row.status === 'offered' && Number(row.expires_at) <= now ? 'expired' : row.status
     if (status === 'expired') assertSurveyTransition('expired', 'responded', ': the survey expired, answers are no longer taken')
