@@ -1,9 +1,9 @@
 // Activities: what an agent's `status` may be. Five are built in (research §2.3); an organization adds
 // its own, each with an `available` flag that never changes (Twilio TaskRouter's rule), so an agent's
 // copy of the flag never goes stale.
-import type { Queries } from '../../db/database.ts'
+import type { Queries, Tx } from '../../db/database.ts'
 import { isoTime } from '../../lib/clock.ts'
-import { findCustomActivity } from './store.ts'
+import { findCustomActivity, lockCustomActivity } from './store.ts'
 import type { AgentActivitiesTable } from './table.ts'
 
 export const BUILT_IN_ACTIVITIES = [
@@ -51,5 +51,12 @@ export function customActivity(row: AgentActivitiesTable): Activity {
 export async function findActivity(db: Queries, organizationId: string, key: string): Promise<Activity | undefined> {
   if (isBuiltIn(key)) return builtInActivity(key)
   const row = await findCustomActivity(db, organizationId, key)
+  return row && customActivity(row)
+}
+
+/** As findActivity, a custom activity's row locked: an agent never enters an activity being deleted. */
+export async function activityInTx(tx: Tx, organizationId: string, key: string): Promise<Activity | undefined> {
+  if (isBuiltIn(key)) return builtInActivity(key)
+  const row = await lockCustomActivity(tx, organizationId, key)
   return row && customActivity(row)
 }

@@ -6,7 +6,7 @@
 import type { Config } from '../../config.ts'
 import type { Ctx } from '../../context.ts'
 import { endAgentSessionInTx } from './login.ts'
-import { type AgentRow, findAgent, lastRequestTimes, loggedInAgents, touchAgent } from './store.ts'
+import { type AgentRow, lastRequestTimes, lockAgent, loggedInAgents, touchAgent } from './store.ts'
 
 const BATCH = 200
 
@@ -50,8 +50,8 @@ export async function logOutIdleAgents(ctx: Ctx): Promise<{ loggedOut: number; s
       for (const agent of moved) await touchAgent(tx, agent, latest.get(agent.id)!)
       let ended = 0
       for (const candidate of idle) {
-        // As it is now: it may have logged out, or made a request, since the read.
-        const agent = await findAgent(tx, candidate.organization_id, candidate.id)
+        // As it is now, locked (one logout per session): it may have logged out, or made a request, since the read.
+        const agent = await lockAgent(tx, candidate.organization_id, candidate.id)
         if (!agent || agent.session_id !== candidate.session_id || !agent.auto_offline) continue
         const last = Math.max(Number(agent.last_seen_at ?? 0), (await lastRequestTimes(tx, [agent.id])).get(agent.id) ?? 0)
         if (now - last < timeout) continue

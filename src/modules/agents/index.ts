@@ -1,11 +1,12 @@
 // The agents module's public entry (issue 17): its routes — /api/v1/agents (list, read, profile, status,
 // login and logout, sessions) and /api/v1/agent-activities (activities/) — its cron task (the idle
-// logout), and what other modules use of it: refreshAgentLoadInTx (tickets, calls), findAgent, and
-// lastSeenIntervalMs (how often a credential's last use should be written for the idle logout).
+// logout), and what other modules use of it: refreshAgentLoadInTx (tickets, calls, engagements),
+// claimRoomInTx (the engagements' routing), findAgent, and lastSeenIntervalMs (how often a credential's
+// last use should be written for the idle logout).
 // An agent (SCOPES agent: 'self') reads and changes only its own profile and status: another agent's is
 // 404 to it, as one that does not exist.
 export { type AgentJson, agentJson } from './agent-json.ts'
-export { refreshAgentLoadInTx } from './capacity.ts'
+export { claimRoomInTx, refreshAgentLoadInTx } from './capacity.ts'
 export { idleCheckIntervalMs, lastSeenIntervalMs } from './idle.ts'
 export { AGENT_EXAMPLE, AGENT_SESSION_EXAMPLE } from './model.ts'
 export { type AgentRow, findAgent } from './store.ts'

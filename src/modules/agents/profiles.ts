@@ -6,7 +6,7 @@ import type { Ctx, UserActor } from '../../context.ts'
 import type { Queries, Tx } from '../../db/database.ts'
 import { AppError } from '../../errors.ts'
 import { hasPermission, ROLES, roleGrants, SCOPES } from '../access/index.ts'
-import { type AgentRow, countLoad, findAgent, insertAgent, userSummaries, usersWithoutProfile } from './store.ts'
+import { type AgentRow, countLoad, findAgent, insertAgentIfAbsent, lockAgent, userSummaries, usersWithoutProfile } from './store.ts'
 
 /** The roles whose users are agents: those that may change an agent's status. */
 export const AGENT_ROLES = ROLES.filter((role) => hasPermission(roleGrants(role), 'agent:update'))
@@ -57,14 +57,18 @@ function newAgentRow(organizationId: string, userId: string, load: number, now: 
   }
 }
 
-/** The user's profile in the transaction, created (offline) if the user may be an agent; else 404. */
+/**
+ * The user's profile in the transaction, locked, created (offline) if the user may be an agent; else 404.
+ * Two first uses at once: one profile (the insert does nothing when another made it; that one is read).
+ */
 export async function agentInTx(tx: Tx, organizationId: string, userId: string, now: number): Promise<AgentRow> {
-  const found = await findAgent(tx, organizationId, userId)
+  // One status, one open session, one load per agent: its verbs take turns on its row.
+  const found = await lockAgent(tx, organizationId, userId)
   if (found) return found
   if (!(await isEligible(tx, organizationId, userId))) throw notFound()
   const row = newAgentRow(organizationId, userId, await countLoad(tx, organizationId, userId), now)
-  await insertAgent(tx, row)
-  return row
+  if (await insertAgentIfAbsent(tx, row)) return row
+  return (await lockAgent(tx, organizationId, userId))!
 }
 
 /** The profile the actor asks for by id (or `me`), created on first use; 404 if it may not see it. */
@@ -84,7 +88,8 @@ export async function ensureProfiles(ctx: Ctx<UserActor>): Promise<void> {
   if ((await usersWithoutProfile(ctx.db, organizationId, AGENT_ROLES, 1)).length === 0) return
   const now = ctx.clock.now()
   await ctx.db.write('agent.create', async (tx) => {
+    // One profile per user, whoever else makes them meanwhile (a read, another list): the insert skips theirs.
     for (const userId of await usersWithoutProfile(tx, organizationId, AGENT_ROLES, 10_000))
-      await insertAgent(tx, newAgentRow(organizationId, userId, await countLoad(tx, organizationId, userId), now))
+      await insertAgentIfAbsent(tx, newAgentRow(organizationId, userId, await countLoad(tx, organizationId, userId), now))
   })
 }

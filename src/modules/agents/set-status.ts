@@ -4,7 +4,7 @@
 // changes nothing. Entering an available activity at capacity makes the agent busy at once.
 import type { Ctx, UserActor } from '../../context.ts'
 import { validationError } from '../../errors.ts'
-import { findActivity } from './activities.ts'
+import { activityInTx } from './activities.ts'
 import { endAgentSessionInTx } from './login.ts'
 import { applyCapacity, moveStatus } from './move-status.ts'
 import { agentIdOf, agentInTx, assertVisible } from './profiles.ts'
@@ -18,7 +18,8 @@ export async function setAgentStatus(ctx: Ctx<UserActor>, input: { id: string; s
   const self = userId === actor.userId
   return ctx.db.write('agent.set_status', async (tx) => {
     const before = await agentInTx(tx, actor.organizationId, userId, now)
-    const to = await findActivity(tx, actor.organizationId, input.status)
+    // Locked: its deletion (which checks nobody is in it) waits for this move, or this finds it gone.
+    const to = await activityInTx(tx, actor.organizationId, input.status)
     if (!to) throw validationError([{ field: 'status', message: 'is not an activity of this organization (GET /api/v1/agent-activities)' }])
     if (to.key === before.status) return before
     // The agent's own change is a sign of life for the idle logout (saved with the move).

@@ -17,8 +17,39 @@ export function findAgent(db: Queries, organizationId: string, userId: string): 
   return db.raw.get<AgentRow>('SELECT * FROM agents WHERE organization_id = ? AND id = ?', [organizationId, userId])
 }
 
-export async function insertAgent(tx: Tx, row: AgentRow): Promise<void> {
-  await tx.kysely.insertInto('agents').values(row).execute()
+/**
+ * The profile, its row locked until the transaction ends (PostgreSQL): every read-modify-write of an
+ * agent (status, session, profile, load, capacity) reads it this way, so two never interleave.
+ */
+export function lockAgent(tx: Tx, organizationId: string, userId: string): Promise<AgentRow | undefined> {
+  return tx.raw.get<AgentRow>(`SELECT * FROM agents WHERE organization_id = ? AND id = ?${tx.forUpdate}`, [organizationId, userId])
+}
+
+/**
+ * Locks the profile only if it may take one more piece of work (logged in, in an available activity,
+ * under capacity), checked on the row as it is once locked: a waiter sees the load its predecessor left.
+ */
+export async function lockAgentWithRoom(tx: Tx, organizationId: string, userId: string): Promise<boolean> {
+  const row = await tx.raw.get<{ id: string }>(
+    `SELECT id FROM agents WHERE organization_id = ? AND id = ? AND session_id IS NOT NULL AND available = ?
+      AND (max_concurrent IS NULL OR current_load < max_concurrent)${tx.forUpdate}`,
+    [organizationId, userId, true],
+  )
+  return row !== undefined
+}
+
+/**
+ * Inserts the profile unless the user has one: false when another transaction made it first (PostgreSQL
+ * waits for that one to commit). One statement, so first uses at once never fail on the primary key.
+ */
+export async function insertAgentIfAbsent(tx: Tx, row: AgentRow): Promise<boolean> {
+  const result = await tx.kysely
+    .insertInto('agents')
+    .values(row)
+    .onConflict((conflict) => conflict.columns(['organization_id', 'id']).doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  return result !== undefined
 }
 
 export async function saveAgent(tx: Tx, row: AgentRow): Promise<void> {
@@ -113,6 +144,14 @@ export function findCustomActivity(db: Queries, organizationId: string, key: str
 export function customActivities(db: Queries, organizationId: string): Promise<AgentActivitiesTable[]> {
   return db.raw.all<AgentActivitiesTable>('SELECT * FROM agent_activities WHERE organization_id = ? ORDER BY created_at, activity_key', [
     organizationId,
+  ])
+}
+
+/** The custom activity, its row locked: an agent entering it and its deletion never interleave. */
+export function lockCustomActivity(tx: Tx, organizationId: string, key: string): Promise<AgentActivitiesTable | undefined> {
+  return tx.raw.get<AgentActivitiesTable>(`SELECT * FROM agent_activities WHERE organization_id = ? AND activity_key = ?${tx.forUpdate}`, [
+    organizationId,
+    key,
   ])
 }
 

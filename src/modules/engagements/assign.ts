@@ -1,14 +1,16 @@
 // Routing: assignInTx gives a session to a user, or with "auto" to the organization's available agent
-// with the lowest load and the required skill (store.pickAgent); a queued session becomes active. The
-// assign verb (POST /engagements/{id}/assign) runs it in its own transaction; creation runs it too.
+// with the lowest load and the required skill (store.pickAgent, then the agent's place claimed on its
+// locked row); a queued session becomes active. The assign verb (POST /engagements/{id}/assign) runs it
+// in its own transaction; creation runs it too.
 import type { Ctx, UserActor } from '../../context.ts'
 import type { Tx } from '../../db/database.ts'
 import { AppError } from '../../errors.ts'
+import { claimRoomInTx } from '../agents/index.ts'
 import { auditEngagement, refreshAgentsOf } from './events.ts'
 import { assertActiveUser } from './fields.ts'
 import { assertEngagementTransition } from './lifecycle.ts'
 import { type EngagementRow, pickAgent, saveEngagement } from './store.ts'
-import { assertMayTake, getVisibleEngagement } from './visibility.ts'
+import { assertMayTake, lockVisibleEngagement } from './visibility.ts'
 
 /** The assignee given, or the routing's pick for "auto"; undefined when no agent is available. */
 export async function assigneeFor(
@@ -16,9 +18,22 @@ export async function assigneeFor(
   row: Pick<EngagementRow, 'organization_id' | 'required_skill'>,
   given: string,
 ): Promise<string | undefined> {
-  if (given === 'auto') return pickAgent(tx, row.organization_id, row.required_skill)
+  if (given === 'auto') return routeInTx(tx, row.organization_id, row.required_skill)
   await assertActiveUser(tx, row.organization_id, given)
   return given
+}
+
+/** The routing's pick, its place claimed: undefined when no agent has room. */
+async function routeInTx(tx: Tx, organizationId: string, skill: string | null): Promise<string | undefined> {
+  const passed: string[] = []
+  for (;;) {
+    const candidate = await pickAgent(tx, organizationId, skill, passed)
+    if (candidate === undefined) return undefined
+    // Never past capacity: the candidate's row is locked and checked again (another routing may have
+    // taken its last place since the pick); the lock is held until this session and its load commit.
+    if (await claimRoomInTx(tx, { organizationId, userId: candidate })) return candidate
+    passed.push(candidate)
+  }
 }
 
 /** The row given to `assigneeId` (queued -> active), saved, the loads recomputed, audited. */
@@ -40,7 +55,8 @@ export async function assignEngagement(ctx: Ctx<UserActor>, input: { id: string;
   assertMayTake(actor, input.assignee_id)
   const now = ctx.clock.now()
   return ctx.db.write('engagement.assign', async (tx) => {
-    const row = await getVisibleEngagement(tx, actor, input.id)
+    // Locked: two assignments at once hand the session over one after the other (one load counts it).
+    const row = await lockVisibleEngagement(tx, actor, input.id)
     if (row.status === 'closed') assertEngagementTransition('closed', 'active', 'assign')
     const assigneeId = await assigneeFor(tx, row, input.assignee_id)
     if (assigneeId === undefined)

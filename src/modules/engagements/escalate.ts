@@ -10,7 +10,7 @@ import { createTicketInTx } from '../tickets/index.ts'
 import { recordEngagementEvent, refreshAgentsOf } from './events.ts'
 import { assertActiveUser, assertTicket, nameOf } from './fields.ts'
 import { type EngagementRow, saveEngagement } from './store.ts'
-import { getVisibleEngagement } from './visibility.ts'
+import { lockVisibleEngagement } from './visibility.ts'
 
 export interface Escalation {
   level: number
@@ -38,7 +38,8 @@ export async function escalateEngagement(ctx: Ctx<UserActor>, input: { id: strin
   if (reason === '') throw validationError([{ field: 'reason', message: 'must not be empty' }])
   const now = ctx.clock.now()
   return ctx.db.write('engagement.escalate', async (tx) => {
-    const before = await getVisibleEngagement(tx, actor, input.id)
+    // Locked: the escalation's fields and assignee are written over the status read, not a stale one.
+    const before = await lockVisibleEngagement(tx, actor, input.id)
     if (before.status === 'closed') throw new AppError('INVALID_STATE_TRANSITION', 'A closed session cannot be escalated; reopen it first')
     if ('agent_id' in to) await assertActiveUser(tx, actor.organizationId, to.agent_id, 'to.agent_id')
     if (escalation.ticket_id && escalation.create_ticket)

@@ -5,7 +5,7 @@
 import { type AppContext, contextFor, type Ctx } from '../../context.ts'
 import type { TaskDefinition } from '../../jobs/scheduler.ts'
 import { moveInTx } from './move-engagement.ts'
-import { type EngagementRow, findEngagement, inactiveSince, snoozedDue } from './store.ts'
+import { type EngagementRow, inactiveSince, lockEngagement, snoozedDue } from './store.ts'
 
 const BATCH = 200
 
@@ -24,7 +24,8 @@ async function runBatches(
     const done = await ctx.db.write(name, async (tx) => {
       let n = 0
       for (const candidate of batch) {
-        const row = await findEngagement(tx, candidate.organization_id, candidate.id)
+        // Locked: a message, an agent or the other instance's cron run may move it meanwhile; one move wins.
+        const row = await lockEngagement(tx, candidate.organization_id, candidate.id)
         const step = row && apply(row)
         if (!row || !step) continue
         await moveInTx(tx, ctx, row, step)

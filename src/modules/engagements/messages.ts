@@ -17,7 +17,7 @@ import { recordEngagementEvent } from './events.ts'
 import { messageJson } from './engagement-json.ts'
 import { moveInTx, reopenedStatus } from './move-engagement.ts'
 import { type EngagementRow, insertMessage, MESSAGE_LIST, type MessageRow, saveEngagement } from './store.ts'
-import { getVisibleEngagement } from './visibility.ts'
+import { getVisibleEngagement, lockVisibleEngagement } from './visibility.ts'
 
 export interface NewMessage {
   direction: 'in' | 'out'
@@ -54,7 +54,8 @@ export async function addMessage(ctx: Ctx<UserActor>, input: { id: string; messa
   const now = ctx.clock.now()
   const id = prefixedId('msg')
   return ctx.db.write('engagement.message', async (tx) => {
-    const found = await getVisibleEngagement(tx, actor, input.id)
+    // Locked: a message's wake-up or reopening and its saved fields never undo a concurrent move.
+    const found = await lockVisibleEngagement(tx, actor, input.id)
     if (message.direction === 'out' && found.status === 'closed')
       throw new AppError('INVALID_STATE_TRANSITION', 'A closed session takes no outbound message: reopen it first (closed -> active)')
     const row = message.direction === 'in' ? await sessionForInbound(tx, ctx, found, now) : found

@@ -9,7 +9,7 @@ import { auditEngagement, recordEngagementEvent, refreshAgentsOf } from './event
 import { assertEngagementTransition, type EngagementMove, type EngagementStatus } from './lifecycle.ts'
 import { type EngagementRow, saveEngagement } from './store.ts'
 import type { CloseReason } from './table.ts'
-import { getVisibleEngagement } from './visibility.ts'
+import { lockVisibleEngagement } from './visibility.ts'
 
 export interface EngagementStep {
   to: EngagementStatus
@@ -54,7 +54,8 @@ export function reopenedStatus(row: EngagementRow): EngagementStatus {
 async function operate(ctx: Ctx<UserActor>, id: string, name: string, step: (row: EngagementRow, now: number) => EngagementStep) {
   const now = ctx.clock.now()
   return ctx.db.write(`engagement.${name}`, async (tx) => {
-    const row = await getVisibleEngagement(tx, ctx.actor, id)
+    // One move from the status read: the row is locked (a concurrent move waits, then finds the new status).
+    const row = await lockVisibleEngagement(tx, ctx.actor, id)
     return moveInTx(tx, ctx, row, step(row, now))
   })
 }

@@ -19,6 +19,11 @@ export function findEngagement(db: Queries, organizationId: string, id: string):
   return findInOrg(db, 'engagements', organizationId, id)
 }
 
+/** The session, its row locked until the transaction ends: its moves, assignments and messages take turns. */
+export function lockEngagement(tx: Tx, organizationId: string, id: string): Promise<EngagementRow | undefined> {
+  return tx.raw.get<EngagementRow>(`SELECT * FROM engagements WHERE id = ? AND organization_id = ?${tx.forUpdate}`, [id, organizationId])
+}
+
 export async function insertEngagement(tx: Tx, row: EngagementRow): Promise<void> {
   await tx.kysely.insertInto('engagements').values(row).execute()
 }
@@ -39,18 +44,24 @@ export async function existsInOrg(db: Queries, table: 'tickets' | 'calls', organ
 }
 
 /**
- * The automatic assignment's pick: an active user's agent profile, logged in, in an available activity,
- * under its capacity, holding `skill` (when given); the lowest load first, ties by id. Read in the
- * writing transaction, so two assignments never both take an agent's last free place.
+ * The automatic assignment's candidate: an active user's agent profile, logged in, in an available
+ * activity, under its capacity, holding `skill` (when given), none of `passed`; the lowest load first,
+ * ties by id. Unlocked: the caller claims the place on the agent's locked row (assign.ts).
  */
-export async function pickAgent(db: Queries, organizationId: string, skill: string | null): Promise<string | undefined> {
+export async function pickAgent(
+  db: Queries,
+  organizationId: string,
+  skill: string | null,
+  passed: readonly string[] = [],
+): Promise<string | undefined> {
   const row = await db.raw.get<{ id: string }>(
     `SELECT agents.id FROM agents JOIN users ON users.id = agents.id AND users.organization_id = agents.organization_id
       WHERE agents.organization_id = ? AND agents.session_id IS NOT NULL AND agents.available = ? AND users.status = 'active'
         AND (agents.max_concurrent IS NULL OR agents.current_load < agents.max_concurrent)
         ${skill === null ? '' : "AND EXISTS (SELECT 1 FROM agent_labels WHERE agent_labels.organization_id = agents.organization_id AND agent_labels.agent_id = agents.id AND agent_labels.kind = 'skill' AND agent_labels.value = ?)"}
+        ${passed.length === 0 ? '' : `AND agents.id NOT IN (${passed.map(() => '?').join(', ')})`}
       ORDER BY agents.current_load, agents.id LIMIT 1`,
-    skill === null ? [organizationId, true] : [organizationId, true, skill],
+    [organizationId, true, ...(skill === null ? [] : [skill]), ...passed],
   )
   return row?.id
 }

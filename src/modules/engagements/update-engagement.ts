@@ -6,7 +6,7 @@ import { auditEngagement } from './events.ts'
 import { assertCall, assertTicket, customFieldsOf, labelsOf, nameOf, skillOf } from './fields.ts'
 import { type EngagementRow, saveEngagement } from './store.ts'
 import type { Priority } from './table.ts'
-import { getVisibleEngagement } from './visibility.ts'
+import { lockVisibleEngagement } from './visibility.ts'
 
 export interface EngagementChanges {
   team?: string | null
@@ -27,7 +27,8 @@ export async function updateEngagement(ctx: Ctx<UserActor>, input: { id: string;
   const customFields = changes.custom_fields === undefined ? undefined : customFieldsOf(changes.custom_fields)
   const now = ctx.clock.now()
   return ctx.db.write('engagement.update', async (tx) => {
-    const before = await getVisibleEngagement(tx, actor, input.id)
+    // Locked: the whole row is written back, so no concurrent move may land between read and write.
+    const before = await lockVisibleEngagement(tx, actor, input.id)
     const org = actor.organizationId
     if (changes.ticket_id && changes.ticket_id !== before.ticket_id) await assertTicket(tx, org, changes.ticket_id)
     if (changes.call_id && changes.call_id !== before.call_id) await assertCall(tx, org, changes.call_id)

@@ -2,11 +2,11 @@
 // 'assigned_or_queued') only those assigned to it and the queued ones nobody has. A session outside that
 // is answered exactly like one that does not exist (404); so are its messages.
 import type { Actor, UserActor } from '../../context.ts'
-import type { Queries } from '../../db/database.ts'
+import type { Queries, Tx } from '../../db/database.ts'
 import type { Condition } from '../../db/list.ts'
 import { AppError } from '../../errors.ts'
 import { SCOPES } from '../access/index.ts'
-import { type EngagementRow, findEngagement } from './store.ts'
+import { type EngagementRow, findEngagement, lockEngagement } from './store.ts'
 
 export function worksOnlyOwnSessions(actor: Actor): boolean {
   return actor.kind === 'user' && SCOPES[actor.role]?.engagement === 'assigned_or_queued'
@@ -30,9 +30,17 @@ export function maySee(actor: Actor, row: Pick<EngagementRow, 'assignee_id' | 's
   return actor.kind === 'user' && row.assignee_id === actor.userId
 }
 
-/** The session if the actor may see it; 404 otherwise. `db` is the transaction when the verb writes. */
+/** The session if the actor may see it; 404 otherwise. */
 export async function getVisibleEngagement(db: Queries, actor: UserActor, id: string): Promise<EngagementRow> {
-  const row = await findEngagement(db, actor.organizationId, id)
+  return visibleOr404(actor, await findEngagement(db, actor.organizationId, id))
+}
+
+/** As getVisibleEngagement, for a verb that changes it: the row locked, so its status is read and written as one. */
+export async function lockVisibleEngagement(tx: Tx, actor: UserActor, id: string): Promise<EngagementRow> {
+  return visibleOr404(actor, await lockEngagement(tx, actor.organizationId, id))
+}
+
+function visibleOr404(actor: UserActor, row: EngagementRow | undefined): EngagementRow {
   if (!row || !maySee(actor, row)) throw new AppError('NOT_FOUND', 'No such engagement')
   return row
 }

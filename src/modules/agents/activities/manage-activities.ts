@@ -6,7 +6,7 @@ import type { Ctx, UserActor } from '../../../context.ts'
 import { AppError } from '../../../errors.ts'
 import { appendAudit, auditActorOf } from '../../audit/index.ts'
 import { type Activity, BUILT_IN_STATUSES, builtInActivity, customActivity, isBuiltIn, MAX_CUSTOM_ACTIVITIES } from '../activities.ts'
-import { agentsInActivity, customActivities, deleteActivityRow, findCustomActivity, insertActivity } from '../store.ts'
+import { agentsInActivity, customActivities, deleteActivityRow, findCustomActivity, insertActivity, lockCustomActivity } from '../store.ts'
 
 export async function listActivities(ctx: Ctx<UserActor>): Promise<Activity[]> {
   const own = await customActivities(ctx.db, ctx.actor.organizationId)
@@ -30,6 +30,9 @@ export async function createActivity(ctx: Ctx<UserActor>, input: { key: string; 
   if (isBuiltIn(input.key))
     throw new AppError('CONFLICT', `${input.key} is a built-in activity`, { errors: [{ field: 'key', message: 'is taken' }] })
   return ctx.db.write('agent_activity.create', async (tx) => {
+    // At most MAX_CUSTOM_ACTIVITIES: creations in one organization count one after the other (the key's
+    // uniqueness alone is the primary key's, whose violation re-runs this block into the 409 below).
+    await tx.lock(`agent-activities:${organizationId}`)
     if (await findCustomActivity(tx, organizationId, input.key))
       throw new AppError('CONFLICT', `The organization has an activity ${input.key} already`, {
         errors: [{ field: 'key', message: 'is taken' }],
@@ -54,7 +57,8 @@ export async function deleteActivity(ctx: Ctx<UserActor>, input: { key: string }
   const now = ctx.clock.now()
   if (isBuiltIn(input.key)) throw new AppError('CONFLICT', `${input.key} is a built-in activity: it cannot be deleted`)
   await ctx.db.write('agent_activity.delete', async (tx) => {
-    if (!(await findCustomActivity(tx, organizationId, input.key))) throw new AppError('NOT_FOUND', 'No such activity')
+    // Locked before counting who is in it: an agent entering it meanwhile (it locks the row too) is counted.
+    if (!(await lockCustomActivity(tx, organizationId, input.key))) throw new AppError('NOT_FOUND', 'No such activity')
     const inUse = await agentsInActivity(tx, organizationId, input.key)
     if (inUse > 0) throw new AppError('CONFLICT', `${inUse} agent(s) are in the activity ${input.key}: move them first`)
     await deleteActivityRow(tx, organizationId, input.key)

@@ -70,12 +70,16 @@ export interface CallToInsert {
   now: number
   /** When the call began, if before now (a provider reporting it late); default now. */
   initializedAt?: number
+  /** The caller found no call with the provider's id in this transaction: insert without a second look. */
+  providerIdFree?: boolean
 }
 
 /** Inserts the call with call.started; 409 naming provider_call_id when the provider's id is taken. */
 export async function createCallInTx(tx: Tx, ctx: Ctx, input: CallToInsert): Promise<CallRow> {
   const { organizationId, now } = input
-  if (input.providerCallId !== null) {
+  if (input.providerCallId !== null && !input.providerIdFree) {
+    // One call per provider id: two creations at once break calls_org_provider_call, and the loser's
+    // re-run finds the winner's call here (409).
     const other = await findCallByProviderId(tx, organizationId, input.provider, input.providerCallId)
     if (other)
       throw new AppError('CONFLICT', `Call ${other.id} has this provider_call_id`, {

@@ -6,7 +6,7 @@ import { assertAgentUser, assertMayTake } from './fields.ts'
 import type { TerminalCallStatus } from './lifecycle.ts'
 import { moveCallInTx } from './move-call.ts'
 import type { CallRow } from './store.ts'
-import { getVisibleCall } from './visibility.ts'
+import { lockVisibleCall } from './visibility.ts'
 
 /** queued -> ringing; `agent_id` (optional) is who it rings at. */
 export async function ringCall(ctx: Ctx<UserActor>, input: { id: string; agent_id?: string | null }): Promise<CallRow> {
@@ -14,7 +14,8 @@ export async function ringCall(ctx: Ctx<UserActor>, input: { id: string; agent_i
   if (input.agent_id !== undefined) assertMayTake(actor, input.agent_id)
   const now = ctx.clock.now()
   return ctx.db.write('call.ring', async (tx) => {
-    const call = await getVisibleCall(tx, actor, input.id)
+    // Locked: one lifecycle step from the status read (a concurrent one waits, then meets the new status: 409).
+    const call = await lockVisibleCall(tx, actor, input.id)
     if (input.agent_id && input.agent_id !== call.agent_id) await assertAgentUser(tx, actor.organizationId, input.agent_id)
     return moveCallInTx(tx, ctx, call, { to: 'ringing', at: now, now, agentId: input.agent_id })
   })
@@ -28,7 +29,8 @@ export async function answerCall(ctx: Ctx<UserActor>, input: { id: string; agent
   const { actor } = ctx
   const now = ctx.clock.now()
   return ctx.db.write('call.answer', async (tx) => {
-    const call = await getVisibleCall(tx, actor, input.id)
+    // Locked: one lifecycle step from the status read (a concurrent one waits, then meets the new status: 409).
+    const call = await lockVisibleCall(tx, actor, input.id)
     const agentId = input.agent_id ?? call.agent_id ?? actor.userId
     assertMayTake(actor, agentId)
     if (agentId !== call.agent_id) await assertAgentUser(tx, actor.organizationId, agentId)
@@ -45,7 +47,8 @@ export async function endCall(
   const now = ctx.clock.now()
   const endReason = input.end_reason?.trim() || null
   return ctx.db.write('call.end', async (tx) => {
-    const call = await getVisibleCall(tx, actor, input.id)
+    // Locked: one lifecycle step from the status read (a concurrent one waits, then meets the new status: 409).
+    const call = await lockVisibleCall(tx, actor, input.id)
     return moveCallInTx(tx, ctx, call, { to: input.status ?? 'completed', at: now, now, endReason })
   })
 }

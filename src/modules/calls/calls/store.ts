@@ -15,17 +15,25 @@ export function findCall(db: Queries, organizationId: string, id: string): Promi
   return findInOrg(db, 'calls', organizationId, id)
 }
 
+/** The call, its row locked until the transaction ends: its lifecycle steps, transfers and changes take turns. */
+export function lockCall(tx: Tx, organizationId: string, id: string): Promise<CallRow | undefined> {
+  return tx.raw.get<CallRow>(`SELECT * FROM calls WHERE id = ? AND organization_id = ?${tx.forUpdate}`, [id, organizationId])
+}
+
+const BY_PROVIDER_ID = 'SELECT * FROM calls WHERE organization_id = ? AND provider = ? AND provider_call_id = ?'
+
 export function findCallByProviderId(
   db: Queries,
   organizationId: string,
   provider: CallProvider,
   providerCallId: string,
 ): Promise<CallRow | undefined> {
-  return db.raw.get<CallRow>('SELECT * FROM calls WHERE organization_id = ? AND provider = ? AND provider_call_id = ?', [
-    organizationId,
-    provider,
-    providerCallId,
-  ])
+  return db.raw.get<CallRow>(BY_PROVIDER_ID, [organizationId, provider, providerCallId])
+}
+
+/** As findCallByProviderId, the row locked as lockCall locks it. */
+export function lockCallByProviderId(tx: Tx, organizationId: string, provider: CallProvider, providerCallId: string) {
+  return tx.raw.get<CallRow>(`${BY_PROVIDER_ID}${tx.forUpdate}`, [organizationId, provider, providerCallId])
 }
 
 export async function insertCall(tx: Tx, row: CallRow): Promise<void> {

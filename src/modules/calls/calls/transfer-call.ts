@@ -8,7 +8,7 @@ import { type CallHandler, recordCallEvent, refreshAgentsOf } from './events.ts'
 import { assertAgentUser, queueName } from './fields.ts'
 import { assertActive } from './lifecycle.ts'
 import { type CallRow, saveCall } from './store.ts'
-import { getVisibleCall } from './visibility.ts'
+import { lockVisibleCall } from './visibility.ts'
 
 /** Exactly one of the two (400 naming `to` otherwise). */
 export interface TransferTarget {
@@ -27,7 +27,8 @@ export async function transferCall(ctx: Ctx<UserActor>, input: { id: string; to:
   const now = ctx.clock.now()
   const to = handlerOf(input.to)
   return ctx.db.write('call.transfer', async (tx) => {
-    const call = await getVisibleCall(tx, actor, input.id)
+    // Locked: one handler at a time; the transfer's from is who really had the call.
+    const call = await lockVisibleCall(tx, actor, input.id)
     assertActive(call.status, 'transferred')
     const from: CallHandler = { agent_id: call.agent_id, queue: call.queue }
     // To an agent, the call keeps its queue (reports still count it there); to a queue, it leaves its agent.

@@ -5,7 +5,7 @@ import type { Ctx, UserActor } from '../../../context.ts'
 import { appendAudit, auditActorOf } from '../../audit/index.ts'
 import { assertTicket, contactOf } from './fields.ts'
 import { type CallRow, saveCall } from './store.ts'
-import { getVisibleCall } from './visibility.ts'
+import { lockVisibleCall } from './visibility.ts'
 
 export interface CallChanges {
   ticket_id?: string | null
@@ -17,7 +17,8 @@ export async function updateCall(ctx: Ctx<UserActor>, input: { id: string; chang
   const { changes } = input
   const now = ctx.clock.now()
   return ctx.db.write('call.update', async (tx) => {
-    const before = await getVisibleCall(tx, actor, input.id)
+    // Locked: the whole row is written back, so no concurrent step (an end) may land between read and write.
+    const before = await lockVisibleCall(tx, actor, input.id)
     if (changes.ticket_id && changes.ticket_id !== before.ticket_id) await assertTicket(tx, actor.organizationId, changes.ticket_id)
     const after: CallRow = { ...before }
     if (changes.ticket_id !== undefined) after.ticket_id = changes.ticket_id

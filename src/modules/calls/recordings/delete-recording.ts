@@ -9,13 +9,15 @@ import { appendAudit, auditActorOf } from '../../audit/index.ts'
 import { deleteUploadBytes, findUpload, markUploadDeletedInTx, type UploadRow } from '../../uploads/index.ts'
 import { assertRecordingTransition } from './lifecycle.ts'
 import { type RecordingRow, saveRecordingFrom } from './store.ts'
-import { getVisibleRecording } from './visibility.ts'
+import { lockVisibleRecording } from './visibility.ts'
 
 export async function deleteRecording(ctx: Ctx<UserActor>, input: { id: string }): Promise<RecordingRow> {
   const { actor } = ctx
   const now = ctx.clock.now()
   const { recording, upload } = await ctx.db.write('recording.delete', async (tx) => {
-    const { recording } = await getVisibleRecording(tx, actor, input.id)
+    // Locked: concurrent deletes take turns (the later ones find it deleted: 409), and the audio's reader
+    // finishing meanwhile is seen, not answered with a spurious 409.
+    const { recording } = await lockVisibleRecording(tx, actor, input.id)
     return deleteRecordingInTx(tx, ctx, recording, { now, deletedBy: actor.userId, reason: 'deleted' })
   })
   await removeBytes(ctx, upload)
@@ -32,6 +34,7 @@ export async function deleteRecordingInTx(
   const { now } = input
   assertRecordingTransition(recording.status, 'deleted')
   const after: RecordingRow = { ...recording, status: 'deleted', deleted_at: now, deleted_by: input.deletedBy, updated_at: now }
+  // Never undone: the write is guarded by the status read; the reader's verdict is guarded alike.
   if ((await saveRecordingFrom(tx, recording.status, after)) === 0)
     throw new AppError('INVALID_STATE_TRANSITION', `Recording ${recording.id} changed meanwhile: read it again`)
   let upload = await findUpload(tx, recording.organization_id, recording.upload_id)

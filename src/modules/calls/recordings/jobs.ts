@@ -6,7 +6,7 @@ import { type AppContext, contextFor } from '../../../context.ts'
 import type { TaskDefinition } from '../../../jobs/scheduler.ts'
 import { deleteRecordingInTx, removeBytes } from './delete-recording.ts'
 import { processRecording } from './process-recording.ts'
-import { findRecording, retentionDue, staleProcessing } from './store.ts'
+import { lockRecording, retentionDue, staleProcessing } from './store.ts'
 
 const BATCH = 100
 /** A recording processing this long after its last change has no reader left. */
@@ -45,8 +45,9 @@ export function recordingRetentionTask(app: AppContext, intervalMs = EVERY_10_S)
       for (const row of rows) {
         if (signal.aborted) break
         const upload = await ctx.db.write('recording.retention', async (tx) => {
-          // Read again under the writer: a DELETE may have come first.
-          const current = await findRecording(tx, row.organization_id, row.id)
+          // Read again, locked: a DELETE (or the audio's reader) may have come first, and none moves it
+          // between this read and the guarded write, which would fail the run instead of skipping it.
+          const current = await lockRecording(tx, row.organization_id, row.id)
           if (!current || current.status === 'deleted') return null
           return (await deleteRecordingInTx(tx, ctx, current, { now, deletedBy: 'system', reason: 'retention' })).upload
         })

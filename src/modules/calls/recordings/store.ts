@@ -16,6 +16,11 @@ export function findRecording(db: Queries, organizationId: string, id: string): 
   return findInOrg(db, 'recordings', organizationId, id)
 }
 
+/** The recording, its row locked until the transaction ends (the retention's delete reads it so). */
+export function lockRecording(tx: Tx, organizationId: string, id: string): Promise<RecordingRow | undefined> {
+  return tx.raw.get<RecordingRow>(`SELECT * FROM recordings WHERE id = ? AND organization_id = ?${tx.forUpdate}`, [id, organizationId])
+}
+
 export async function insertRecording(tx: Tx, row: RecordingRow): Promise<void> {
   await tx.kysely.insertInto('recordings').values(row).execute()
 }

@@ -11,17 +11,28 @@ export function findCallSettings(db: Queries, organizationId: string): Promise<C
   return db.raw.get<CallSettingsRow>('SELECT * FROM call_settings WHERE organization_id = ?', [organizationId])
 }
 
+function defaults(organizationId: string): CallSettingsRow {
+  return {
+    organization_id: organizationId,
+    recording_retention_days: DEFAULT_RETENTION_DAYS,
+    twilio_account_sid: null,
+    twilio_auth_token_encrypted: null,
+    updated_at: 0,
+  }
+}
+
 /** The organization's settings, its defaults when it never changed them. */
 export async function callSettingsOf(db: Queries, organizationId: string): Promise<CallSettingsRow> {
-  return (
-    (await findCallSettings(db, organizationId)) ?? {
-      organization_id: organizationId,
-      recording_retention_days: DEFAULT_RETENTION_DAYS,
-      twilio_account_sid: null,
-      twilio_auth_token_encrypted: null,
-      updated_at: 0,
-    }
-  )
+  return (await findCallSettings(db, organizationId)) ?? defaults(organizationId)
+}
+
+/**
+ * As callSettingsOf, the row locked until the transaction ends (a change writes the whole row back). With
+ * no row yet, two first changes both insert: the loser breaks the primary key and its re-run locks the row.
+ */
+export async function lockCallSettings(tx: Tx, organizationId: string): Promise<CallSettingsRow> {
+  const row = await tx.raw.get<CallSettingsRow>(`SELECT * FROM call_settings WHERE organization_id = ?${tx.forUpdate}`, [organizationId])
+  return row ?? defaults(organizationId)
 }
 
 export function findSettingsByTwilioAccount(db: Queries, accountSid: string): Promise<CallSettingsRow | undefined> {

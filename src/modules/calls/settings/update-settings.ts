@@ -5,7 +5,7 @@ import type { AppContext, Ctx, UserActor } from '../../../context.ts'
 import { AppError, validationError } from '../../../errors.ts'
 import { isoTime } from '../../../lib/clock.ts'
 import { appendAudit, auditActorOf } from '../../audit/index.ts'
-import { type CallSettingsRow, callSettingsOf, findSettingsByTwilioAccount, saveCallSettings } from './store.ts'
+import { type CallSettingsRow, callSettingsOf, findSettingsByTwilioAccount, lockCallSettings, saveCallSettings } from './store.ts'
 import { sealTwilioToken } from './twilio-token.ts'
 
 export const VOICE_STATUS_PATH = '/api/v1/integrations/twilio/voice-status'
@@ -38,7 +38,8 @@ export async function updateCallSettings(ctx: Ctx<UserActor>, changes: CallSetti
   const sealed =
     changes.twilio_auth_token === undefined ? undefined : sealTwilioToken(ctx.masterKey, organizationId, changes.twilio_auth_token)
   return ctx.db.write('call_settings.update', async (tx) => {
-    const before = await callSettingsOf(tx, organizationId)
+    // Locked: two changes of different fields both land (the row is written whole), and the account-token rule holds.
+    const before = await lockCallSettings(tx, organizationId)
     const after: CallSettingsRow = { ...before, updated_at: now }
     if (changes.recording_retention_days !== undefined) after.recording_retention_days = changes.recording_retention_days
     if (changes.twilio_account_sid !== undefined) after.twilio_account_sid = changes.twilio_account_sid
@@ -50,6 +51,8 @@ export async function updateCallSettings(ctx: Ctx<UserActor>, changes: CallSetti
     } else if (after.twilio_auth_token_encrypted === null)
       throw validationError([{ field: 'twilio_auth_token', message: 'is required with twilio_account_sid: it verifies the callbacks' }])
     if (after.twilio_account_sid !== null && after.twilio_account_sid !== before.twilio_account_sid) {
+      // One organization per account: two connections at once break call_settings_twilio_account, and
+      // the loser's re-run finds the winner here (409).
       const other = await findSettingsByTwilioAccount(tx, after.twilio_account_sid)
       if (other && other.organization_id !== organizationId)
         throw new AppError('CONFLICT', 'This Twilio account is connected to another organization', {

@@ -10,7 +10,7 @@ import { createCallInTx } from '../calls/create-call.ts'
 import { phoneOrUndefined } from '../calls/fields.ts'
 import { type CallStatus, callPath } from '../calls/lifecycle.ts'
 import { moveCallInTx } from '../calls/move-call.ts'
-import { type CallRow, findCallByProviderId } from '../calls/store.ts'
+import { type CallRow, lockCallByProviderId } from '../calls/store.ts'
 import { findSettingsByTwilioAccount } from '../settings/store.ts'
 import { openTwilioToken, sealTwilioToken } from '../settings/twilio-token.ts'
 import { isTwilioSignature } from './signature.ts'
@@ -114,7 +114,10 @@ async function applyStatus(
   const duration = talkSecondsOf(params)
   const answeredAt = target === 'completed' && duration !== undefined ? now - duration * 1000 : now
   return ctx.db.write('call.twilio_status', async (tx) => {
-    let call: CallRow | undefined = await findCallByProviderId(tx, organizationId, 'twilio', callSid)
+    // Locked: callbacks of one call (retries, out of order, on two instances) take turns, so each status
+    // is reached once with its event. First callbacks at once all insert: the unique provider id fails
+    // the losers' inserts, and their re-runs find the winner's call here.
+    let call: CallRow | undefined = await lockCallByProviderId(tx, organizationId, 'twilio', callSid)
     let applied = false
     if (!call) {
       call = await createCallInTx(tx, ctx, {
@@ -130,6 +133,7 @@ async function applyStatus(
         createdBy: 'system:twilio',
         now,
         initializedAt: Math.min(now, answeredAt),
+        providerIdFree: true,
       })
       applied = true
     }
