@@ -62,6 +62,9 @@ export async function createApiKey(ctx: Ctx<UserActor>, input: NewApiKey): Promi
     revoked_at: null,
   }
   await ctx.db.write('api_key.create', async (tx) => {
+    // Invariant: at most MAX_KEYS_PER_USER live keys. The new key has no row to lock yet: a user's
+    // simultaneous creations count one after the other under this key.
+    await tx.lock(`api-keys:${actor.userId}`)
     if ((await countLiveKeys(tx, actor.userId, now)) >= MAX_KEYS_PER_USER)
       throw new AppError('CONFLICT', `You have ${MAX_KEYS_PER_USER} live API keys: revoke one first`)
     await insertApiKey(tx, row)

@@ -10,6 +10,7 @@ export async function revokeApiKey(ctx: Ctx<UserActor>, input: { id: string }): 
   const actor = requireSession(ctx.actor)
   const now = ctx.clock.now()
   await ctx.db.write('api_key.revoke', async (tx) => {
+    // Invariant: a key is revoked once (one record): the conditional UPDATE decides, the loser answers 404.
     const revoked = await revokeApiKeyRow(tx, { id: input.id, organizationId: actor.organizationId, userId: actor.userId }, now)
     if (!revoked) throw new AppError('NOT_FOUND', 'No such API key')
     const details = { name: revoked.name, prefix: revoked.prefix }

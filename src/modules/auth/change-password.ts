@@ -32,9 +32,10 @@ export async function changePassword(ctx: Ctx<SessionActor>, input: { current_pa
   const now = ctx.clock.now()
   const revoked = await ctx.db.write('password.change', async (tx) => {
     await setPasswordHash(tx, user.id, passwordHash, now)
-    const ended = await revokeUserSessions(tx, user.id, 'password_changed', now, actor.credential.id)
-    // A sign-in waiting for its second factor began with the old password: it ends too.
+    // A sign-in waiting for its second factor began with the old password: it ends too. First: this
+    // waits for a verification holding its challenge (mfa), so the revocation below sees its session.
     await endOpenChallenges(tx, user.id, now)
+    const ended = await revokeUserSessions(tx, user.id, 'password_changed', now, actor.credential.id)
     await appendAudit(tx, { ...record, details: { sessions_ended: ended.length }, now })
     return ended
   })

@@ -17,6 +17,9 @@ export async function endSession(ctx: Ctx<UserActor>, input: { sessionId: string
       requirePermission(actor, 'session:delete')
       assertCanManage(actor, await getUserInOrg(tx, actor.organizationId, session.user_id))
     }
+    // Invariant: a session ends once. The conditional revoke decides: a request that lost the race answers 404.
+    const until = await revokeSession(tx, session.id, 'ended', now)
+    if (until === undefined) throw new AppError('NOT_FOUND', 'No such live session')
     const details = { user_id: session.user_id }
     await appendAudit(tx, {
       organizationId: actor.organizationId,
@@ -27,7 +30,7 @@ export async function endSession(ctx: Ctx<UserActor>, input: { sessionId: string
       request: actor.request,
       now,
     })
-    return revokeSession(tx, session.id, 'ended', now)
+    return until
   })
-  if (until !== undefined) ctx.ports.revocations.rememberSession(input.sessionId, until)
+  ctx.ports.revocations.rememberSession(input.sessionId, until)
 }

@@ -12,7 +12,7 @@ import { findUserInOrg, type UserRow } from '../users/index.ts'
 import { checkIp } from './ip-gate.ts'
 import { continueSession } from './open-session.ts'
 import { tokenUser } from './session-start.ts'
-import { consumeRefreshToken, findRefreshToken, revokeSession, type SessionRow } from './store.ts'
+import { consumeRefreshToken, lockRefreshToken, revokeSession, type SessionRow } from './store.ts'
 import { hashToken, mintTokens, type SessionClaims, sessionEnd } from './tokens.ts'
 
 const invalid = () => new AppError('TOKEN_INVALID', 'The refresh token is invalid, expired or revoked')
@@ -34,7 +34,7 @@ export async function rotateRefreshToken(
   input: { refreshToken: string; request: RequestMeta; now: number; accepts: (session: SessionRow) => boolean },
 ): Promise<Rotation> {
   const { request, now } = input
-  const found = await findRefreshToken(tx, hashToken(input.refreshToken))
+  const found = await lockRefreshToken(tx, hashToken(input.refreshToken))
   // Another kind's token is unknown here: it neither rotates nor revokes anything.
   if (!found || found.session.revoked_at !== null || !input.accepts(found.session)) return { ok: false }
   const { token, session } = found

@@ -44,8 +44,8 @@ export type SignInOutcome =
 
 /**
  * Makes room for one more session of the user: refuses (deny_new) or ends the oldest (evict_oldest),
- * either recorded in the audit log. In the transaction that opens the session: two simultaneous
- * sign-ins are counted one after the other. `details`: added to the refusal's record.
+ * either recorded in the audit log. In the transaction that opens the session, under the user's
+ * sign-in lock: two simultaneous sign-ins are counted one after the other. `details`: added to the refusal's record.
  */
 export async function makeRoom(
   tx: Tx,
@@ -55,6 +55,9 @@ export async function makeRoom(
   const actor = { type: 'user' as const, id: userId }
   const max = org.max_concurrent_sessions === null ? null : Number(org.max_concurrent_sessions)
   if (max === null) return { ok: true, evicted: [] }
+  // Invariant: a user never holds more live sign-ins than the limit. The session about to be opened has
+  // no row to lock yet: simultaneous sign-ins of one user count one after the other under this key.
+  await tx.lock(`sign-ins:${userId}`)
   const live = await liveSessionIds(tx, userId, now)
   if (live.length < max) return { ok: true, evicted: [] }
   if (org.session_limit_policy === 'deny_new') {

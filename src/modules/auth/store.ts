@@ -57,6 +57,10 @@ export async function revokeUserSessions(
   now: number,
   except?: string,
 ): Promise<[string, number][]> {
+  // Invariant: no token family outlives its user's sessions' end. A code exchange holds its browser
+  // session's row (oauth findSignIn) until it commits: waiting here for those rows lets the UPDATE below
+  // see the families they opened.
+  await tx.raw.all(`SELECT id FROM sessions WHERE user_id = ? AND kind = 'browser' AND revoked_at IS NULL${tx.forUpdate}`, [userId])
   const rows = await tx.raw.all<{ id: string; until: number }>(
     `UPDATE sessions SET revoked_at = ?, revoked_reason = ? WHERE user_id = ? AND revoked_at IS NULL${except ? ' AND id <> ?' : ''} RETURNING id, access_expires_at AS until`,
     except ? [now, reason, userId, except] : [now, reason, userId],
@@ -87,6 +91,22 @@ export async function findLiveSession(
     organizationId,
     now,
   ])
+}
+
+/**
+ * Inside a write transaction: a refresh token by its hash with its session, the session's row locked
+ * first. Invariant: a refresh token rotates once, and no token is issued for a session being revoked:
+ * every rotation and revocation of the family goes through this one row, so the token is read after
+ * the previous holder committed.
+ */
+export async function lockRefreshToken(tx: Tx, tokenHash: string): Promise<{ token: RefreshTokenRow; session: SessionRow } | undefined> {
+  const session = await tx.raw.get<SessionRow>(
+    `SELECT * FROM sessions WHERE id = (SELECT session_id FROM refresh_tokens WHERE token_hash = ?)${tx.forUpdate}`,
+    [tokenHash],
+  )
+  if (!session) return undefined
+  const token = await tx.raw.get<RefreshTokenRow>('SELECT * FROM refresh_tokens WHERE token_hash = ?', [tokenHash])
+  return token && { token, session }
 }
 
 /** A refresh token by its hash, with the session it belongs to. */

@@ -9,7 +9,7 @@ import { passwordMatches } from './password-proof.ts'
 import { replaceRecoveryCodes } from './recovery-codes.ts'
 import { hashSmsCode, maskPhone, newSmsCode, recordSmsSend, SMS_CODE_TTL_MS, smsText } from './sms-codes.ts'
 import { checkStepUp, prepareStepUp, type StepUpInput } from './step-up.ts'
-import { deleteFactor, deleteRecoveryCodes, findFactor, updateFactor } from './store.ts'
+import { deleteFactor, deleteRecoveryCodes, findFactor, lockUserMfa, updateFactor } from './store.ts'
 import { auditFactor, confirmedMethods, ensureFactor } from './user-factors.ts'
 
 const MAX_CONFIRM_ATTEMPTS = 5
@@ -56,6 +56,8 @@ export async function confirmSmsEnrollment(ctx: Ctx<SessionActor>, input: { code
   const stepUp = await prepareStepUp(ctx, user, input)
   const now = ctx.clock.now()
   const outcome = await ctx.db.write('mfa.sms.confirm', async (tx) => {
+    // Invariant: an enrollment is confirmed once, and every wrong code counts (the fifth ends it).
+    await lockUserMfa(tx, actor.userId)
     const factor = await findFactor(tx, actor.userId, 'sms')
     if (!factor?.pending_phone || !factor.pending_code_hash || (factor.pending_expires_at ?? 0) <= now) {
       throw new AppError(
@@ -122,6 +124,8 @@ export async function removeSms(ctx: Ctx<SessionActor>, input: { password: strin
   const passwordOk = await passwordMatches(ctx, user, input.password)
   const now = ctx.clock.now()
   const removed = await ctx.db.write('mfa.sms.remove', async (tx) => {
+    // Invariant: removing the last factor removes the recovery codes, whichever removal comes last.
+    await lockUserMfa(tx, user.id)
     const factor = await findFactor(tx, user.id, 'sms')
     if (!factor || factor.confirmed_at === null) throw new AppError('CONFLICT', 'SMS is not on')
     if (!passwordOk) {

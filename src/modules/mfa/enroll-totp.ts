@@ -7,7 +7,7 @@ import { getUserInOrg } from '../users/index.ts'
 import { passwordMatches } from './password-proof.ts'
 import { replaceRecoveryCodes } from './recovery-codes.ts'
 import { checkStepUp, prepareStepUp, type StepUpInput } from './step-up.ts'
-import { deleteFactor, deleteRecoveryCodes, findFactor, updateFactor } from './store.ts'
+import { deleteFactor, deleteRecoveryCodes, findFactor, lockUserMfa, updateFactor } from './store.ts'
 import { acceptTotp, newTotpSecret, otpauthUri, sealSecret, unsealSecret } from './totp.ts'
 import { auditFactor, confirmedMethods, ensureFactor } from './user-factors.ts'
 
@@ -34,6 +34,8 @@ export async function confirmTotpEnrollment(ctx: Ctx<SessionActor>, input: { cod
   const now = ctx.clock.now()
   // Errors are returned, not thrown: a wrong code must commit its record (and the step-up's count).
   const outcome = await ctx.db.write('mfa.totp.confirm', async (tx) => {
+    // Invariant: an enrollment is confirmed once (one set of recovery codes, the one answered).
+    await lockUserMfa(tx, actor.userId)
     const factor = await findFactor(tx, actor.userId, 'totp')
     if (!factor?.pending_secret_encrypted)
       throw new AppError('CONFLICT', 'No TOTP enrollment is in progress: start one with POST /api/v1/auth/mfa/totp')
@@ -69,6 +71,8 @@ export async function removeTotp(ctx: Ctx<SessionActor>, input: { password: stri
   const passwordOk = await passwordMatches(ctx, user, input.password)
   const now = ctx.clock.now()
   const outcome = await ctx.db.write('mfa.totp.remove', async (tx) => {
+    // Invariant: removing the last factor removes the recovery codes, whichever removal comes last.
+    await lockUserMfa(tx, user.id)
     const factor = await findFactor(tx, user.id, 'totp')
     if (!factor?.secret_encrypted || factor.confirmed_at === null) throw new AppError('CONFLICT', 'TOTP is not on')
     if (!passwordOk) {

@@ -3,7 +3,7 @@
 // after 5 wrong codes.
 import type { Queries, Tx } from '../../db/database.ts'
 import { prefixedId } from '../../lib/ids.ts'
-import { type ChallengeRow, findChallengeByTokenHash, insertChallenge, recentFailures } from './store.ts'
+import { type ChallengeRow, findChallengeByTokenHash, insertChallenge, lockChallengeByTokenHash, recentFailures } from './store.ts'
 import type { MfaMethod } from './table.ts'
 
 export const MAX_CHALLENGE_ATTEMPTS = 5
@@ -48,12 +48,24 @@ export async function createChallenge(
   return { token, id }
 }
 
+function live(row: ChallengeRow | undefined, now: number): LiveChallenge | undefined {
+  if (!row || row.consumed_at !== null || row.expires_at <= now) return undefined
+  return { ...row, methods: JSON.parse(row.methods) as MfaMethod[] }
+}
+
 /** The challenge of an `mfa_token` while it can still be answered: not used up and not expired. */
 export async function findLiveChallenge(db: Queries, token: string, now: number): Promise<LiveChallenge | undefined> {
   if (!token.startsWith('mfa_')) return undefined
-  const row = await findChallengeByTokenHash(db, hashChallengeToken(token))
-  if (!row || row.consumed_at !== null || row.expires_at <= now) return undefined
-  return { ...row, methods: JSON.parse(row.methods) as MfaMethod[] }
+  return live(await findChallengeByTokenHash(db, hashChallengeToken(token)), now)
+}
+
+/**
+ * As findLiveChallenge, inside the transaction that answers it, its row locked until commit. Invariant:
+ * an `mfa_token` opens one session at most and counts every wrong code (the fifth ends it).
+ */
+export async function lockLiveChallenge(tx: Tx, token: string, now: number): Promise<LiveChallenge | undefined> {
+  if (!token.startsWith('mfa_')) return undefined
+  return live(await lockChallengeByTokenHash(tx, hashChallengeToken(token)), now)
 }
 
 /** When the user sent too many wrong codes lately: the seconds until the window lets them try again. */

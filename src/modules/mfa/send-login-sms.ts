@@ -5,7 +5,7 @@ import { type AppError, validationError } from '../../errors.ts'
 import { checkIp } from '../auth/index.ts'
 import { findOrganization } from '../organizations/index.ts'
 import { deliverSms } from './deliver.ts'
-import { findLiveChallenge } from './login-challenge.ts'
+import { lockLiveChallenge } from './login-challenge.ts'
 import { hashSmsCode, maskPhone, newSmsCode, recordSmsSend, SMS_CODE_TTL_MS, smsText } from './sms-codes.ts'
 import { findFactor, updateChallenge } from './store.ts'
 import { invalidMfaToken } from './verify.ts'
@@ -25,7 +25,7 @@ export async function sendLoginSms(app: AppContext, input: { mfa_token: string }
   const now = app.clock.now()
   const code = newSmsCode()
   const sent = await app.db.write('mfa.login_sms', async (tx): Promise<Sent> => {
-    const challenge = await findLiveChallenge(tx, input.mfa_token, now)
+    const challenge = await lockLiveChallenge(tx, input.mfa_token, now)
     if (!challenge) throw invalidMfaToken()
     if (!challenge.methods.includes('sms')) throw validationError([{ field: 'mfa_token', message: 'this sign-in does not offer sms' }])
     const phone = (await findFactor(tx, challenge.user_id, 'sms'))?.phone

@@ -3,7 +3,7 @@
 import type { Tx } from '../../db/database.ts'
 import { rateLimited } from '../../errors.ts'
 import { prefixedId } from '../../lib/ids.ts'
-import { insertSmsMessage, recentSms } from './store.ts'
+import { insertSmsMessage, lockUserMfa, recentSms } from './store.ts'
 
 export const SMS_CODE_TTL_MS = 5 * 60 * 1000
 const MIN_INTERVAL_MS = 30 * 1000
@@ -33,6 +33,8 @@ export function smsText(code: string): string {
 
 /** Refuses (429 with the seconds to wait) when the user was sent too many messages lately; else records one. */
 export async function recordSmsSend(tx: Tx, userId: string, purpose: 'enroll' | 'login', now: number): Promise<void> {
+  // Invariant: the throttle counts every message; simultaneous requests are counted one after the other.
+  await lockUserMfa(tx, userId)
   const recent = await recentSms(tx, userId, now - HOUR_MS)
   // When both limits apply, the hourly one ends later: retry_after must be when a retry can succeed.
   if (recent.n >= HOURLY_LIMIT && recent.first !== null) {

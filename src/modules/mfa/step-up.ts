@@ -76,6 +76,7 @@ export async function checkStepUp(
   prepared: PreparedStepUp,
   now: number,
 ): Promise<StepUpVerdict> {
+  // Its callers (the confirmations) hold lockUserMfa: the code is spent once, its failure counted once.
   const methods = await confirmedMethods(tx, user.id)
   if (methods.length === 0) return { ok: true }
   // (Not required before: a factor was turned on since, by another request.)

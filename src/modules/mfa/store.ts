@@ -6,6 +6,15 @@ import type { MfaChallengesTable, MfaFactorsTable, MfaMethod, MfaRecoveryCodesTa
 export type FactorRow = MfaFactorsTable
 export type ChallengeRow = MfaChallengesTable
 
+/**
+ * Serializes the transactions that read and then change one user's MFA state: a TOTP step or a code
+ * spent once, the failure window and the SMS throttle counted exactly, one enrollment confirmed once.
+ * A keyed lock, not a row: the state spans rows (factors, challenges, sent messages) that may not exist yet.
+ */
+export function lockUserMfa(tx: Tx, userId: string): Promise<void> {
+  return tx.lock(`mfa:${userId}`)
+}
+
 // Factors ----------------------------------------------------------------------------------------
 
 export async function findFactor(db: Queries, userId: string, method: MfaMethod): Promise<FactorRow | undefined> {
@@ -81,6 +90,11 @@ export async function insertChallenge(tx: Tx, row: ChallengeRow): Promise<void> 
 
 export async function findChallengeByTokenHash(db: Queries, tokenHash: string): Promise<ChallengeRow | undefined> {
   return db.raw.get<ChallengeRow>('SELECT * FROM mfa_challenges WHERE token_hash = ?', [tokenHash])
+}
+
+/** The challenge of a token hash, its row locked until commit: its attempts and its one use are decided one request at a time. */
+export async function lockChallengeByTokenHash(tx: Tx, tokenHash: string): Promise<ChallengeRow | undefined> {
+  return tx.raw.get<ChallengeRow>(`SELECT * FROM mfa_challenges WHERE token_hash = ?${tx.forUpdate}`, [tokenHash])
 }
 
 export type ChallengeChanges = Partial<Pick<ChallengeRow, 'attempts' | 'consumed_at' | 'sms_code_hash' | 'sms_expires_at'>>

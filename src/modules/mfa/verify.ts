@@ -10,10 +10,10 @@ import { appendAudit } from '../audit/index.ts'
 import { checkIp, finishSignIn, openSignInSession, type SessionKind, type SignInOutcome } from '../auth/index.ts'
 import { findOrganization, type OrganizationRow } from '../organizations/index.ts'
 import { findUserInOrg, type UserRow } from '../users/index.ts'
-import { type LiveChallenge, findLiveChallenge, lockedForSeconds, MAX_CHALLENGE_ATTEMPTS } from './login-challenge.ts'
+import { type LiveChallenge, lockedForSeconds, lockLiveChallenge, MAX_CHALLENGE_ATTEMPTS } from './login-challenge.ts'
 import { useRecoveryCode } from './recovery-codes.ts'
 import { hashSmsCode } from './sms-codes.ts'
-import { updateChallenge } from './store.ts'
+import { lockUserMfa, updateChallenge } from './store.ts'
 import { useTotpCode } from './user-factors.ts'
 
 export const VERIFY_METHODS = ['totp', 'sms', 'recovery'] as const
@@ -58,8 +58,11 @@ export async function checkMfaCode(
   request: RequestMeta,
   now: number,
 ): Promise<CheckedMfa> {
-  const challenge = await findLiveChallenge(tx, input.mfa_token, now)
+  const challenge = await lockLiveChallenge(tx, input.mfa_token, now)
   if (!challenge) return { ok: false, error: invalidMfaToken() }
+  // Invariant: a TOTP step or a recovery code is spent once, and the user's failure window counts every
+  // wrong code, across all the user's challenges at once.
+  await lockUserMfa(tx, challenge.user_id)
   // Recovery codes are always accepted, though not listed: they are what a user without the phone has.
   if (input.method !== 'recovery' && !challenge.methods.includes(input.method)) {
     return {

@@ -60,6 +60,10 @@ export async function createOAuthClient(ctx: Ctx, input: NewOAuthClient): Promis
     secret_rotated_at: null,
   }
   await ctx.db.write('oauth_client.create', async (tx) => {
+    // Invariant: at most MAX_CLIENTS_PER_ORGANIZATION clients. The new client has no row to lock yet:
+    // simultaneous registrations of one organization count one after the other under this key (taken by
+    // registrations only, not by the organization's other writes).
+    await tx.lock(`oauth-clients:${organizationId}`)
     if ((await countClients(tx, organizationId)) >= MAX_CLIENTS_PER_ORGANIZATION)
       throw new AppError('LIMIT_REACHED', `An organization has at most ${MAX_CLIENTS_PER_ORGANIZATION} OAuth clients: delete one first`)
     await insertClient(tx, row)

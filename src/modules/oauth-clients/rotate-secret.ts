@@ -3,7 +3,7 @@ import type { Ctx, UserActor } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { appendAudit, auditActorOf } from '../audit/index.ts'
 import { hashClientSecret, newClientSecret, secretHint } from './secret.ts'
-import { getClientInOrg, type OAuthClientRow, saveClient } from './store.ts'
+import { lockClientInOrg, type OAuthClientRow, saveClient } from './store.ts'
 
 export async function rotateOAuthClientSecret(
   ctx: Ctx<UserActor>,
@@ -14,7 +14,8 @@ export async function rotateOAuthClientSecret(
   // Made before the transaction: no crypto while the writer is held.
   const secret = newClientSecret()
   const row = await ctx.db.write('oauth_client.rotate_secret', async (tx) => {
-    const before = await getClientInOrg(tx, actor.organizationId, input.id)
+    // Invariant: each rotation replaces the secret the previous one set (the audit's previous_hint is true).
+    const before = await lockClientInOrg(tx, actor.organizationId, input.id)
     if (before.client_type !== 'confidential') throw new AppError('CONFLICT', 'A public client has no secret to rotate')
     const after = await saveClient(tx, before.id, {
       secret_hash: hashClientSecret(secret),

@@ -2,6 +2,7 @@
 import type { Queries, Tx } from '../../db/database.ts'
 import { getInOrg } from '../../db/get-in-org.ts'
 import { defineList } from '../../db/list.ts'
+import { AppError } from '../../errors.ts'
 import type { OAuthClientsTable } from './table.ts'
 
 export type OAuthClientRow = OAuthClientsTable
@@ -12,6 +13,16 @@ export const OAUTH_CLIENT_LIST = defineList('oauth_clients', { sorts: ['created_
 /** The organization's client, or 404 "No such OAuth client" (another organization's is exactly as missing). */
 export function getClientInOrg(db: Queries, organizationId: string, id: string): Promise<OAuthClientRow> {
   return getInOrg(db, 'oauth_clients', organizationId, id, 'OAuth client')
+}
+
+/** As getClientInOrg, its row locked until commit: a change reads what the previous one wrote. */
+export async function lockClientInOrg(tx: Tx, organizationId: string, id: string): Promise<OAuthClientRow> {
+  const row = await tx.raw.get<OAuthClientRow>(`SELECT * FROM oauth_clients WHERE id = ? AND organization_id = ?${tx.forUpdate}`, [
+    id,
+    organizationId,
+  ])
+  if (!row) throw new AppError('NOT_FOUND', 'No such OAuth client')
+  return row
 }
 
 export async function countClients(tx: Tx, organizationId: string): Promise<number> {
@@ -28,8 +39,9 @@ export function saveClient(tx: Tx, id: string, changes: Partial<Omit<OAuthClient
   return tx.kysely.updateTable('oauth_clients').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
 }
 
-export async function deleteClientRow(tx: Tx, id: string): Promise<void> {
-  await tx.raw.run('DELETE FROM oauth_clients WHERE id = ?', [id])
+/** Deletes the organization's client; what it was, or undefined when it was gone already. */
+export async function deleteClientRow(tx: Tx, organizationId: string, id: string): Promise<OAuthClientRow | undefined> {
+  return tx.raw.get<OAuthClientRow>('DELETE FROM oauth_clients WHERE id = ? AND organization_id = ? RETURNING *', [id, organizationId])
 }
 
 /** A client by its id, whatever its organization (the authorization server identifies clients by id alone). */

@@ -2,7 +2,7 @@
 import type { Ctx, UserActor } from '../../context.ts'
 import { appendAudit, auditActorOf } from '../audit/index.ts'
 import { checkClientSettings } from './check-input.ts'
-import { getClientInOrg, type OAuthClientRow, saveClient } from './store.ts'
+import { lockClientInOrg, type OAuthClientRow, saveClient } from './store.ts'
 
 export interface OAuthClientChanges {
   name?: string
@@ -19,7 +19,8 @@ export async function updateOAuthClient(ctx: Ctx<UserActor>, input: { id: string
   const { id, changes: asked } = input
   const now = ctx.clock.now()
   return ctx.db.write('oauth_client.update', async (tx) => {
-    const before = await getClientInOrg(tx, actor.organizationId, id)
+    // Invariant: the settings as a whole pass the checks: those not sent are read after a simultaneous change of them.
+    const before = await lockClientInOrg(tx, actor.organizationId, id)
     // The checks are pure (no I/O): the result as a whole, against the client's type.
     const settings = checkClientSettings(
       before.client_type,

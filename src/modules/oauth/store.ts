@@ -41,6 +41,14 @@ export async function findGrant(db: Queries, userId: string, clientId: string): 
   return db.raw.get<GrantRow>('SELECT * FROM oauth_grants WHERE user_id = ? AND client_id = ?', [userId, clientId])
 }
 
+/**
+ * Inside a code exchange: the user's grant to the client, its row locked until commit. Invariant: a
+ * revocation of the grant waits for the exchange, so it ends the token family the exchange opens.
+ */
+export async function lockGrant(tx: Tx, userId: string, clientId: string): Promise<GrantRow | undefined> {
+  return tx.raw.get<GrantRow>(`SELECT * FROM oauth_grants WHERE user_id = ? AND client_id = ?${tx.forUpdate}`, [userId, clientId])
+}
+
 export async function findGrantById(db: Queries, organizationId: string, grantId: string): Promise<GrantRow | undefined> {
   return db.raw.get<GrantRow>('SELECT * FROM oauth_grants WHERE id = ? AND organization_id = ?', [grantId, organizationId])
 }
@@ -103,6 +111,18 @@ export async function revokeOnlineChildren(tx: Tx, browserSessionId: string, rea
 export async function findSignIn(db: Queries, browserSessionId: string) {
   const row = await db.raw.get<{ created_at: number; revoked_at: number | null }>(
     "SELECT created_at, revoked_at FROM sessions WHERE id = ? AND kind = 'browser'",
+    [browserSessionId],
+  )
+  return row && { signedInAt: Number(row.created_at), revoked: row.revoked_at !== null }
+}
+
+/**
+ * Inside a code exchange: findSignIn, the browser session's row locked until commit. Invariant: a logout
+ * or a password change that ends the sign-in waits for the exchange, so it ends the family it opens.
+ */
+export async function lockSignIn(tx: Tx, browserSessionId: string) {
+  const row = await tx.raw.get<{ created_at: number; revoked_at: number | null }>(
+    `SELECT created_at, revoked_at FROM sessions WHERE id = ? AND kind = 'browser'${tx.forUpdate}`,
     [browserSessionId],
   )
   return row && { signedInAt: Number(row.created_at), revoked: row.revoked_at !== null }

@@ -18,6 +18,15 @@ export async function anyOrganization(db: Queries): Promise<boolean> {
   return (await db.raw.get('SELECT id FROM organizations LIMIT 1')) !== undefined
 }
 
+/**
+ * The organization's row as it is now, locked until commit: another change of its settings waits, then
+ * reads what this one wrote. A no-op UPDATE rather than SELECT … FOR UPDATE: its lock (PostgreSQL's FOR
+ * NO KEY UPDATE) does not stop the organization's other writes from inserting rows that name it.
+ */
+export async function lockOrganization(tx: Tx, id: string): Promise<OrganizationRow | undefined> {
+  return tx.raw.get<OrganizationRow>('UPDATE organizations SET updated_at = updated_at WHERE id = ? RETURNING *', [id])
+}
+
 export async function insertOrganization(tx: Tx, row: OrganizationRow): Promise<void> {
   await tx.kysely.insertInto('organizations').values(row).execute()
 }

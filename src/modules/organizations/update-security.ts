@@ -7,8 +7,7 @@ import type { Tx } from '../../db/database.ts'
 import { AppError, validationError } from '../../errors.ts'
 import { appendAudit, auditActorOf } from '../audit/index.ts'
 import { ipAllowed, MAX_ENTRY_LENGTH, parseAllowlist, rangeKey } from './allowlist.ts'
-import { getOrganization } from './create-organization.ts'
-import { endSessionsWithoutMfa, type OrganizationRow, saveSecurity } from './store.ts'
+import { endSessionsWithoutMfa, lockOrganization, type OrganizationRow, saveSecurity } from './store.ts'
 import type { SessionLimitPolicy } from './table.ts'
 
 export interface SecurityChanges {
@@ -67,10 +66,9 @@ export async function updateSecurity(ctx: Ctx<UserActor>, changes: SecurityChang
     )
   }
   return ctx.db.write('organization.security.update', async (tx) => {
-    const wasRequired = Boolean((await getOrganization(tx, actor.organizationId)).mfa_required)
-    const org = await applySecurity(tx, ctx, actor.organizationId, { ...changes, allowed_ips: allowedIps }, now)
-    if (!wasRequired && org.mfa_required) await endSessionsOfUsersWithoutMfa(tx, ctx, org.id, now)
-    return org
+    const { before, after } = await changeSecurity(tx, ctx, actor.organizationId, { ...changes, allowed_ips: allowedIps }, now)
+    if (!before.mfa_required && after.mfa_required) await endSessionsOfUsersWithoutMfa(tx, ctx, after.id, now)
+    return after
   })
 }
 
@@ -109,7 +107,14 @@ export async function applySecurity(
   changes: SecurityChanges,
   now: number,
 ): Promise<OrganizationRow> {
-  const before = await getOrganization(tx, organizationId)
+  return (await changeSecurity(tx, ctx, organizationId, changes, now)).after
+}
+
+async function changeSecurity(tx: Tx, ctx: Ctx, organizationId: string, changes: SecurityChanges, now: number) {
+  // Invariant: no change is lost. The settings not sent are written back as read: the row is locked
+  // first, so a simultaneous change of another setting is read, not overwritten.
+  const before = await lockOrganization(tx, organizationId)
+  if (!before) throw new AppError('NOT_FOUND', 'No such organization')
   const after = await saveSecurity(
     tx,
     organizationId,
@@ -140,5 +145,5 @@ export async function applySecurity(
       now,
     })
   }
-  return after
+  return { before, after }
 }

@@ -23,6 +23,9 @@ export async function assertNotLastSuperAdmin(tx: Tx, target: UserRow, next: { r
   const losesOwner =
     target.role === 'super_admin' && target.status === 'active' && (next.role !== 'super_admin' || next.status !== 'active')
   if (!losesOwner) return
+  // Invariant: every organization keeps an active Super Admin. Two of them demoting each other at once
+  // each count the other: this key (taken only by a change that removes one) makes the second count after the first.
+  await tx.lock(`super-admins:${target.organization_id}`)
   if ((await countOtherActiveSuperAdmins(tx, target.organization_id, target.id)) === 0) {
     throw new AppError('CONFLICT', 'This is the last active Super Admin of the organization: it cannot be demoted or disabled')
   }

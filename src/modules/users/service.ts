@@ -9,7 +9,7 @@ import type { Role } from '../access/index.ts'
 import { hashPassword, revokeUserSessions } from '../auth/index.ts'
 import { recordChange } from '../events/index.ts'
 import { assertCanAssign, assertCanManage, assertNotLastSuperAdmin } from './rules.ts'
-import { findUserByNormalizedEmail, getUserInOrg, insertUserRow, saveUser, type UserRow } from './store.ts'
+import { findUserByNormalizedEmail, insertUserRow, lockUserInOrg, saveUser, type UserRow } from './store.ts'
 import type { UserStatus } from './table.ts'
 import { normalizeEmail, userJson } from './user-json.ts'
 
@@ -37,6 +37,8 @@ export async function insertUser(
   now: number,
 ): Promise<UserRow> {
   const email = normalizeEmail(input.email)
+  // Invariant: e-mails are unique. Two creations at once both pass this check; users_email_unique refuses
+  // the second insert and the whole block runs again (db/retry.ts), when this check finds the winner: 409.
   if (await findUserByNormalizedEmail(tx, email)) throw new AppError('CONFLICT', 'A user with this e-mail already exists')
   const name = input.name.trim()
   const row: UserRow = {
@@ -84,7 +86,8 @@ export async function updateUser(ctx: Ctx<UserActor>, input: { id: string; chang
   const { changes } = input
   const now = ctx.clock.now()
   return ctx.db.write('user.update', async (tx) => {
-    const target = await getUserInOrg(tx, actor.organizationId, input.id)
+    // Invariant: no change is lost (a rename must not write back the status a disable just changed).
+    const target = await lockUserInOrg(tx, actor.organizationId, input.id)
     assertCanManage(actor, target)
     if (changes.role !== undefined && changes.role !== target.role) assertCanAssign(actor, changes.role)
     const next = { name: changes.name?.trim() ?? target.name, role: changes.role ?? target.role, status: changes.status ?? target.status }

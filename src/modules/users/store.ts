@@ -3,6 +3,7 @@
 import type { Queries, Tx } from '../../db/database.ts'
 import { findInOrg, getInOrg } from '../../db/get-in-org.ts'
 import { type Condition, defineList, likePrefix } from '../../db/list.ts'
+import { AppError } from '../../errors.ts'
 import { searchKey } from '../../lib/search-key.ts'
 import type { UsersTable } from './table.ts'
 
@@ -26,6 +27,20 @@ export async function findUserInOrg(db: Queries, organizationId: string, id: str
 /** The user, or 404 "No such user". */
 export async function getUserInOrg(db: Queries, organizationId: string, id: string): Promise<UserRow> {
   return getInOrg(db, 'users', organizationId, id, 'user')
+}
+
+/**
+ * The user, or 404, its row locked until commit (another change of it waits, then reads what this one
+ * wrote). A no-op UPDATE rather than SELECT … FOR UPDATE: its lock (PostgreSQL's FOR NO KEY UPDATE)
+ * still lets other transactions insert rows naming the user (sessions, keys) meanwhile.
+ */
+export async function lockUserInOrg(tx: Tx, organizationId: string, id: string): Promise<UserRow> {
+  const row = await tx.raw.get<UserRow>('UPDATE users SET updated_at = updated_at WHERE id = ? AND organization_id = ? RETURNING *', [
+    id,
+    organizationId,
+  ])
+  if (!row) throw new AppError('NOT_FOUND', 'No such user')
+  return row
 }
 
 export async function insertUserRow(tx: Tx, row: UserRow): Promise<void> {

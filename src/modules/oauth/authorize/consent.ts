@@ -33,6 +33,9 @@ export async function decideConsent(
       })
       return { denied: true as const }
     }
+    // Invariant: consents add up (the grant is the union of every allowed request). The first grant has
+    // no row to lock yet: simultaneous consents of one user to one client merge one after the other.
+    await tx.lock(`oauth-grant:${signedIn.user.id}:${client.id}`)
     const earlier = await findGrant(tx, signedIn.user.id, client.id)
     const kept = earlier && earlier.revoked_at === null ? earlier.scope.split(' ') : []
     const scope = ALL_SCOPES.filter((s) => kept.includes(s) || request.scopes.includes(s)).join(' ')

@@ -14,7 +14,8 @@ export async function revokeUserGrant(ctx: Ctx<SessionActor>, input: { id: strin
   const ended = await ctx.db.write('oauth.grant.revoke', async (tx) => {
     const grant = await findGrantById(tx, actor.organizationId, input.id)
     if (!grant || grant.user_id !== actor.userId || grant.revoked_at !== null) throw new AppError('NOT_FOUND', 'No such OAuth grant')
-    await revokeGrant(tx, grant.id, now)
+    // Invariant: a grant is revoked once (one record): the conditional UPDATE decides, the loser answers 404.
+    if (!(await revokeGrant(tx, grant.id, now))) throw new AppError('NOT_FOUND', 'No such OAuth grant')
     const sessions = await revokeClientSessions(tx, actor.userId, grant.client_id, 'grant_revoked', now)
     await appendAudit(tx, {
       organizationId: actor.organizationId,

@@ -14,7 +14,7 @@ import { checkIp, hashToken, openClientSession, type PendingClientTokens, revoke
 import { grantsWithinScopes, type OAuthClientRow } from '../../oauth-clients/index.ts'
 import { findOrganization } from '../../organizations/index.ts'
 import { findUserInOrg } from '../../users/index.ts'
-import { type CodeRow, consumeCode, findCode, findGrant, findSignIn, setCodeSession } from '../store.ts'
+import { type CodeRow, consumeCode, findCode, lockGrant, lockSignIn, setCodeSession } from '../store.ts'
 import { recordIssue, recordRefusal, type Refusal, refusal } from './audit.ts'
 import { type Form, required } from './form.ts'
 import { mintClientTokens, type TokenResponseBody } from './issue.ts'
@@ -50,10 +50,10 @@ async function checkCode(tx: Tx, app: Pick<AppContext, 'allowlists'>, code: Code
   if (pkce) return pkce
   const user = await findUserInOrg(tx, client.organization_id, code.user_id)
   if (user?.status !== 'active') return refusal('invalid_grant', 'user_inactive', 'The user is disabled or gone')
-  const grant = await findGrant(tx, user.id, client.id)
+  const grant = await lockGrant(tx, user.id, client.id)
   if (!grant || grant.revoked_at !== null)
     return refusal('invalid_grant', 'grant_revoked', 'The user has revoked the access of this client', user.id)
-  const signIn = await findSignIn(tx, code.browser_session_id)
+  const signIn = await lockSignIn(tx, code.browser_session_id)
   if (!signIn || signIn.revoked) return refusal('invalid_grant', 'sign_in_ended', 'The sign-in this code came from has ended', user.id)
   const org = await findOrganization(tx, client.organization_id)
   const who = { organizationId: client.organization_id, actor: { type: 'user' as const, id: user.id } }
@@ -85,6 +85,7 @@ export async function exchangeCode(app: AppContext, input: Input): Promise<Token
   const now = app.clock.now()
   const where = { client, grantType: GRANT, request, now }
   const outcome = await app.db.write('oauth.token.authorization_code', async (tx): Promise<CodeRefusal | Issued> => {
+    // Invariant: a code is exchanged once: the conditional UPDATE decides, a loser is a replay.
     const code = await consumeCode(tx, codeHash, now)
     if (!code) {
       const used = await findCode(tx, codeHash)
