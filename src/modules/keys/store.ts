@@ -43,10 +43,16 @@ export async function signerKey(db: Queries, now: number): Promise<{ kid: string
   return db.raw.get<{ kid: string; activates_at: number }>(SIGNER, [now])
 }
 
-// max() of two values is spelt differently by each engine (max / greatest): a CASE is the same on both.
-const RECORD_USE =
-  'UPDATE signing_keys SET max_token_expires_at = CASE WHEN max_token_expires_at < ? THEN ? ELSE max_token_expires_at END WHERE kid = ?'
+// Only ever raised, and only in whole minutes: the key is published until its last token expires, a
+// minute longer at most. So this UPDATE changes (and locks) the key's row once a minute, not on every
+// sign-in: on PostgreSQL the row is the same for every instance, and a lock on it held to each
+// issuing transaction's commit would serialize every sign-in of the cluster. The statement runs in the
+// commit batch (Tx.atCommit) besides: when it does change the row, the lock is held for the server's
+// execution only.
+const RECORD_USE = 'UPDATE signing_keys SET max_token_expires_at = ? WHERE kid = ? AND max_token_expires_at < ?'
+const MINUTE_MS = 60_000
 
 export async function recordKeyUse(tx: Tx, kid: string, expiresAt: number): Promise<void> {
-  await tx.raw.run(RECORD_USE, [expiresAt, expiresAt, kid])
+  const until = Math.ceil(expiresAt / MINUTE_MS) * MINUTE_MS
+  void tx.atCommit(() => tx.raw.run(RECORD_USE, [until, kid, until]))
 }

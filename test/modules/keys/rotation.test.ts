@@ -68,3 +68,21 @@ test('a key waiting to activate is published but never signs early, even several
   app.clock.advance(60_000)
   expect((await keyring.signer(app.clock.now())).kid).toBe(second.kid)
 })
+
+// The key's row is the same for every instance: it is written once a minute at most, never on every
+// sign-in (a lock held on it to each commit would serialize the cluster's sign-ins).
+test('a key records the last expiry of its tokens in whole minutes, covering every token, written once a minute', async () => {
+  const { kid } = await keyring.signer(app.clock.now())
+  const recorded = async () =>
+    Number((await app.context.db.raw.get<{ at: number }>('SELECT max_token_expires_at AS at FROM signing_keys WHERE kid = ?', [kid]))!.at)
+  const first = await signIn(app, users.agent.user)
+  const exp = (JSON.parse(Buffer.from(first.accessToken.split('.')[1]!, 'base64url').toString()) as { exp: number }).exp * 1000
+  const after = await recorded()
+  expect(after % 60_000).toBe(0)
+  expect(after).toBeGreaterThanOrEqual(exp)
+  expect(after - exp).toBeLessThan(60_000)
+  // Ten more seconds: the same minute (or the next one), never a value that is not whole.
+  app.clock.advance(10_000)
+  await signIn(app, users.agent.user)
+  expect((await recorded()) % 60_000).toBe(0)
+})
