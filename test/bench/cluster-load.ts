@@ -16,9 +16,12 @@ export interface Measured {
   rounds: LoadResult[]
 }
 
-/** Each target of `load` in its own process at the same moment, their req/s, requests and errors summed; latencies of the slower. */
-async function measureAtOnce(load: Load): Promise<LoadResult> {
-  const connections = String(Math.max(1, Math.floor(CONNECTIONS / load.targets.length)))
+/**
+ * Each target of `load` in its own process at the same moment, their req/s, requests and errors summed;
+ * latencies of the slower. Each gets `perTarget` connections (default: CONNECTIONS split between them).
+ */
+export async function measureAtOnce(load: Load, perTarget?: number): Promise<LoadResult> {
+  const connections = String(perTarget ?? Math.max(1, Math.floor(CONNECTIONS / load.targets.length)))
   const children = load.targets.map((target) =>
     Bun.spawn([process.execPath, join(import.meta.dir, 'measure-child.ts')], {
       env: { ...process.env, BENCH_CONNECTIONS: connections, TARGET: JSON.stringify(target) },

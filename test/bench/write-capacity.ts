@@ -15,6 +15,7 @@ import { UNUSED_S3 } from './bootstrap.ts'
 import { benchClusterWebhooks, printClusterWebhooks } from './cluster-webhooks.ts'
 import { firstStart, type Instance, signIn, startInstance } from './cluster-setup.ts'
 import { type DelayProxy, startDelayProxy } from '../helpers/delay-proxy.ts'
+import { type Load, measureAtOnce } from './cluster-load.ts'
 import { DURATION_S, GENERATOR, type LoadResult, ROUNDS, type Target } from './load.ts'
 
 /** Milliseconds each chunk waits in each direction (a timer: about 1–1.3 ms here). */
@@ -25,45 +26,12 @@ const SEQUENTIAL = 40
 
 export const WRITE_CAPACITY_HEADER = `Write capacity with PostgreSQL across a network: compiled binaries, a TCP proxy delaying each chunk ${DELAY_MS} ms each way, ${GENERATOR}, ${PER_INSTANCE} connections per instance, ${DURATION_S} s, median of ${ROUNDS} alternating rounds`
 
-interface Load {
-  label: string
-  targets: Target[]
-}
-
-/** Each target in its own wrk process at the same moment, PER_INSTANCE connections each unless it says; summed. */
-async function measureTogether(load: Load, connections: number): Promise<LoadResult> {
-  const children = load.targets.map((target) =>
-    Bun.spawn([process.execPath, join(import.meta.dir, 'measure-child.ts')], {
-      env: { ...process.env, BENCH_CONNECTIONS: String(connections), TARGET: JSON.stringify(target) },
-      stdout: 'pipe',
-      stderr: 'inherit',
-    }),
-  )
-  const results = await Promise.all(
-    children.map(async (child) => {
-      const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited])
-      if (code !== 0) throw new Error(`a load process exited with ${code}`)
-      return JSON.parse(out) as LoadResult
-    }),
-  )
-  const sum = (key: 'rps' | 'errors' | 'non2xx' | 'requests') => results.reduce((total, r) => total + r[key], 0)
-  return {
-    label: load.label,
-    rps: sum('rps'),
-    p50: Math.max(...results.map((r) => r.p50)),
-    p99: Math.max(...results.map((r) => r.p99)),
-    errors: sum('errors'),
-    non2xx: sum('non2xx'),
-    requests: sum('requests'),
-  }
-}
-
 async function alternate(loads: { load: Load; connections: number }[]): Promise<LoadResult[]> {
   const rounds: LoadResult[][] = loads.map(() => [])
   for (let round = 0; round < ROUNDS; round++) {
     const order = [...loads.keys()]
     if (round % 2 === 1) order.reverse()
-    for (const i of order) rounds[i]!.push(await measureTogether(loads[i]!.load, loads[i]!.connections))
+    for (const i of order) rounds[i]!.push(await measureAtOnce(loads[i]!.load, loads[i]!.connections))
   }
   return rounds.map((results) => [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)]!)
 }
