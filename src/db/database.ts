@@ -59,6 +59,17 @@ export interface Tx extends Queries {
   lockAtCommit(key: string): void
   /** `' FOR UPDATE'` on PostgreSQL, `''` on SQLite: appended to a SELECT of the row the transaction will change. */
   readonly forUpdate: string
+  /**
+   * `' FOR KEY SHARE'` on PostgreSQL, `''` on SQLite: appended to a SELECT of a row the transaction
+   * will name (a foreign key): a delete of it waits for this commit, or this read waits for the delete
+   * and no longer finds it, so the insert that names it never fails on the foreign key.
+   */
+  readonly forKeyShare: string
+}
+
+/** `tx.forKeyShare` inside a write transaction, `''` on a read connection. */
+export function keyShareIn(db: Queries): string {
+  return 'forKeyShare' in db ? (db as Tx).forKeyShare : ''
 }
 
 export interface Database extends Queries {

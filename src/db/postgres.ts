@@ -216,6 +216,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
         engine: 'postgres',
         name,
         forUpdate: ' FOR UPDATE',
+        forKeyShare: ' FOR KEY SHARE',
         afterCommit(effect) {
           effects.push(effect)
         },

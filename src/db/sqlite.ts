@@ -156,6 +156,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Database 
       engine: 'sqlite',
       name,
       forUpdate: '',
+      forKeyShare: '',
       afterCommit(effect) {
         ;(effects ??= []).push(effect)
       },

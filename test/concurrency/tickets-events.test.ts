@@ -98,4 +98,23 @@ describe(`per-organization order under ${WRITERS * 2} writers (${TEST_ENGINE}, $
     },
     SLOW_MS,
   )
+
+  test(
+    'a ticket deleted while 16 calls are created naming it: each call 201 or 400, the delete 204, no call names the deleted ticket',
+    async () => {
+      for (let round = 0; round < 10; round++) {
+        const { id } = await json<{ id: string }>(await send('POST', '/api/v1/tickets', { subject: `Doomed ${round}` }))
+        const call = () => send('POST', '/api/v1/calls', { direction: 'inbound', from: '+14155550100', to: '+14155550199', ticket_id: id })
+        const before = Array.from({ length: WRITERS / 2 }, call)
+        const deleted = send('DELETE', `/api/v1/tickets/${id}`)
+        const after = Array.from({ length: WRITERS / 2 }, call)
+        const statuses = (await Promise.all([...before, ...after])).map((r) => r.status)
+        for (const status of statuses) expect([201, 400]).toContain(status)
+        expect((await deleted).status).toBe(204)
+        const naming = await db.raw.get<{ n: number }>('SELECT count(*) AS n FROM calls WHERE ticket_id = ?', [id])
+        expect(Number(naming!.n)).toBe(0)
+      }
+    },
+    SLOW_MS,
+  )
 })

@@ -2,7 +2,7 @@
 // batches, the reads of other modules' tables a session needs (documented in the README): a ticket or
 // call of the organization, and the agents' routing fields (agents, agent_labels, users) for the
 // automatic assignment; and the sessions naming a contact or ticket, for its delete or merge.
-import type { Queries, Tx } from '../../db/database.ts'
+import { keyShareIn, type Queries, type Tx } from '../../db/database.ts'
 import { findInOrg } from '../../db/get-in-org.ts'
 import { defineList } from '../../db/list.ts'
 import type { EngagementMessagesTable, EngagementsTable } from './table.ts'
@@ -39,7 +39,11 @@ export async function insertMessage(tx: Tx, row: MessageRow): Promise<void> {
 
 /** True when the row exists in the organization (tickets, calls: read by primary key). */
 export async function existsInOrg(db: Queries, table: 'tickets' | 'calls', organizationId: string, id: string): Promise<boolean> {
-  const row = await db.raw.get<{ id: string }>(`SELECT id FROM ${table} WHERE id = ? AND organization_id = ?`, [id, organizationId])
+  // Inside a write transaction the row is kept until commit (a delete waits): the session that names it never fails on the foreign key.
+  const row = await db.raw.get<{ id: string }>(`SELECT id FROM ${table} WHERE id = ? AND organization_id = ?${keyShareIn(db)}`, [
+    id,
+    organizationId,
+  ])
   return row !== undefined
 }
 

@@ -1,7 +1,7 @@
 // The calls' SQL: one row by id or by provider id, insert, save, the keyset list, the lookup of other
 // modules' tables a call's references need (a ticket of the organization), and the calls naming a
 // contact or a ticket (moved or let go when it is merged or deleted).
-import type { Queries, Tx } from '../../../db/database.ts'
+import { keyShareIn, type Queries, type Tx } from '../../../db/database.ts'
 import { findInOrg } from '../../../db/get-in-org.ts'
 import { defineList } from '../../../db/list.ts'
 import type { CallProvider, CallsTable } from '../table.ts'
@@ -50,7 +50,11 @@ export async function saveCall(tx: Tx, row: CallRow): Promise<void> {
  * its table by primary key (the one read of another module's table here, like the agents module's of calls).
  */
 export async function ticketExists(db: Queries, organizationId: string, ticketId: string): Promise<boolean> {
-  const row = await db.raw.get<{ id: string }>('SELECT id FROM tickets WHERE id = ? AND organization_id = ?', [ticketId, organizationId])
+  // Inside a write transaction the row is kept until commit (a delete waits): the call that names it never fails on the foreign key.
+  const row = await db.raw.get<{ id: string }>(`SELECT id FROM tickets WHERE id = ? AND organization_id = ?${keyShareIn(db)}`, [
+    ticketId,
+    organizationId,
+  ])
   return row !== undefined
 }
 
