@@ -139,8 +139,14 @@ async function commitBatch(connection: Runner, statements: BatchedStatement[]): 
 }
 
 class Connection implements DatabaseConnection {
-  constructor(private readonly runner: Runner) {}
+  constructor(
+    private readonly runner: Runner,
+    private readonly target: RawTarget,
+  ) {}
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    this.target.open()
+    // The commit batch takes raw statements only (their `?` text is inlined there).
+    if (this.target.batch()) throw new Error('an atCommit block must use tx.raw, not tx.kysely')
     const { rows, count } = await query<R>(this.runner, compiled.sql, compiled.parameters)
     const kind = compiled.query.kind
     return kind === 'SelectQueryNode' ? { rows } : { rows, numAffectedRows: BigInt(count) }
@@ -151,8 +157,8 @@ class Connection implements DatabaseConnection {
   }
 }
 
-function kyselyOver(runner: Runner): Kysely<Tables> {
-  const connection = new Connection(runner)
+function kyselyOver(runner: Runner, target: RawTarget = DIRECT): Kysely<Tables> {
+  const connection = new Connection(runner, target)
   const driver: Driver = {
     async init() {},
     async acquireConnection() {
@@ -205,14 +211,15 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     begun.catch(() => undefined)
     try {
       const started = performance.now()
+      const target: RawTarget = {
+        open() {
+          if (ended) throw new Error(`"${name}": a statement started after COMMIT (an atCommit block awaited between its statements)`)
+        },
+        batch: () => batch,
+      }
       const tx: Tx = {
-        kysely: kyselyOver(connection),
-        raw: new PostgresRaw(connection, {
-          open() {
-            if (ended) throw new Error(`"${name}": a statement started after COMMIT (an atCommit block awaited between its statements)`)
-          },
-          batch: () => batch,
-        }),
+        kysely: kyselyOver(connection, target),
+        raw: new PostgresRaw(connection, target),
         engine: 'postgres',
         name,
         forUpdate: ' FOR UPDATE',

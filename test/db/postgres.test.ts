@@ -157,6 +157,12 @@ describe.skipIf(!postgresAvailable)('PostgreSQL engine', () => {
         })
       }),
     ).rejects.toThrow('started after COMMIT')
+    // The batch is raw statements: a Kysely query there is refused, not run beside it.
+    await expect(
+      db.write('kysely inside atCommit', async (tx) => {
+        void tx.atCommit(() => tx.kysely.selectFrom('pg_counters').select('n').execute())
+      }),
+    ).rejects.toThrow(/started after COMMIT|must use tx.raw/)
   })
 
   test('a value written in the commit batch (as a literal) reads back exactly as a bound one', async () => {
