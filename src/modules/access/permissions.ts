@@ -9,13 +9,13 @@ export const VOCABULARY = {
   agent: ['read', 'create', 'update', 'delete'],
   user: ['read', 'create', 'update', 'delete'],
   role: ['read', 'assign'],
-  // Subscriptions, invoices and payments (issue 18): reading them, and changing the subscription and paying.
+  // Subscriptions, invoices and payments: reading them, and changing the subscription and paying.
   billing: ['read', 'manage'],
   account: ['read', 'create', 'update', 'delete'],
   contact: ['read', 'create', 'update', 'delete'],
   lead: ['read', 'create', 'update', 'delete', 'convert'],
   engagement: ['read', 'create', 'update', 'close', 'escalate'],
-  // The messages of engagement sessions (issue 19).
+  // The messages of engagement sessions.
   message: ['read', 'create'],
   survey: ['read', 'create', 'update', 'delete'],
   webhook: ['read', 'create', 'update', 'delete'],

@@ -1,4 +1,4 @@
-// The agents module's public entry (issue 17): its routes — /api/v1/agents (list, read, profile, status,
+// The agents module's public entry: its routes — /api/v1/agents (list, read, profile, status,
 // login and logout, sessions) and /api/v1/agent-activities (activities/) — its cron task (the idle
 // logout), and what other modules use of it: refreshAgentLoadInTx (tickets, calls, engagements),
 // claimRoomInTx (the engagements' routing), findAgent, and lastSeenIntervalMs (how often a credential's

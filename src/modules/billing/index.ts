@@ -1,4 +1,4 @@
-// The billing module's public entry (issue 18): plans and their prices (plans/), each organization's
+// The billing module's public entry: plans and their prices (plans/), each organization's
 // billing account (accounts/), its subscription (subscriptions/), invoices and their PDFs (invoices/),
 // payments and refunds through a payment provider (payments/), and Stripe's webhooks (stripe/) — the
 // organization's routes under /api/v1/billing, the operator's under /api/v1/operator — and the cron

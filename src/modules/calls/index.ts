@@ -1,4 +1,4 @@
-// The calls module's public entry (issue 17): calls and their lifecycle, call recordings, the
+// The calls module's public entry: calls and their lifecycle, call recordings, the
 // organization's call settings, and Twilio's voice status callbacks — routes under /api/v1 — and the
 // recordings' cron tasks (abandoned processing, retention), and the examples of its objects (the webhooks'
 // sample events).

@@ -1,4 +1,4 @@
-// The engagements module's public entry (issue 19): engagement sessions (conversations with a contact
+// The engagements module's public entry: engagement sessions (conversations with a contact
 // on a channel), their messages, escalation and routing — routes under /api/v1/engagements (CRUD and
 // messages in routes.ts; the operations assign, snooze, unsnooze, wrap-up, close, reopen and escalate
 // here) — the cron tasks that wake snoozed sessions and close inactive ones, and the examples of its

@@ -1,4 +1,4 @@
-// The event-stream module's public entry (issue 19): GET /api/v1/events/stream, the organization's
+// The event-stream module's public entry: GET /api/v1/events/stream, the organization's
 // events the caller may see as Server-Sent Events with Last-Event-ID resume, live on every instance
 // (see README.md); and its EventSubscriber, which signals the streams after each commit.
 export { eventStreamSubscriber } from './subscriber.ts'

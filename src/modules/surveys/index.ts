@@ -1,4 +1,4 @@
-// The surveys module's public entry (issue 19): survey responses (CSAT, NPS, CES), offered by hand or
+// The surveys module's public entry: survey responses (CSAT, NPS, CES), offered by hand or
 // when a ticket is solved or a session closed (an event subscriber), answered through a one-time public
 // link (/s/{token}), listed with metrics; and the cron task that expires unanswered offers.
 export { SURVEY_RESPONSE_EXAMPLE } from './model.ts'

@@ -1,4 +1,4 @@
-// The uploads module's public entry (issue 17): its routes — POST /api/v1/uploads (multipart, or a raw
+// The uploads module's public entry: its routes — POST /api/v1/uploads (multipart, or a raw
 // body with ?filename=), list, read, download (/content, ranges), a signed URL, delete, and the signed
 // download itself (/api/v1/files/{id}, no token: the signature is the credential) — its cron task, and
 // what other modules use of it: receiving a file as a stream, attaching uploads in a transaction, serving

@@ -1,4 +1,4 @@
-// The token endpoint's own limit per client (issue 15): TOKEN_REQUESTS_PER_MINUTE requests a minute for
+// The token endpoint's own limit per client: TOKEN_REQUESTS_PER_MINUTE requests a minute for
 // each authenticated client, on the shared rate counters (in memory, or Redis for several instances),
 // on top of the per-address limit every public route has. Counted after client authentication: a
 // stranger sending a client's id without its secret cannot spend that client's budget. The refusal is
