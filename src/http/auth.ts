@@ -98,9 +98,14 @@ export function authMacros(app: AppContext) {
  * (Elysia validates a body before a route's resolve runs.) Requests that carry one are checked in full
  * by the macro; so are GET and HEAD, which have no body.
  */
+/** The request carries a credential, good or bad: an Authorization or an X-API-Key header. */
+export function presentsCredential(request: Request): boolean {
+  return request.headers.has('authorization') || request.headers.has('x-api-key')
+}
+
 export function refuseWithoutCredential(request: Request, routes: RouteTable): void {
-  const { method, headers } = request
-  if (method === 'GET' || method === 'HEAD' || headers.has('authorization') || headers.has('x-api-key')) return
+  const { method } = request
+  if (method === 'GET' || method === 'HEAD' || presentsCredential(request)) return
   const scheme = routes.credentialFor(method, pathOf(request.url))
   if (scheme === 'user') throw missingCredential()
   if (scheme === 'operator') throw missingOperatorToken()

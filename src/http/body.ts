@@ -135,7 +135,7 @@ function unstreamable(own: StreamedBody): AppError {
 export function checkBodyUpFront(request: Request, limit: number, streamed: readonly StreamedBody[] = []): void {
   if (request.method === 'GET' || request.method === 'HEAD') return
   const declared = request.headers.get('content-length')
-  const hasBody = declared !== null ? Number(declared) > 0 : request.body !== null
+  const hasBody = carriesBody(request)
   let own = streamedBodyOf(request, streamed)
   if (own?.alsoJson && (!hasBody || isJson(mediaType(request.headers.get('content-type'))))) own = undefined
   if (own) streamedRequests.add(request)
@@ -145,6 +145,24 @@ export function checkBodyUpFront(request: Request, limit: number, streamed: read
   const type = mediaType(request.headers.get('content-type'))
   if (own && !streams(own, type)) throw unstreamable(own)
   if (!own && !isReadable(type)) throw unsupportedMediaType()
+}
+
+/** A body is coming: a Content-Length over 0, or a chunked one (a chunked body may still turn out empty). */
+function carriesBody(request: Request): boolean {
+  const declared = request.headers.get('content-length')
+  return declared !== null ? Number(declared) > 0 : request.body !== null
+}
+
+/**
+ * For a route that declares a body schema (its body is JSON): 415 for a body of another type parseBody
+ * reads (a form, plain text), before it is read. Validated, a form would be refused field by field as
+ * mistyped ("Expected string"), or taken when its fields happened to fit. An empty body is left to the
+ * route's schema (an optional body may be left out); a streamed request (a route that also takes JSON,
+ * given its other type) was checked up front.
+ */
+export function refuseUnlessJson(request: Request, contentType: string): void {
+  if (streamedRequests.has(request) || isJson(mediaType(contentType)) || !carriesBody(request)) return
+  throw unsupportedMediaType()
 }
 
 /** The body of a streamed route (StreamedBody), chunk by chunk, failing with 413 once more than `limit` bytes have come. */

@@ -36,7 +36,7 @@ function documentation(config: Config) {
       title: 'Switchboard API',
       version: VERSION,
       description:
-        'Self-hosted customer-engagement platform API. Errors are JSON `{code, message, request_id, errors?}` (a 429 is `{code: 429, message, retry_after, error}`, with `Retry-After`); every response carries `X-Request-Id`. Requests are rate-limited per user, per organization (by plan), per client address (unauthenticated) and on some endpoints; every counted response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix seconds) of the most constraining window (/health, /ready and /.well-known/* are not counted).',
+        'Self-hosted customer-engagement platform API. Errors are JSON `{code, message, request_id, errors?}` (a 429 is `{code: 429, message, retry_after, error}`, with `Retry-After`); every response carries `X-Request-Id`. A body goes as JSON (`Content-Type: application/json`) except where an operation says otherwise: another type is 415 `UNSUPPORTED_MEDIA_TYPE`. A list or an export answers a query parameter it does not define with 400 `VALIDATION_FAILED` naming it (`errors[].field`) and the ones it knows. Requests are rate-limited per user, per organization (by plan), per client address (unauthenticated) and on some endpoints; every counted response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix seconds) of the most constraining window (/health, /ready and /.well-known/* are not counted).',
     },
     servers: [{ url: config.publicUrl }],
     tags: [

@@ -1,15 +1,18 @@
-// Cross-cutting HTTP behaviour for every route: request id, body limits and parsing, the error
-// renderer, the access log, and keeping the answers of requests that claimed an Idempotency-Key.
+// Cross-cutting HTTP behaviour for every route: request id, body limits, media types and parsing, a list's
+// unknown query parameters, the error renderer, the access log, and keeping the answers of requests that
+// claimed an Idempotency-Key.
 // Used first in app.ts, because Elysia hooks only apply to later routes.
 import { Elysia, StatusMap } from 'elysia'
 import type { AppContext } from '../context.ts'
 import type { RouteTable } from '../lib/route-match.ts'
-import { refuseWithoutCredential } from './auth.ts'
-import { checkBodyUpFront, checkUrlUpFront, parseBody, type StreamedBody } from './body.ts'
+import { presentsCredential, refuseWithoutCredential } from './auth.ts'
+import { checkBodyUpFront, checkUrlUpFront, parseBody, refuseUnlessJson, type StreamedBody } from './body.ts'
 import { keepIdempotentAnswer } from './idempotency.ts'
+import { refuseUnknownParameters } from './list.ts'
 import { chargeAnonymous, chargeFailedRequest, isUncounted, writeRateLimitHeaders } from './rate-limit.ts'
 import { renderError, toAppError } from './render-error.ts'
 import { beginRequest, pathOf, requestState } from './request-state.ts'
+import { type RouteLike, routeSchemas } from './route-schemas.ts'
 
 export function httpPlatform(
   app: Pick<AppContext, 'config' | 'db' | 'log' | 'ports' | 'clock'>,
@@ -18,8 +21,11 @@ export function httpPlatform(
 ) {
   const { log } = app
   const limit = app.config.maxBodyBytes
+  const platform = new Elysia()
+  // Once used by the app, a plugin's getGlobalRoutes() answers the app's routes (as for the OpenAPI document).
+  const schemas = routeSchemas(() => (platform as unknown as { getGlobalRoutes(): RouteLike[] }).getGlobalRoutes())
   return (
-    new Elysia()
+    platform
       // onRequest hooks are always global and run before routing, so 404s get an id too.
       .onRequest((ctx) => {
         ctx.set.headers['x-request-id'] = beginRequest(ctx).id
@@ -27,7 +33,17 @@ export function httpPlatform(
         checkBodyUpFront(ctx.request, limit, streamed)
         refuseWithoutCredential(ctx.request, routes())
       })
-      .onParse({ as: 'global' }, ({ request, contentType }) => parseBody(request, contentType, limit))
+      .onParse({ as: 'global' }, ({ request, contentType, route }) => {
+        if (schemas().takesJson(request.method, route)) refuseUnlessJson(request, contentType)
+        return parseBody(request, contentType, limit)
+      })
+      // Before validation, where Elysia drops a query parameter its schema does not name. A request with no
+      // credential at all to a list that needs one is left to the authenticator: 401 says what to do first.
+      .onTransform({ as: 'global' }, ({ request, route }) => {
+        const known = schemas().listParameters(request.method, route)
+        if (known && !(routes().isAuthenticated(request.method, route) && !presentsCredential(request)))
+          refuseUnknownParameters(request.url, known)
+      })
       // Global hooks run before a route's own (the auth macros'): routes without a credential count
       // against the client address here; authenticated ones count against the user in http/auth.ts.
       .onBeforeHandle({ as: 'global' }, (ctx) => {

@@ -8,7 +8,7 @@ import { AppError, type FieldError } from '../errors.ts'
 import { isStorageUnavailable } from '../lib/storage-unavailable.ts'
 import type { RouteTable } from '../lib/route-match.ts'
 import { type ValueErrorLike, valueFieldErrors } from '../lib/value-errors.ts'
-import { isJson, mediaType } from './body.ts'
+import { isJson, mediaType, unsupportedMediaType } from './body.ts'
 import { pathOf } from './request-state.ts'
 
 export interface ErrorBodyJson {
@@ -110,11 +110,9 @@ function bodyParseMessage(request: Request): string {
 function validationToAppError(error: ValidationError, request: Request): { error: AppError; internal?: unknown } {
   // A response that does not match its own schema is our bug, not the client's.
   if (error.type === 'response') return { error: new AppError('INTERNAL'), internal: error }
-  if (error.type === 'body') {
-    const type = mediaType(request.headers.get('content-type'))
-    const structured = isJson(type) || type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data'
-    if (!structured) return { error: new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json') }
-  }
+  // A body schema is JSON's: a body of another type was refused before parsing (platform.ts), so one is
+  // here only when empty (or without a Content-Type): the same 415, rather than every field missing.
+  if (error.type === 'body' && !isJson(mediaType(request.headers.get('content-type')))) return { error: unsupportedMediaType() }
   return { error: new AppError('VALIDATION_FAILED', undefined, { errors: fieldErrors(error) }) }
 }
 

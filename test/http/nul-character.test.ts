@@ -38,9 +38,14 @@ describe('a NUL character', () => {
   })
 
   test('in a form body', async () => {
-    const body = new URLSearchParams({ email: 'a\u0000@b.test', password: 'x' }).toString()
+    // A route that takes forms (a JSON route answers a form with 415 before reading it).
+    const body = new URLSearchParams({ CallSid: 'CA\u0000' }).toString()
     await expectNulRefused(
-      await app.request('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }),
+      await app.request('/api/v1/integrations/twilio/voice-status', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      }),
     )
   })
 
