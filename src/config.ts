@@ -29,7 +29,7 @@ export type SmsConfig =
 
 /**
  * Every setting, keyed by its environment variable. `x-default` documents a default that is
- * derived from other settings; the README's configuration table mirrors this object (a test checks it).
+ * derived from other settings; docs/configuration.md's table mirrors this object (a test checks it).
  */
 export const SETTINGS = {
   PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 8080, description: 'TCP port the HTTP server listens on.' }),

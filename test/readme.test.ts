@@ -1,5 +1,6 @@
-// The README stays true: its configuration table matches the settings schema, its error table
-// matches the closed list of codes, and its two commands use the pinned Bun version.
+// The documentation stays true: the configuration page's table matches the settings schema, the
+// API conventions' error table matches the closed list of codes, and the README's two commands use
+// the pinned Bun version.
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { flagName, SETTINGS, type SettingName } from '../src/config.ts'
@@ -7,13 +8,16 @@ import { ERROR_CODES } from '../src/errors.ts'
 import { ROOT } from './helpers/root.ts'
 
 const readme = await Bun.file(join(ROOT, 'README.md')).text()
+const page = async (name: string) => `\n${await Bun.file(join(ROOT, 'docs', name)).text()}`
+const configuration = await page('configuration.md')
+const conventions = await page('api-conventions.md')
 const pkg = (await Bun.file(join(ROOT, 'package.json')).json()) as { packageManager: string }
 
 /** Rows of the first table after `heading`, as arrays of cells with backticks removed. */
-function tableAfter(heading: string): string[][] {
-  const start = readme.indexOf(`\n${heading}\n`)
-  expect(start, `README has ${heading}`).toBeGreaterThan(-1)
-  const lines = readme.slice(start).split('\n')
+function tableAfter(text: string, heading: string): string[][] {
+  const start = text.indexOf(`\n${heading}\n`)
+  expect(start, `the page has ${heading}`).toBeGreaterThan(-1)
+  const lines = text.slice(start).split('\n')
   const first = lines.findIndex((l) => l.startsWith('|'))
   const rows: string[][] = []
   for (const line of lines.slice(first + 2)) {
@@ -30,7 +34,7 @@ function tableAfter(heading: string): string[][] {
 
 describe('README', () => {
   test('the configuration table lists every setting, in order, with its flag and default', () => {
-    const rows = tableAfter('## Configuration')
+    const rows = tableAfter(configuration, '# Configuration')
     const expected = (Object.keys(SETTINGS) as SettingName[]).map((name) => {
       const schema = SETTINGS[name] as { default?: unknown; 'x-default'?: string }
       const fallback = schema['x-default'] ?? (schema.default === '' ? '(empty)' : String(schema.default))
@@ -41,7 +45,7 @@ describe('README', () => {
   })
 
   test('the error table lists exactly the codes the API can answer with, with their statuses', () => {
-    const rows = tableAfter('## API conventions')
+    const rows = tableAfter(conventions, '## API conventions')
     expect(rows.map((r) => [r[1], Number(r[0])])).toEqual(Object.entries(ERROR_CODES).map(([code, { status }]) => [code, status]))
   })
 

@@ -10,7 +10,7 @@ import { EXIT, type Command } from './command.ts'
 
 /** What backup answers on PostgreSQL (whose DatabaseAdmin.backupTo refuses too, pointing to pg_dump). */
 export const POSTGRES_BACKUP =
-  'the database is PostgreSQL (DATABASE_URL): back it up with pg_dump, e.g. pg_dump --format=custom --file=switchboard.dump "$DATABASE_URL" (see the README, "Backups on PostgreSQL"); switchboard backup copies the embedded SQLite database only'
+  'the database is PostgreSQL (DATABASE_URL): back it up with pg_dump, e.g. pg_dump --format=custom --file=switchboard.dump "$DATABASE_URL" (see docs/several-instances.md, "Backups on PostgreSQL"); switchboard backup copies the embedded SQLite database only'
 
 export const backupCommand: Command = {
   name: 'backup',

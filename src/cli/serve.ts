@@ -107,8 +107,8 @@ export const serveCommand: Command = {
       release()
       return fail(
         config.redisUrl
-          ? 'an instance without REDIS_URL is running on this PostgreSQL database; several instances all need REDIS_URL (see the README, "Several instances")'
-          : 'another switchboard instance is running on this PostgreSQL database; several instances need REDIS_URL, the state they share (see the README, "Several instances")',
+          ? 'an instance without REDIS_URL is running on this PostgreSQL database; several instances all need REDIS_URL (see docs/several-instances.md)'
+          : 'another switchboard instance is running on this PostgreSQL database; several instances need REDIS_URL, the state they share (see docs/several-instances.md)',
       )
     }
     const releaseAll = () => {

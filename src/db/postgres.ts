@@ -318,7 +318,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       },
       async backupTo() {
         throw new Error(
-          'a PostgreSQL database is backed up with pg_dump (see the README, "Backups on PostgreSQL"), not by switchboard backup',
+          'a PostgreSQL database is backed up with pg_dump (see docs/several-instances.md, "Backups on PostgreSQL"), not by switchboard backup',
         )
       },
     },

@@ -26,7 +26,8 @@ export const CronTaskStatus = t.Object({
 })
 
 const RedisState = t.Union([t.Literal('ok'), t.Literal('unreachable')], {
-  description: 'Only with REDIS_URL: whether this instance reaches Redis now (see the README, "When Redis or PostgreSQL is away")',
+  description:
+    'Only with REDIS_URL: whether this instance reaches Redis now (see docs/several-instances.md, "When Redis or PostgreSQL is away")',
 })
 
 export const HealthBody = t.Object({
