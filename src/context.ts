@@ -10,7 +10,17 @@ import type { Logger } from './lib/log.ts'
 import type { Grant, Role } from './modules/access/index.ts'
 import type { Rates } from './modules/rate-limits/index.ts'
 import type { Referrers } from './references.ts'
-import type { ClusterView, DeliveryService, EventSubscriber, IpAllowlists, LastSeen, Ports, SigningKeys, TextMessages } from './ports.ts'
+import type {
+  ClusterView,
+  DeliveryService,
+  EventSubscriber,
+  IpAllowlists,
+  LastSeen,
+  Ports,
+  RequestGuards,
+  SigningKeys,
+  TextMessages,
+} from './ports.ts'
 
 export interface AppContext {
   readonly config: Config
@@ -29,6 +39,8 @@ export interface AppContext {
   readonly sms: TextMessages
   readonly lastSeen: LastSeen
   readonly allowlists: IpAllowlists
+  /** Authentication, permission checks, rate limits and idempotency as the HTTP layer reaches them (src/request-guards.ts). */
+  readonly guards: RequestGuards
   /** Told of every event recordChange writes, in its transaction (webhooks queue deliveries). */
   readonly eventSubscribers: readonly EventSubscriber[]
   /** Other modules' records naming a contact or a ticket: what they do when it is deleted or merged (src/references.ts). */

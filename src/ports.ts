@@ -182,3 +182,38 @@ export interface RecordedEvent {
 
 /** Called inside the transaction that recorded the event: what it writes commits with the change (the outbox). */
 export type EventSubscriber = (tx: import('./db/database.ts').Tx, event: RecordedEvent) => Promise<void>
+
+/**
+ * What the HTTP layer asks of the auth, access, operators, rate-limits and idempotency modules, wired by
+ * runtime.ts: src/http/ imports no module (every module's routes import src/http/, so the way back would
+ * be an import cycle).
+ */
+export interface RequestGuards {
+  /** The actor of a request, or 401 (and the IP allowlist's 403). */
+  authenticate(
+    app: import('./context.ts').AppContext,
+    request: Request,
+    meta: import('./context.ts').RequestMeta,
+  ): Promise<import('./context.ts').UserActor>
+  /** The 401 of a protected route's request that carries no credential. */
+  missingCredential(): Error
+  authenticateOperator(
+    app: import('./context.ts').AppContext,
+    request: Request,
+  ): Promise<import('./context.ts').Ctx<import('./context.ts').SystemActor>>
+  /** The 401 of an operator route's request that carries no operator token. */
+  missingOperatorToken(): Error
+  requirePermission(actor: import('./context.ts').UserActor, permission: import('./modules/access/index.ts').Permission): void
+  requireSession(actor: import('./context.ts').UserActor): import('./context.ts').SessionActor
+  /** The app's rate limiter over its rateCounters port. */
+  rateLimiter(app: Pick<import('./context.ts').AppContext, 'config' | 'ports'>): import('./modules/rate-limits/index.ts').RateLimiter
+  endpointLimitFor(method: string, route: string): import('./modules/rate-limits/index.ts').EndpointLimit | undefined
+  /** The form in which an e-mail address is counted (and stored). */
+  normalizeEmail(email: string): string
+  readonly idempotency: {
+    isWellFormedKey(key: string): boolean
+    requestHash(masterKey: Uint8Array, request: { method: string; pathWithQuery: string; body: string }): string
+    begin: typeof import('./modules/idempotency/index.ts').beginIdempotentRequest
+    finish: typeof import('./modules/idempotency/index.ts').finishIdempotentRequest
+  }
+}

@@ -30,6 +30,7 @@ import { callContactReferrer, callTicketReferrer } from './modules/calls/index.t
 import { engagementContactReferrer, engagementTicketReferrer } from './modules/engagements/index.ts'
 import { ticketContactReferrer } from './modules/tickets/index.ts'
 import type { Referrers } from './references.ts'
+import { REQUEST_GUARDS } from './request-guards.ts'
 import { eventStreamSubscriber, memoryStreamSlots, redisStreamSlots } from './modules/event-stream/index.ts'
 import type { EventSubscriber, LocalRateCounters, Ports, SigningKeys } from './ports.ts'
 
@@ -226,6 +227,7 @@ export async function openCommandContext(config: Config, log: Logger, clock: Clo
       sms: createSmsSender(config.sms, log),
       lastSeen: { session() {}, apiKey() {} },
       allowlists: new Allowlists(),
+      guards: REQUEST_GUARDS,
       eventSubscribers: eventSubscribersOf(config, ports.wakeups),
       referrers: REFERRERS,
       deliveries: NO_DELIVERIES,
@@ -274,6 +276,7 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
     // Often enough for the agents' idle timeout to see who is working (once a minute at the default 30 min).
     lastSeen: new Activity(database, log, lastSeenIntervalMs(config)),
     allowlists: new Allowlists(),
+    guards: REQUEST_GUARDS,
     eventSubscribers: eventSubscribersOf(config, ports.wakeups),
     referrers: REFERRERS,
     deliveries: webhooks,

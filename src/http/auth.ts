@@ -4,14 +4,13 @@
 // token), 'mfa_enrollment' also accepting the restricted tokens of a user who must enroll in MFA first.
 // Each resolves `{ actor, ctx }` — the actor and the verb context of the request — in one shape per
 // macro (elysia#1891), then claims the request's Idempotency-Key if it carries one (http/idempotency.ts).
-// Built once per app, whatever number of route factories use it.
+// Built once per app, whatever number of route factories use it. The modules that check are reached
+// through `app.guards` (src/request-guards.ts), never imported: their routes import this file.
 import { Elysia } from 'elysia'
 import { type AppContext, contextFor, type Ctx, type SessionActor, type SystemActor, type UserActor } from '../context.ts'
 import { AppError, type ErrorCode } from '../errors.ts'
-import { type Permission, requirePermission, requireSession } from '../modules/access/index.ts'
 import type { RouteTable } from '../lib/route-match.ts'
-import { authenticate, missingCredential } from '../modules/auth/index.ts'
-import { authenticateOperator, missingOperatorToken } from '../modules/operators/index.ts'
+import type { Permission } from '../modules/access/index.ts'
 import { claimIdempotencyKey } from './idempotency.ts'
 import { errorResponses } from './problem.ts'
 import { chargeAnonymous, chargeUser } from './rate-limit.ts'
@@ -22,11 +21,9 @@ const security: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyAuth: 
 const sessionSecurity: Record<string, string[]>[] = [{ bearerAuth: [] }]
 const operatorSecurity: Record<string, string[]>[] = [{ operatorAuth: [] }]
 
-export { requirePermission, requireSession }
-
 /** DESIGN.md's order: authenticate (with the IP allowlist), then rate limits, then the permission check. */
 async function authenticated(app: AppContext, ctx: MetaContext & { route: string }, allowEnrollmentOnly = false): Promise<UserActor> {
-  const actor = await authenticate(app, ctx.request, requestMeta(ctx, app.config.trustedProxies))
+  const actor = await app.guards.authenticate(app, ctx.request, requestMeta(ctx, app.config.trustedProxies))
   // Counters in Redis answer with a promise; in memory at once (no await: nothing more per request).
   const charged = chargeUser(app, ctx, actor)
   if (charged) await charged
@@ -55,7 +52,7 @@ function buildMacros(app: AppContext) {
     permission: (permission: Permission) => ({
       async resolve(c): Promise<{ actor: UserActor; ctx: Ctx<UserActor> }> {
         const actor = await authenticated(app, c)
-        requirePermission(actor, permission)
+        app.guards.requirePermission(actor, permission)
         return { actor, ctx: contextFor(app, actor) }
       },
       ...idempotency,
@@ -66,7 +63,7 @@ function buildMacros(app: AppContext) {
     // the client address's budget (UNAUTH_PER_MINUTE), as a failed authentication is.
     operator: {
       async resolve(c): Promise<{ actor: SystemActor; ctx: Ctx<SystemActor> }> {
-        const ctx = await authenticateOperator(app, c.request)
+        const ctx = await app.guards.authenticateOperator(app, c.request)
         const charged = chargeAnonymous(app, c)
         if (charged) await charged
         return { actor: ctx.actor, ctx }
@@ -76,7 +73,7 @@ function buildMacros(app: AppContext) {
     },
     session: (mode: 'full' | 'mfa_enrollment') => ({
       async resolve(c): Promise<{ actor: SessionActor; ctx: Ctx<SessionActor> }> {
-        const actor = requireSession(await authenticated(app, c, mode === 'mfa_enrollment'))
+        const actor = app.guards.requireSession(await authenticated(app, c, mode === 'mfa_enrollment'))
         return { actor, ctx: contextFor(app, actor) }
       },
       ...idempotency,
@@ -103,12 +100,12 @@ export function presentsCredential(request: Request): boolean {
   return request.headers.has('authorization') || request.headers.has('x-api-key')
 }
 
-export function refuseWithoutCredential(request: Request, routes: RouteTable): void {
+export function refuseWithoutCredential(app: Pick<AppContext, 'guards'>, request: Request, routes: RouteTable): void {
   const { method } = request
   if (method === 'GET' || method === 'HEAD' || presentsCredential(request)) return
   const scheme = routes.credentialFor(method, pathOf(request.url))
-  if (scheme === 'user') throw missingCredential()
-  if (scheme === 'operator') throw missingOperatorToken()
+  if (scheme === 'user') throw app.guards.missingCredential()
+  if (scheme === 'operator') throw app.guards.missingOperatorToken()
 }
 
 /** Error responses of an authenticated route, plus the route's own codes. */

@@ -2,16 +2,10 @@
 // take a key, checking the header, claiming the key once the request is authenticated, rate-counted and
 // authorized (the auth macros' beforeHandle, the last step before the handler), replaying a saved answer,
 // and keeping the answer (platform.ts's mapResponse, which sees every response once, with its status).
+// The idempotency module is reached through `app.guards` (src/request-guards.ts): this file imports no module.
 import type { AppContext, SystemActor, UserActor } from '../context.ts'
 import { validationError } from '../errors.ts'
-import {
-  beginIdempotentRequest,
-  type ClaimRef,
-  finishIdempotentRequest,
-  isWellFormedKey,
-  requestHash,
-  type StoredAnswer,
-} from '../modules/idempotency/index.ts'
+import type { ClaimRef, StoredAnswer } from '../modules/idempotency/index.ts'
 import { idempotentBodyText, isStreamedRequest } from './body.ts'
 import { requestState } from './request-state.ts'
 
@@ -66,7 +60,7 @@ function claimKey(app: AppContext, c: HookContext, bodyText: () => string): Prom
   if (!takesIdempotencyKey(request.method, c.route)) return
   const key = request.headers.get(IDEMPOTENCY_KEY_HEADER)
   if (key === null) return
-  if (!isWellFormedKey(key))
+  if (!app.guards.idempotency.isWellFormedKey(key))
     throw validationError(
       [{ field: IDEMPOTENCY_KEY_HEADER, message: 'Must be 1 to 255 printable ASCII characters' }],
       'The Idempotency-Key header is invalid',
@@ -81,10 +75,10 @@ function claimKey(app: AppContext, c: HookContext, bodyText: () => string): Prom
   const url = request.url
   const pathWithQuery = url.slice(url.indexOf('/', url.indexOf('//') + 2))
   return (async () => {
-    const begun = await beginIdempotentRequest(app, {
+    const begun = await app.guards.idempotency.begin(app, {
       ...owner,
       key,
-      requestHash: requestHash(app.masterKey, { method: request.method, pathWithQuery, body: bodyText() }),
+      requestHash: app.guards.idempotency.requestHash(app.masterKey, { method: request.method, pathWithQuery, body: bodyText() }),
     })
     if (begun.kind === 'replay') return responseOf(begun.answer, { [REPLAYED_HEADER]: 'true' })
     ;(c as unknown as Record<symbol, ClaimRef>)[CLAIM] = begun.claim
@@ -98,7 +92,7 @@ function claimKey(app: AppContext, c: HookContext, bodyText: () => string): Prom
  * Undefined, at no cost, for every other request.
  */
 export function keepIdempotentAnswer(
-  app: Pick<AppContext, 'db' | 'log'>,
+  app: Pick<AppContext, 'db' | 'log' | 'guards'>,
   c: HookContext & { set: { headers: Record<string, unknown> } },
   status: number,
   value: unknown,
@@ -111,7 +105,7 @@ export function keepIdempotentAnswer(
     // A failure on our side is not kept: the key is freed instead.
     const answer = status >= 500 ? undefined : await answerOf(status, value, c.set.headers)
     try {
-      await finishIdempotentRequest(app, { claim, answer })
+      await app.guards.idempotency.finish(app, { claim, answer })
     } catch (error) {
       // The answer still goes out; the key stays claimed until it counts as abandoned (ABANDONED_AFTER_MS).
       app.log.error('idempotency key: the answer could not be kept', { request_id: requestState(c).id, error })

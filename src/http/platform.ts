@@ -15,7 +15,7 @@ import { beginRequest, pathOf, requestState } from './request-state.ts'
 import { type RouteLike, routeSchemas } from './route-schemas.ts'
 
 export function httpPlatform(
-  app: Pick<AppContext, 'config' | 'db' | 'log' | 'ports' | 'clock'>,
+  app: Pick<AppContext, 'config' | 'db' | 'log' | 'ports' | 'clock' | 'guards'>,
   routes: () => RouteTable,
   streamed: readonly StreamedBody[] = [],
 ) {
@@ -31,7 +31,7 @@ export function httpPlatform(
         ctx.set.headers['x-request-id'] = beginRequest(ctx).id
         checkUrlUpFront(ctx.request)
         checkBodyUpFront(ctx.request, limit, streamed)
-        refuseWithoutCredential(ctx.request, routes())
+        refuseWithoutCredential(app, ctx.request, routes())
       })
       .onParse({ as: 'global' }, ({ request, contentType, route }) => {
         if (schemas().takesJson(request.method, route)) refuseUnlessJson(request, contentType)

@@ -6,15 +6,15 @@
 // never counted: probes and discovery documents must keep answering. Each charge answers at once from
 // counters in memory and with a promise from counters in Redis: callers await only a promise
 // (`const pending = chargeUser(...); if (pending) await pending`), so one process pays nothing more.
+// The rate-limits module is reached through `app.guards` (src/request-guards.ts): this file imports no module.
 import type { AppContext, UserActor } from '../context.ts'
 import { AppError, rateLimited } from '../errors.ts'
 import type { WindowReport } from '../lib/sliding-window.ts'
-import { endpointLimitFor, type RateAnswer, type RateOutcome, rateLimiterOf } from '../modules/rate-limits/index.ts'
-import { normalizeEmail } from '../modules/users/index.ts'
+import type { RateAnswer, RateOutcome } from '../modules/rate-limits/index.ts'
 import { requestMeta, type MetaContext } from './request-meta.ts'
 
 /** What charging a request needs of the app. */
-export type RateApp = Pick<AppContext, 'config' | 'ports' | 'clock'>
+export type RateApp = Pick<AppContext, 'config' | 'ports' | 'clock' | 'guards'>
 
 const RATE = Symbol('rate limit')
 
@@ -53,21 +53,21 @@ function applyAnswer(ctx: Ctx, answer: RateAnswer): void | Promise<void> {
 /** An authenticated request: the user's, the organization's and the route's own limits. */
 export function chargeUser(app: RateApp, ctx: Ctx & { route: string }, actor: UserActor): void | Promise<void> {
   if (!app.config.rateLimits.enabled) return
-  const endpoint = endpointLimitFor(ctx.request.method, ctx.route)
-  return applyAnswer(ctx, rateLimiterOf(app).user(actor.userId, actor.organizationId, actor.rates, endpoint, app.clock.now()))
+  const endpoint = app.guards.endpointLimitFor(ctx.request.method, ctx.route)
+  return applyAnswer(ctx, app.guards.rateLimiter(app).user(actor.userId, actor.organizationId, actor.rates, endpoint, app.clock.now()))
 }
 
 /** A request that is not authenticated: the client address's budget. */
 export function chargeAnonymous(app: RateApp, ctx: Ctx): void | Promise<void> {
   if (!app.config.rateLimits.enabled) return
-  return applyAnswer(ctx, rateLimiterOf(app).anonymous(requestMeta(ctx, app.config.trustedProxies).ip, app.clock.now()))
+  return applyAnswer(ctx, app.guards.rateLimiter(app).anonymous(requestMeta(ctx, app.config.trustedProxies).ip, app.clock.now()))
 }
 
 /** A login attempt, per address and per e-mail: called before the password is looked at. */
 export function chargeLogin(app: RateApp, ctx: Ctx, email: string): void | Promise<void> {
   if (!app.config.rateLimits.enabled) return
-  const limiter = rateLimiterOf(app)
-  return applyAnswer(ctx, limiter.login(requestMeta(ctx, app.config.trustedProxies).ip, normalizeEmail(email), app.clock.now()))
+  const limiter = app.guards.rateLimiter(app)
+  return applyAnswer(ctx, limiter.login(requestMeta(ctx, app.config.trustedProxies).ip, app.guards.normalizeEmail(email), app.clock.now()))
 }
 
 /**

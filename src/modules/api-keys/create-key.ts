@@ -6,7 +6,7 @@ import { DATE_TIME_EXPECTED, parseDateTime } from '../../lib/date-time.ts'
 import { prefixedId } from '../../lib/ids.ts'
 import { coversGrant, isGrant, requireSession } from '../access/index.ts'
 import { appendAudit, auditActorOf } from '../audit/index.ts'
-import { hashToken } from '../auth/index.ts'
+import { hashToken } from '../../lib/token-hash.ts'
 import { type ApiKeyRow, countLiveKeys, insertApiKey } from './store.ts'
 import { DISPLAY_PREFIX_LENGTH, newPersonalAccessToken } from './token.ts'
 

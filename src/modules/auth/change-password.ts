@@ -5,7 +5,7 @@ import { validationError } from '../../errors.ts'
 import { appendAudit, auditActorOf } from '../audit/index.ts'
 import { getUserInOrg, setPasswordHash } from '../users/index.ts'
 import { chargePasswordAttempt } from './attempt-limit.ts'
-import { hashPassword, verifyPassword } from './password.ts'
+import { hashPassword, verifyPassword } from '../../lib/password.ts'
 import { endOpenChallenges } from '../mfa/index.ts'
 import { revokeUserSessions } from './store.ts'
 

@@ -8,7 +8,7 @@ import { appendAudit } from '../audit/index.ts'
 import { findOrganization } from '../organizations/index.ts'
 import { findUserByEmail, normalizeEmail } from '../users/index.ts'
 import { checkIp } from './ip-gate.ts'
-import { dummyHash, verifyPassword } from './password.ts'
+import { dummyHash, verifyPassword } from '../../lib/password.ts'
 
 type User = NonNullable<Awaited<ReturnType<typeof findUserByEmail>>>
 type Organization = NonNullable<Awaited<ReturnType<typeof findOrganization>>>

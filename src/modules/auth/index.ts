@@ -5,7 +5,7 @@
 // routes' own imports (http/auth.ts) are still loading.
 // Password and schema pieces first of all: users and mfa import them through here while auth's own
 // imports (which reach users) are still loading.
-export { dummyHash, generatePassword, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from './password.ts'
+export { dummyHash, generatePassword, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from '../../lib/password.ts'
 export { ChangePasswordBody, LoginBody, RefreshBody, TokenResponse } from './model.ts'
 export { authenticate, authenticateAccessToken, type TokenHolder, tokenHolder } from './authenticate.ts'
 export { chargePasswordAttempt } from './attempt-limit.ts'

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { listResponse, pagingQuery } from '../../http/list.ts'
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password.ts'
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../lib/password.ts'
 
 // No format check on login: a malformed e-mail is simply wrong credentials.
 export const LoginBody = t.Object(

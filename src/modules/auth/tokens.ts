@@ -53,9 +53,8 @@ export function sessionEnd(config: Pick<Config, 'sessionMaxAgeS'>, createdAt: nu
   return createdAt + config.sessionMaxAgeS * 1000
 }
 
-export function hashToken(token: string): string {
-  return new Bun.CryptoHasher('sha256').update(token).digest('hex')
-}
+// Lives in src/lib: the api-keys and oauth-clients modules hash their secrets the same way without importing auth.
+export { hashToken } from '../../lib/token-hash.ts'
 
 export function newRefreshToken(): string {
   return `rt_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')}`

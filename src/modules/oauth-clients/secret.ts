@@ -1,6 +1,6 @@
 // Client secrets: 32 random bytes (base64url, behind a recognisable prefix), kept as SHA-256 like personal access tokens, compared in constant time.
 import { constantTimeEqual } from '../../lib/hmac.ts'
-import { hashToken } from '../auth/index.ts'
+import { hashToken } from '../../lib/token-hash.ts'
 
 export const CLIENT_SECRET_PREFIX = 'ocs_'
 

@@ -4,7 +4,8 @@
 // and not the reverse), and the auto-close verb the cron loop runs. Tickets and comments take upload_ids.
 import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../context.ts'
-import { authMacros, protectedErrors, requirePermission } from '../../http/auth.ts'
+import { authMacros, protectedErrors } from '../../http/auth.ts'
+import { requirePermission } from '../access/index.ts'
 import { listRequest } from '../../http/list.ts'
 import { assignTicket } from './assign-ticket.ts'
 import { addComment, commentJson, listComments } from './comments.ts'

@@ -5,7 +5,7 @@ import { isEmailAddress } from '../../lib/email.ts'
 import { listResponse, pagingQuery } from '../../http/list.ts'
 import { oneOf } from '../../http/schema.ts'
 import { ROLES } from '../access/index.ts'
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/index.ts'
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../lib/password.ts'
 import { USER_LIST } from './store.ts'
 import { USER_STATUSES } from './table.ts'
 

@@ -1,7 +1,7 @@
 // POST /api/v1/auth/login: the login response, and one indistinguishable 401 for every bad credential.
 import { afterAll, describe, expect, test } from 'bun:test'
 import { ROLE_GRANTS } from '../../../src/modules/access/permissions.ts'
-import { dummyHash } from '../../../src/modules/auth/password.ts'
+import { dummyHash } from '../../../src/lib/password.ts'
 import { json, makeTestApp } from '../../helpers/app.ts'
 import { PASSWORD, seedOrganization } from '../../helpers/seed.ts'
 

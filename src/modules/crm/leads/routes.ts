@@ -3,7 +3,8 @@
 // Every reader sees every lead; agents write only the leads they own or nobody owns.
 import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../../context.ts'
-import { authMacros, protectedErrors, requirePermission } from '../../../http/auth.ts'
+import { authMacros, protectedErrors } from '../../../http/auth.ts'
+import { requirePermission } from '../../access/index.ts'
 import { listRequest } from '../../../http/list.ts'
 import { createLead } from './create-lead.ts'
 import { conversionJson, convertLead, targetOf } from './convert-lead.ts'
