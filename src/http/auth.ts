@@ -21,7 +21,7 @@ const security: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyAuth: 
 const sessionSecurity: Record<string, string[]>[] = [{ bearerAuth: [] }]
 const operatorSecurity: Record<string, string[]>[] = [{ operatorAuth: [] }]
 
-/** DESIGN.md's order: authenticate (with the IP allowlist), then rate limits, then the permission check. */
+/** The order of every protected request: authenticate (with the IP allowlist), then rate limits, then the permission check. */
 async function authenticated(app: AppContext, ctx: MetaContext & { route: string }, allowEnrollmentOnly = false): Promise<UserActor> {
   const actor = await app.guards.authenticate(app, ctx.request, requestMeta(ctx, app.config.trustedProxies))
   // Counters in Redis answer with a promise; in memory at once (no await: nothing more per request).

@@ -1,5 +1,5 @@
 // The one error renderer: turns whatever was thrown (AppError, Elysia parse/validation/not-found
-// errors, anything unexpected) into the JSON error body of DESIGN.md "Errors".
+// errors, anything unexpected) into the JSON error body every error has (docs/api-conventions.md).
 import type { ValidationError } from 'elysia'
 import { DatabaseBusy } from '../db/retry.ts'
 import { isDatabaseUnavailable } from '../db/unavailable.ts'
