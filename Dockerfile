@@ -21,7 +21,7 @@ RUN bun run build && mkdir /empty-data
 FROM gcr.io/distroless/base-debian12:nonroot
 # OCI image annotations (https://github.com/opencontainers/image-spec/blob/main/annotations.md). No
 # licenses label: the project has not chosen a license yet.
-ARG VERSION=0.1.0
+ARG VERSION=0.2.0
 ARG REVISION=""
 ARG CREATED=""
 ARG SOURCE=""

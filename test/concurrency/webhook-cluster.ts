@@ -74,7 +74,7 @@ export async function webhookCluster(answer: (request: Received, index: number) 
     /** The organization's audit records of `event`, oldest first, as GET /api/v1/audit-logs lists them. */
     audit: async (event: string) => {
       const list = await json<{ audit_logs: Array<{ seq: number; details: Record<string, unknown>; reason: string | null }> }>(
-        await send('GET', `/api/v1/audit-logs?event=${event}&limit=100`),
+        await send('GET', `/api/v1/audit-logs?event=${event}&page_size=100`),
       )
       return list.audit_logs.sort((a, b) => a.seq - b.seq)
     },

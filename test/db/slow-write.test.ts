@@ -17,7 +17,10 @@ test('a transaction holding the writer past 50 ms is a warning naming it and the
     await tx.raw.run("UPDATE system_kv SET value = value WHERE key = 'page_token_key'")
     await Bun.sleep(80)
   })
-  const warnings = app.logs.records().filter((r) => r.msg === 'write transaction held the database writer too long')
+  // Only the slow one is looked at: on a loaded machine the quick one may pass 50 ms too (the warning is about time held).
+  const warnings = app.logs
+    .records()
+    .filter((r) => r.msg === 'write transaction held the database writer too long' && r.transaction === 'ticket.import')
   expect(warnings).toHaveLength(1)
   expect(warnings[0]).toMatchObject({ level: 'warn', transaction: 'ticket.import' })
   expect(warnings[0]!.held_ms as number).toBeGreaterThanOrEqual(70)
