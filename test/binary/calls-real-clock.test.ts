@@ -152,14 +152,18 @@ describe('calls and recordings on the real clock (one binary, one wait of about 
     })
     s.twilio = { status: twilio.status, sid }
 
-    // The one wait: the recordings' tasks run every 10 s.
+    // The one wait: the recordings' tasks run every 10 s. The retention task marks the recording deleted,
+    // commits, then removes the audio and marks its upload purged: waited for too, not raced.
     await eventually(
       async () => [
         (await ok(call('GET', `/api/v1/recordings/${s.abandoned.id}`))).status,
         (await ok(call('GET', `/api/v1/recordings/${s.retained.id}`))).status,
+        (await db.get<{ purged_at: number | null }>('SELECT purged_at FROM uploads WHERE id = ?', [s.retained.uploadId]))?.purged_at ??
+          null,
       ],
-      ([abandonedStatus, retainedStatus]) => abandonedStatus === 'completed' && retainedStatus === 'deleted',
-      12_500,
+      ([abandonedStatus, retainedStatus, purgedAt]) => abandonedStatus === 'completed' && retainedStatus === 'deleted' && purgedAt !== null,
+      // Generous: one run of each task is due within 10 s; a loaded machine may run it later.
+      40_000,
     )
   }, 120_000)
 
