@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { AdvisoryLock, LOCKS } from '../../src/db/advisory-lock.ts'
 import { clusterSettings, postgresServer } from '../helpers/engine.ts'
 import { postgresAvailable } from '../helpers/services.ts'
+import { eventually } from '../helpers/wait.ts'
 
 describe.skipIf(!postgresAvailable)('advisory locks', async () => {
   const { DATABASE_URL: url } = postgresAvailable ? await clusterSettings() : { DATABASE_URL: '' }
@@ -44,7 +45,8 @@ describe.skipIf(!postgresAvailable)('advisory locks', async () => {
       "SELECT pg_terminate_backend(l.pid) FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE l.locktype = 'advisory' AND l.objid = $1 AND d.datname = $2",
       [LOCKS.cronLeader, database],
     )
-    expect(await follower.take()).toBe(true)
+    // pg_terminate_backend only signals: the backend ends, and its locks go, a moment later.
+    expect(await eventually('the cut holder to lose the lock', async () => ((await follower.take()) ? true : undefined))).toBe(true)
     expect(await leader.take()).toBe(false)
     expect(leader.isHeld).toBe(false)
   })
