@@ -20,6 +20,7 @@ import { eventStreamRoutes } from './modules/event-stream/index.ts'
 import { organizationRoutes } from './modules/organizations/index.ts'
 import { surveysRoutes } from './modules/surveys/index.ts'
 import { authRoutes } from './modules/auth/index.ts'
+import { signInRoutes } from './modules/sign-in/index.ts'
 import { keysRoutes } from './modules/keys/index.ts'
 import { systemRoutes } from './modules/system/index.ts'
 import { ticketsRoutes } from './modules/tickets/index.ts'
@@ -42,6 +43,7 @@ export function createApp(context: AppContext) {
     .use(apiDocs(context.config))
     .use(systemRoutes(context))
     .use(keysRoutes(context))
+    .use(signInRoutes(context))
     .use(authRoutes(context))
     .use(mfaRoutes(context))
     .use(apiKeysRoutes(context))

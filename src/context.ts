@@ -7,9 +7,8 @@ import type { PageTokens } from './db/page-tokens.ts'
 import type { Scheduler } from './jobs/scheduler.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
-import type { Grant, Role } from './modules/access/index.ts'
-import type { Rates } from './modules/rate-limits/index.ts'
 import type { Referrers } from './references.ts'
+import type { Grant, Role } from './vocabulary.ts'
 import type {
   ClusterView,
   DeliveryService,
@@ -20,6 +19,7 @@ import type {
   RequestGuards,
   SigningKeys,
   TextMessages,
+  UserSessions,
 } from './ports.ts'
 
 export interface AppContext {
@@ -43,6 +43,8 @@ export interface AppContext {
   readonly guards: RequestGuards
   /** Told of every event recordChange writes, in its transaction (webhooks queue deliveries). */
   readonly eventSubscribers: readonly EventSubscriber[]
+  /** Ends a user's sessions (auth's, for the users module: src/runtime.ts). */
+  readonly userSessions: UserSessions
   /** Other modules' records naming a contact or a ticket: what they do when it is deleted or merged (src/references.ts). */
   readonly referrers: Referrers
   /** Sends webhook deliveries (the manual sends of the webhooks module go through it). */
@@ -61,6 +63,12 @@ export interface SystemActor {
   readonly id: 'cron' | 'cli' | 'first_start' | 'twilio' | 'stripe' | 'operator' | 'survey_link'
   /** The operator token of an `operator` actor. */
   readonly credentialId?: string
+}
+
+/** The requests per minute and per day an organization may make (its plan's, or its own: the rate-limits module). */
+export interface Rates {
+  readonly perMinute: number
+  readonly perDay: number
 }
 
 /** The first parameter of every verb: the app's context plus who is asking. */

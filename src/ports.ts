@@ -184,6 +184,21 @@ export interface RecordedEvent {
 export type EventSubscriber = (tx: import('./db/database.ts').Tx, event: RecordedEvent) => Promise<void>
 
 /**
+ * Ends every live session of a user inside the caller's transaction; its access tokens are refused from
+ * the next request on. The auth module implements it (src/runtime.ts wires it); the users module calls it
+ * when it disables a user, and must not import auth, which imports users.
+ */
+export interface UserSessions {
+  endAll(
+    app: { readonly ports: Ports },
+    tx: import('./db/database.ts').Tx,
+    userId: string,
+    reason: 'user_disabled',
+    now: number,
+  ): Promise<void>
+}
+
+/**
  * What the HTTP layer asks of the auth, access, operators, rate-limits and idempotency modules, wired by
  * runtime.ts: src/http/ imports no module (every module's routes import src/http/, so the way back would
  * be an import cycle).
@@ -203,7 +218,7 @@ export interface RequestGuards {
   ): Promise<import('./context.ts').Ctx<import('./context.ts').SystemActor>>
   /** The 401 of an operator route's request that carries no operator token. */
   missingOperatorToken(): Error
-  requirePermission(actor: import('./context.ts').UserActor, permission: import('./modules/access/index.ts').Permission): void
+  requirePermission(actor: import('./context.ts').UserActor, permission: import('./vocabulary.ts').Permission): void
   requireSession(actor: import('./context.ts').UserActor): import('./context.ts').SessionActor
   /** The app's rate limiter over its rateCounters port. */
   rateLimiter(app: Pick<import('./context.ts').AppContext, 'config' | 'ports'>): import('./modules/rate-limits/index.ts').RateLimiter

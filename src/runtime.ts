@@ -18,7 +18,7 @@ import { systemClock, type Clock } from './lib/clock.ts'
 import type { Logger } from './lib/log.ts'
 import { PageTokens } from './db/page-tokens.ts'
 import { lastSeenIntervalMs } from './modules/agents/index.ts'
-import { Activity, Revocations, VerifiedTokens } from './modules/auth/index.ts'
+import { Activity, Revocations, USER_SESSIONS, VerifiedTokens } from './modules/auth/index.ts'
 import { Keyring, loadMasterKey, MasterKeyError } from './modules/keys/index.ts'
 import { VERSION } from './version.ts'
 import { createSmsSender } from './modules/mfa/index.ts'
@@ -229,6 +229,7 @@ export async function openCommandContext(config: Config, log: Logger, clock: Clo
       allowlists: new Allowlists(),
       guards: REQUEST_GUARDS,
       eventSubscribers: eventSubscribersOf(config, ports.wakeups),
+      userSessions: USER_SESSIONS,
       referrers: REFERRERS,
       deliveries: NO_DELIVERIES,
       version: VERSION,
@@ -278,6 +279,7 @@ export async function openRuntime(config: Config, options: { log: Logger; clock?
     allowlists: new Allowlists(),
     guards: REQUEST_GUARDS,
     eventSubscribers: eventSubscribersOf(config, ports.wakeups),
+    userSessions: USER_SESSIONS,
     referrers: REFERRERS,
     deliveries: webhooks,
     version: VERSION,

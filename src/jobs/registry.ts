@@ -7,6 +7,7 @@ import { billingTasks } from '../modules/billing/index.ts'
 import { callsTasks } from '../modules/calls/index.ts'
 import { engagementsTasks } from '../modules/engagements/index.ts'
 import { idempotencyCleanupTask } from '../modules/idempotency/index.ts'
+import { mfaCleanupTask } from '../modules/mfa/index.ts'
 import { oauthCleanupTask } from '../modules/oauth/index.ts'
 import { rateLimitSaveTask } from '../modules/rate-limits/index.ts'
 import { surveysTasks } from '../modules/surveys/index.ts'
@@ -24,6 +25,7 @@ export function registerTasks(
   scheduler
     .register(dbMaintenanceTask(app.db))
     .register(authCleanupTask(app, app.config.authCleanupIntervalMs))
+    .register(mfaCleanupTask(app, app.config.authCleanupIntervalMs))
     .register(revocationsPruneTask(app, app.config.authCleanupIntervalMs))
     .register(oauthCleanupTask(app, app.config.authCleanupIntervalMs))
     .register(ticketAutoCloseTask(app, app.config.ticketAutoCloseIntervalMs))

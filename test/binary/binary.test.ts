@@ -50,6 +50,7 @@ describe('dist/switchboard copied alone to a folder', () => {
       expect(Object.keys(health.cron as object)).toEqual([
         'db_maintenance',
         'auth_cleanup',
+        'mfa_cleanup',
         'revocations_prune',
         'oauth_cleanup',
         'ticket_auto_close',

@@ -3,7 +3,7 @@
 // about a minute, then each is checked in its own test: access-token expiry, mfa_token expiry, page-token
 // expiry, the unauthenticated rate window and its Retry-After, ticket auto-close by the binary's own cron,
 // SESSION_MAX_AGE (a refresh halfway works, one after the end does not), the session limit no longer
-// counting an ended session, auth_cleanup deleting what has expired, and an OAuth authorization code and
+// counting an ended session, auth_cleanup and mfa_cleanup deleting what has expired, and an OAuth authorization code and
 // browser session expiring (and oauth_cleanup deleting the code), and an Idempotency-Key past its 24 hours.
 // Tickets and MFA challenges keep days and an hour: the test moves their recorded times to just before the
 // threshold, and the real clock carries them over it. About 65 s in all.
@@ -208,7 +208,7 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
     const aged = await expectStatus(login(fresh(), mfaUser.email, mfaUser.password), 200)
     const agedChallengeId = (await db.get<{ id: string }>('SELECT id FROM mfa_challenges WHERE token_hash = ?', [sha256(aged.mfa_token)]))!
       .id
-    // Expired 59 min 30 s ago: auth_cleanup keeps it 30 s more, then deletes it.
+    // Expired 59 min 30 s ago: mfa_cleanup keeps it 30 s more, then deletes it.
     await db.run('UPDATE mfa_challenges SET created_at = ?, expires_at = ? WHERE id = ?', [
       Date.now() - HOUR_MS,
       Date.now() - HOUR_MS + 30_000,
@@ -428,7 +428,7 @@ describe('real clock, shortest settings (one binary, one wait of about a minute)
     expect(after.body.id).not.toBe(s.idempotency.firstTicket)
   }, 60_000)
 
-  test("auth_cleanup: the binary's cron deleted the expired revocation, the expired refresh token and the aged MFA challenge", async () => {
+  test("auth_cleanup and mfa_cleanup: the binary's cron deleted the expired revocation, the expired refresh token and the aged MFA challenge", async () => {
     expect(await count('SELECT count(*) AS n FROM revoked_tokens WHERE jti = ?', s.loggedOut.jti)).toBe(0)
     expect(await count('SELECT count(*) AS n FROM refresh_tokens WHERE token_hash = ?', sha256(s.admin.refresh))).toBe(0)
     expect(await count('SELECT count(*) AS n FROM mfa_challenges WHERE id = ?', s.mfa.agedChallengeId)).toBe(0)

@@ -1,9 +1,10 @@
 // Runs Switchboard as a real child process (`bun src/main.ts …` or the compiled binary) and talks to it over loopback.
 import { join } from 'node:path'
 import { engineEnv } from './engine.ts'
+import { freePort } from './free-port.ts'
 import { ROOT } from './root.ts'
 
-export { ROOT }
+export { freePort, ROOT }
 export const MAIN = join(ROOT, 'src/main.ts')
 
 /** The command that starts `bun src/main.ts` with the bun running the tests. */
@@ -22,14 +23,6 @@ export async function run(cmd: string[], env: Record<string, string> = {}, cwd =
   const child = Bun.spawn(cmd, { env: { PATH: process.env.PATH ?? '', ...(await engineEnv(env)) }, cwd, stdout: 'pipe', stderr: 'pipe' })
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
   return { code, stdout, stderr }
-}
-
-/** A port that was free a moment ago (bind to 0, read it, release it). */
-export function freePort(): number {
-  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
-  const port = probe.port
-  probe.stop(true)
-  return port
 }
 
 export interface RunningServer {

@@ -4,7 +4,7 @@
 import { chownSync, existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort } from './process.ts'
+import { freePort } from './free-port.ts'
 
 const PG_BIN = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'].find((dir) =>
   existsSync(join(dir, 'initdb')),

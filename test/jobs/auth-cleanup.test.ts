@@ -239,8 +239,6 @@ describe('run directly', () => {
         worked: true,
         revoked_tokens_deleted: 2,
         refresh_tokens_deleted: 2,
-        mfa_challenges_deleted: 0,
-        sms_records_deleted: 0,
         revocations_forgotten: 0,
       })
       expect(await revokedJtis(app)).toEqual(['at_future', 'at_next_ms'])
@@ -251,16 +249,12 @@ describe('run directly', () => {
         worked: false,
         revoked_tokens_deleted: 0,
         refresh_tokens_deleted: 0,
-        mfa_challenges_deleted: 0,
-        sms_records_deleted: 0,
         revocations_forgotten: 0,
       })
       expect(await runDirectly(app, now + 1)).toEqual({
         worked: true,
         revoked_tokens_deleted: 1,
         refresh_tokens_deleted: 1,
-        mfa_challenges_deleted: 0,
-        sms_records_deleted: 0,
         revocations_forgotten: 0,
       })
       expect(await revokedJtis(app)).toEqual(['at_future'])
@@ -296,8 +290,6 @@ describe('run directly', () => {
         worked: true,
         revoked_tokens_deleted: 0,
         refresh_tokens_deleted: 4,
-        mfa_challenges_deleted: 0,
-        sms_records_deleted: 0,
         revocations_forgotten: 0,
       })
       expect(await refreshIdsOf(app, admin)).toEqual([])
@@ -380,8 +372,6 @@ describe('after a restart', () => {
         worked: true,
         revoked_tokens_deleted: 1,
         refresh_tokens_deleted: 0,
-        mfa_challenges_deleted: 0,
-        sms_records_deleted: 0,
         revocations_forgotten: 0,
       })
       expect(await revokedJtis(third)).toEqual([])

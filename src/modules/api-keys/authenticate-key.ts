@@ -6,10 +6,12 @@
 import type { AppContext, RequestMeta, UserActor } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { type Grant, intersectGrants, isRole, type Role, roleGrants } from '../access/index.ts'
-import { assertIpAllowed, hashToken, unauthorized } from '../auth/index.ts'
+import { unauthorized } from '../../credential.ts'
+import { hashToken } from '../../lib/token-hash.ts'
+import { assertIpAllowed } from '../organizations/index.ts'
 import { ratesFromColumn } from '../rate-limits/index.ts'
 import { keyState } from './store.ts'
-import { isWellFormedPersonalAccessToken } from './token.ts'
+import { isWellFormedPersonalAccessToken } from '../../lib/personal-access-token.ts'
 
 // Effective grants by role and stored permissions: a handful of distinct pairs in practice.
 const effective = new Map<string, readonly Grant[]>()

@@ -8,7 +8,7 @@ import { coversGrant, isGrant, requireSession } from '../access/index.ts'
 import { appendAudit, auditActorOf } from '../audit/index.ts'
 import { hashToken } from '../../lib/token-hash.ts'
 import { type ApiKeyRow, countLiveKeys, insertApiKey } from './store.ts'
-import { DISPLAY_PREFIX_LENGTH, newPersonalAccessToken } from './token.ts'
+import { DISPLAY_PREFIX_LENGTH, newPersonalAccessToken } from '../../lib/personal-access-token.ts'
 
 export const MAX_LIFETIME_MS = 365 * 24 * 60 * 60 * 1000
 export const MAX_KEYS_PER_USER = 100

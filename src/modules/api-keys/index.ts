@@ -3,7 +3,12 @@
 // The pure re-exports come first: modules that import them through this file may load while the
 // routes' own imports (http/auth.ts) are still loading.
 export { authenticateApiKey } from './authenticate-key.ts'
-export { isWellFormedPersonalAccessToken, looksLikePersonalAccessToken, newPersonalAccessToken, PAT_PREFIX } from './token.ts'
+export {
+  isWellFormedPersonalAccessToken,
+  looksLikePersonalAccessToken,
+  newPersonalAccessToken,
+  PAT_PREFIX,
+} from '../../lib/personal-access-token.ts'
 
 import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../context.ts'

@@ -7,13 +7,13 @@
 // the read connection; the RSA check only for a token not seen before).
 import type { AppContext, RequestMeta, UserActor } from '../../context.ts'
 import type { VerifiedClaims } from '../../ports.ts'
-import { isRole, type Role, roleGrants } from '../access/index.ts'
+import { type Role, roleGrants } from '../access/index.ts'
 import { authenticateApiKey } from '../api-keys/index.ts'
 import { ratesFromColumn } from '../rate-limits/index.ts'
 import { clientHolder } from './client-tokens.ts'
-import { presentedCredential, unauthorized } from './credential.ts'
-import { assertIpAllowed } from './ip-gate.ts'
-import { type UserState, userState } from './store.ts'
+import { presentedCredential, unauthorized } from '../../credential.ts'
+import { assertIpAllowed } from '../organizations/index.ts'
+import { activeUserState, type TokenHolder } from './active-user.ts'
 import { hasCanonicalSegments, verifyJwt } from './verify-jwt.ts'
 
 export interface AuthenticateOptions {
@@ -63,13 +63,6 @@ export async function authenticateAccessToken(
   }
 }
 
-/** What a valid access token stands for now, wherever it is presented (the API, userinfo, introspection). */
-export interface TokenHolder extends Omit<UserActor, 'kind' | 'request' | 'rates'> {
-  claims: VerifiedClaims
-  /** The acting user's row state (role, status, the organization's allowlist and rates). */
-  state: UserState
-}
-
 /** The holder of a valid, unrevoked access token whose user (and client) are still there; else 401. */
 export async function tokenHolder(app: AppContext, token: string): Promise<TokenHolder> {
   const claims = knownClaims(app, token) ?? (await verifiedClaims(app, token))
@@ -94,13 +87,6 @@ export async function tokenHolder(app: AppContext, token: string): Promise<Token
     claims,
     state,
   }
-}
-
-/** The user as it is now, or 401 when disabled or gone. */
-export async function activeUserState(app: Pick<AppContext, 'db'>, userId: string, organizationId: string): Promise<UserState> {
-  const user = await userState(app.db, userId, organizationId)
-  if (user?.status !== 'active' || !isRole(user.role)) throw unauthorized('TOKEN_INVALID', 'The user of this token is disabled or gone')
-  return user
 }
 
 const REQUIRED = ['sub', 'jti', 'iat', 'nbf', 'exp', 'sid', 'organization_id'] as const

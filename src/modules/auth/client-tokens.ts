@@ -7,8 +7,8 @@ import type { AppContext } from '../../context.ts'
 import type { VerifiedClaims } from '../../ports.ts'
 import { type Grant, type Role, roleGrants } from '../access/index.ts'
 import { clientActingUserId, findClient, grantsWithinScopes } from '../oauth-clients/index.ts'
-import { activeUserState, type TokenHolder } from './authenticate.ts'
-import { unauthorized } from './credential.ts'
+import { activeUserState, type TokenHolder } from './active-user.ts'
+import { unauthorized } from '../../credential.ts'
 
 // Effective grants by role and scope: a handful of distinct pairs in practice.
 const effective = new Map<string, readonly Grant[]>()

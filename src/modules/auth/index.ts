@@ -6,14 +6,13 @@
 // Password and schema pieces first of all: users and mfa import them through here while auth's own
 // imports (which reach users) are still loading.
 export { dummyHash, generatePassword, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from '../../lib/password.ts'
-export { ChangePasswordBody, LoginBody, RefreshBody, TokenResponse } from './model.ts'
-export { authenticate, authenticateAccessToken, type TokenHolder, tokenHolder } from './authenticate.ts'
+export { RefreshBody, TokenResponse } from './model.ts'
+export type { TokenHolder } from './active-user.ts'
+export { authenticate, authenticateAccessToken, tokenHolder } from './authenticate.ts'
 export { chargePasswordAttempt } from './attempt-limit.ts'
 export { openBrowserSession } from './browser-session.ts'
-export { type CredentialCheck, checkCredentials } from './check-credentials.ts'
 export { Activity } from './activity.ts'
-export { missingCredential, presentedCredential, unauthorized } from './credential.ts'
-export { assertIpAllowed, checkIp, type Who } from './ip-gate.ts'
+export { missingCredential, presentedCredential, unauthorized } from '../../credential.ts'
 export { AUTH_CLEANUP_INTERVAL_MS, authCleanupTask, revocationsPruneTask } from './jobs.ts'
 export { continueSession, openClientSession, openSession, type PendingClientTokens, prepareClientCredentials } from './open-session.ts'
 export { type Rotation, rotateRefreshToken, settleRotation } from './refresh.ts'
@@ -37,6 +36,7 @@ export {
   sessionEnd,
   type TokenSubject,
 } from './tokens.ts'
+export { USER_SESSIONS } from './user-sessions.ts'
 export { type VerifiedClaims, VerifiedTokens } from './verified-tokens.ts'
 
 import { Elysia, t } from 'elysia'
@@ -45,15 +45,11 @@ import { listBody } from '../../db/list.ts'
 import { authMacros, protectedErrors } from '../../http/auth.ts'
 import { listRequest } from '../../http/list.ts'
 import { errorResponses } from '../../http/problem.ts'
-import { chargeLogin } from '../../http/rate-limit.ts'
 import { requestMeta } from '../../http/request-meta.ts'
-import { LoginResult } from '../mfa/index.ts'
-import { changePassword } from './change-password.ts'
 import { endSession } from './end-session.ts'
 import { listSessions, sessionJson } from './list-sessions.ts'
-import { login } from './login.ts'
 import { logout } from './logout.ts'
-import { ChangePasswordBody, LoginBody, RefreshBody, SessionIdParams, SessionList, SessionListQuery, TokenResponse } from './model.ts'
+import { RefreshBody, SessionIdParams, SessionList, SessionListQuery, TokenResponse } from './model.ts'
 import { refresh } from './refresh.ts'
 
 export function authRoutes(app: AppContext) {
@@ -61,29 +57,6 @@ export function authRoutes(app: AppContext) {
   return (
     new Elysia({ prefix: '/api/v1/auth' })
       .use(authMacros(app))
-      .post(
-        '/login',
-        async (c) => {
-          c.set.headers['cache-control'] = 'no-store'
-          // Before the password is hashed: a refused attempt costs the server nothing.
-          await chargeLogin(app, c, c.body.email)
-          return login(app, { email: c.body.email, password: c.body.password, request: meta(c) })
-        },
-        {
-          body: LoginBody,
-          response: {
-            200: LoginResult,
-            ...errorResponses('VALIDATION_FAILED', 'INVALID_CREDENTIALS', 'IP_NOT_ALLOWED', 'SESSION_LIMIT_REACHED', 'RATE_LIMITED'),
-          },
-          detail: {
-            tags: ['Auth'],
-            operationId: 'login',
-            summary: 'Sign in with e-mail and password',
-            description:
-              'Returns tokens, or, when the user has MFA on, `{mfa_required, mfa_token, mfa_methods}` to finish with POST /api/v1/auth/mfa/verify.',
-          },
-        },
-      )
       .post(
         '/refresh',
         async (c) => {
@@ -115,24 +88,6 @@ export function authRoutes(app: AppContext) {
             operationId: 'logout',
             summary: 'Sign out',
             description: 'Revokes the access token sent and ends its session, refresh token included.',
-          },
-        },
-      )
-      .post(
-        '/password',
-        async ({ ctx, body, set }) => {
-          await changePassword(ctx, body)
-          set.status = 204
-        },
-        {
-          session: 'full',
-          body: ChangePasswordBody,
-          response: { 204: t.Void({ description: 'Changed' }), ...protectedErrors('VALIDATION_FAILED') },
-          detail: {
-            tags: ['Auth'],
-            operationId: 'changePassword',
-            summary: 'Change your password',
-            description: 'Every other session of the user ends.',
           },
         },
       )

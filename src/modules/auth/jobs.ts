@@ -2,7 +2,6 @@
 // transaction, once for the cluster; forgets revocations nobody can present any more, on every instance.
 import type { AppContext } from '../../context.ts'
 import type { TaskDefinition } from '../../jobs/scheduler.ts'
-import { deleteStaleMfaRecords } from '../mfa/index.ts'
 import { deleteExpiredCredentials } from './store.ts'
 
 export const AUTH_CLEANUP_INTERVAL_MS = 5 * 60 * 1000
@@ -12,16 +11,11 @@ export function authCleanupTask(app: AppContext, intervalMs = AUTH_CLEANUP_INTER
     name: 'auth_cleanup',
     intervalMs,
     async run({ now }) {
-      const deleted = await app.db.write('auth.cleanup', async (tx) => ({
-        ...(await deleteExpiredCredentials(tx, now)),
-        ...(await deleteStaleMfaRecords(tx, now)),
-      }))
+      const deleted = await app.db.write('auth.cleanup', (tx) => deleteExpiredCredentials(tx, now))
       return {
-        worked: deleted.revokedTokens + deleted.refreshTokens + deleted.mfaChallenges + deleted.smsMessages > 0,
+        worked: deleted.revokedTokens + deleted.refreshTokens > 0,
         revoked_tokens_deleted: deleted.revokedTokens,
         refresh_tokens_deleted: deleted.refreshTokens,
-        mfa_challenges_deleted: deleted.mfaChallenges,
-        sms_records_deleted: deleted.smsMessages,
       }
     },
   }

@@ -2,25 +2,11 @@
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { listResponse, pagingQuery } from '../../http/list.ts'
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../lib/password.ts'
 
-// No format check on login: a malformed e-mail is simply wrong credentials.
-export const LoginBody = t.Object(
-  { email: t.String({ maxLength: 254 }), password: t.String({ maxLength: 1024 }) },
-  { examples: [{ email: 'ada@example.com', password: 'correct horse battery staple' }] },
-)
 export const RefreshBody = t.Object(
   { refresh_token: t.String({ minLength: 1, maxLength: 512 }) },
   { examples: [{ refresh_token: 'rt_3J8kQ2vN5xW7yZ1aB4cD6eF8gH0iK2mP' }] },
 )
-export const ChangePasswordBody = t.Object(
-  {
-    current_password: t.String({ maxLength: 1024 }),
-    new_password: t.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH }),
-  },
-  { examples: [{ current_password: 'correct horse battery staple', new_password: 'a new and longer passphrase' }] },
-)
-
 export const TokenResponse = t.Object(
   {
     access_token: t.String({ description: 'JWT, RS256' }),

@@ -31,7 +31,8 @@ export {
   type MfaRecoveryCodesTable,
   type SmsMessagesTable,
 } from './table.ts'
-export { deleteStaleMfaRecords, endOpenChallenges } from './store.ts'
+export { endOpenChallenges } from './store.ts'
+export { MFA_CLEANUP_INTERVAL_MS, mfaCleanupTask } from './jobs.ts'
 export { confirmedMethods, useTotpCode } from './user-factors.ts'
 export { type CheckedMfa, checkMfaCode, invalidMfaToken, VERIFY_METHODS, type VerifyMethod } from './verify.ts'
 export { sendLoginSms } from './send-login-sms.ts'

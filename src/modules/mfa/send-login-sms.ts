@@ -2,7 +2,7 @@
 // replaces the previous one once sent; sending is throttled per user.
 import type { AppContext, RequestMeta } from '../../context.ts'
 import { type AppError, validationError } from '../../errors.ts'
-import { checkIp } from '../auth/index.ts'
+import { checkIp } from '../organizations/index.ts'
 import { findOrganization } from '../organizations/index.ts'
 import { deliverSms } from './deliver.ts'
 import { lockLiveChallenge } from './login-challenge.ts'

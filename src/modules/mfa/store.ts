@@ -152,7 +152,7 @@ const HOUR_MS = 60 * 60 * 1000
 
 /**
  * Deletes MFA challenges an hour past expiry (their wrong-code counts feed the per-user lockout window)
- * and SMS records older than a day (the throttle looks back one hour); for the auth clean-up task.
+ * and SMS records older than a day (the throttle looks back one hour); for the mfa_cleanup task.
  */
 export async function deleteStaleMfaRecords(tx: Tx, now: number) {
   return {

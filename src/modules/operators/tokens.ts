@@ -5,7 +5,8 @@ import { type AppContext, contextFor, type Ctx, type SystemActor } from '../../c
 import { AppError } from '../../errors.ts'
 import { prefixedId } from '../../lib/ids.ts'
 import { appendAudit } from '../audit/index.ts'
-import { hashToken, unauthorized } from '../auth/index.ts'
+import { unauthorized } from '../../credential.ts'
+import { hashToken } from '../../lib/token-hash.ts'
 import {
   findOperatorTokenByHash,
   insertOperatorToken,

@@ -2,6 +2,7 @@
 // modules use: creation inside a transaction (first start, CLI), lookups, the security settings, and the
 // IP allowlists (parsed-list cache and denial-log throttle, for the auth module's check at the door).
 // The re-exports come first (see access/index.ts).
+export { assertIpAllowed, checkIp, type Who } from './ip-gate.ts'
 export { Allowlists, ipAllowed, MAX_ALLOWLIST_ENTRIES, parseAllowlist } from './allowlist.ts'
 export { createOrganization, getOrganization, organizationJson } from './create-organization.ts'
 export { anyOrganization, findOrganization, type OrganizationRow } from './store.ts'

@@ -3,10 +3,9 @@
 // rates (`switchboard org set-limits`) win over its plan's. The request path reads both in one column
 // (RATES_COLUMN), so any change applies on the organization's very next request.
 
-export interface Rates {
-  readonly perMinute: number
-  readonly perDay: number
-}
+import type { Rates } from '../../context.ts'
+
+export type { Rates } from '../../context.ts'
 
 /**
  * The rates migration 0019 seeds the plans table with (the spec's). The table's are the ones in force;

@@ -7,7 +7,6 @@ import { prefixedId } from '../../lib/ids.ts'
 import { searchKey } from '../../lib/search-key.ts'
 import type { Role } from '../access/index.ts'
 import { hashPassword } from '../../lib/password.ts'
-import { revokeUserSessions } from '../auth/index.ts'
 import { recordChange } from '../events/index.ts'
 import { assertCanAssign, assertCanManage, assertNotLastSuperAdmin } from './rules.ts'
 import { findUserByNormalizedEmail, insertUserRow, lockUserInOrg, saveUser, type UserRow } from './store.ts'
@@ -101,11 +100,7 @@ export async function updateUser(ctx: Ctx<UserActor>, input: { id: string; chang
     const user = await saveUser(tx, target.id, { ...next, name_key: searchKey(next.name), updated_at: now })
     const disabled = changed.includes('status') && next.status === 'disabled'
     if (disabled) {
-      const ended = await revokeUserSessions(tx, user.id, 'user_disabled', now)
-      // From the next request on, their access tokens are refused.
-      tx.afterCommit(() => {
-        for (const [sessionId, until] of ended) ctx.ports.revocations.rememberSession(sessionId, until)
-      })
+      await ctx.userSessions.endAll(ctx, tx, user.id, 'user_disabled', now)
     }
     const details: Record<string, unknown> = { changed }
     if (changed.includes('role')) details.role = { from: target.role, to: user.role }

@@ -1,7 +1,7 @@
 // Using a personal access token: both headers, every malformed, unknown or revoked form refused (bad checksums without a database read), narrowed permissions, the owner's current role and status, and the sign-in-only routes it cannot reach.
 import { afterAll, beforeAll, beforeEach, describe, expect, spyOn, test } from 'bun:test'
 import { createHash } from 'node:crypto'
-import { newPersonalAccessToken } from '../../../src/modules/api-keys/token.ts'
+import { newPersonalAccessToken } from '../../../src/lib/personal-access-token.ts'
 import { json, makeTestApp } from '../../helpers/app.ts'
 import { PASSWORD, seedOrganization, signIn } from '../../helpers/seed.ts'
 

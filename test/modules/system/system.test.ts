@@ -40,6 +40,7 @@ describe('GET /health', () => {
       cron: {
         db_maintenance: task(3_600_000),
         auth_cleanup: task(300_000),
+        mfa_cleanup: task(300_000),
         revocations_prune: task(300_000, 'instance'),
         oauth_cleanup: task(300_000),
         ticket_auto_close: task(600_000),

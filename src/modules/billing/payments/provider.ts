@@ -1,12 +1,9 @@
 // The payment provider, pluggable: what a provider does for us (charge a card off-session, refund) and
 // what it answers. `manual` (bank transfers: nothing to call) and `stripe` (PaymentIntents) implement
-// it; paymentProviderOf picks one by a payment's provider. Never called inside a write transaction.
+// it (provider-of.ts picks one by a payment's provider). Never called inside a write transaction.
 import type { Ctx } from '../../../context.ts'
-import { AppError } from '../../../errors.ts'
 import type { PaymentProvider, RefundStatus } from '../table.ts'
-import { manualProvider } from './manual.ts'
 import type { PaymentError, StoredPaymentMethod } from './payment-json.ts'
-import { stripeProvider } from './stripe-provider.ts'
 
 export interface ChargeInput {
   organizationId: string
@@ -49,12 +46,4 @@ export interface PaymentProviderClient {
   readonly name: PaymentProvider
   charge(ctx: Ctx, input: ChargeInput): Promise<ChargeResult>
   refund(ctx: Ctx, input: RefundInput): Promise<RefundResult>
-}
-
-/** The provider that handles payments made through `provider` (a transfer's refund is the operator's, whatever the setting). */
-export function paymentProviderOf(ctx: Ctx, provider: PaymentProvider): PaymentProviderClient {
-  if (provider === 'manual') return manualProvider
-  if (!ctx.config.billing.stripe)
-    throw new AppError('CONFLICT', 'This payment was made through Stripe, which is not configured (PAYMENT_PROVIDER is not stripe)')
-  return stripeProvider(ctx.config.billing.stripe)
 }

@@ -6,7 +6,7 @@ import type { Ctx } from '../../../context.ts'
 import { AppError, validationError } from '../../../errors.ts'
 import { prefixedId } from '../../../lib/ids.ts'
 import { auditPayment } from './events.ts'
-import { paymentProviderOf } from './provider.ts'
+import { paymentProviderOf } from './provider-of.ts'
 import {
   findPaymentById,
   findRefund,

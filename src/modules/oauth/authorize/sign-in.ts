@@ -1,5 +1,5 @@
 // The sign-in form's verb: e-mail and password -> a browser session, or an MFA challenge. The rules of
-// the API's login (auth/login.ts): unknown e-mail, wrong password and disabled user get the same answer
+// the API's login (sign-in/login.ts): unknown e-mail, wrong password and disabled user get the same answer
 // after the same argon2 work, an address the organization does not allow gets IP_NOT_ALLOWED whatever
 // the password, the session limit applies, the password is checked outside the write transaction.
 // Added here: the user must belong to the client's organization, and a user whose organization
@@ -7,7 +7,8 @@
 import type { AppContext, RequestMeta } from '../../../context.ts'
 import { AppError } from '../../../errors.ts'
 import { appendAudit } from '../../audit/index.ts'
-import { checkCredentials, checkIp } from '../../auth/index.ts'
+import { checkCredentials } from '../../sign-in/index.ts'
+import { checkIp } from '../../organizations/index.ts'
 import { confirmedMethods, createChallenge, type MfaMethod } from '../../mfa/index.ts'
 import type { OAuthClientRow } from '../../oauth-clients/index.ts'
 import { openBrowserSignIn, rememberEvicted, type SignInOpened } from './open-sign-in.ts'

@@ -4,7 +4,7 @@
 // and the allowlist binds a signed-in browser as it binds every API request.
 import type { AppContext, RequestMeta } from '../../../context.ts'
 import { AppError } from '../../../errors.ts'
-import { assertIpAllowed } from '../../auth/index.ts'
+import { assertIpAllowed } from '../../organizations/index.ts'
 import { findOrganization } from '../../organizations/index.ts'
 import { findUserInOrg, type UserRow } from '../../users/index.ts'
 import { findBrowserSession } from '../store.ts'

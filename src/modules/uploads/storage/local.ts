@@ -3,7 +3,7 @@
 // final name, and the partial one is found by its key (remove() takes both).
 import { mkdir, open, rename, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { type ByteRange, checkedKey, type FileStorage, type StorageWriter } from './index.ts'
+import { type ByteRange, checkedKey, type FileStorage, type StorageWriter } from './types.ts'
 
 export function localStorage(root: string): FileStorage {
   const finalPath = (key: string) => join(root, checkedKey(key))

@@ -6,7 +6,7 @@
 // crash stay invisible in the bucket until its AbortIncompleteMultipartUpload lifecycle rule removes them.
 import { S3Client } from 'bun'
 import type { S3Config } from '../../../config.ts'
-import { type ByteRange, checkedKey, type FileStorage, type StorageWriter } from './index.ts'
+import { type ByteRange, checkedKey, type FileStorage, type StorageWriter } from './types.ts'
 
 /** S3's smallest part (but the last), 5 MiB: the least held in memory (10,000 parts of it pass 4 GiB, the largest UPLOAD_MAX_BYTES). */
 export const PART_SIZE = 5 * 1024 * 1024

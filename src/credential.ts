@@ -1,7 +1,7 @@
 // The credential a request presents: `Authorization: Bearer <token>` (an access token or a personal
 // access token) or `X-API-Key: <personal access token>`. Never from the URL, never two at once.
-import { AppError } from '../../errors.ts'
-import { looksLikePersonalAccessToken } from '../api-keys/index.ts'
+import { AppError } from './errors.ts'
+import { looksLikePersonalAccessToken } from './lib/personal-access-token.ts'
 
 export type PresentedCredential = { kind: 'jwt'; token: string } | { kind: 'api_key'; token: string }
 

@@ -7,7 +7,7 @@ import {
   newPersonalAccessToken,
   PAT_LENGTH,
   PAT_PREFIX,
-} from '../../../src/modules/api-keys/token.ts'
+} from '../../src/lib/personal-access-token.ts'
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const SHAPE = /^pat_live_[0-9A-Za-z]{49}$/

@@ -5,9 +5,8 @@
 import type { AppContext, RequestMeta } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { appendAudit } from '../audit/index.ts'
-import { findOrganization } from '../organizations/index.ts'
 import { findUserByEmail, normalizeEmail } from '../users/index.ts'
-import { checkIp } from './ip-gate.ts'
+import { checkIp, findOrganization } from '../organizations/index.ts'
 import { dummyHash, verifyPassword } from '../../lib/password.ts'
 
 type User = NonNullable<Awaited<ReturnType<typeof findUserByEmail>>>

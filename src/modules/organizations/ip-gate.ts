@@ -6,7 +6,7 @@ import type { Tx } from '../../db/database.ts'
 import { AppError } from '../../errors.ts'
 import type { Cidr } from '../../lib/cidr.ts'
 import { type AuditActor, appendAudit } from '../audit/index.ts'
-import { ipAllowed } from '../organizations/index.ts'
+import { ipAllowed } from './allowlist.ts'
 
 export interface Who {
   organizationId: string

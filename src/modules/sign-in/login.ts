@@ -6,8 +6,8 @@ import type { AppContext, RequestMeta } from '../../context.ts'
 import { appendAudit } from '../audit/index.ts'
 import { confirmedMethods, createChallenge, type MfaMethod } from '../mfa/index.ts'
 import { checkCredentials } from './check-credentials.ts'
-import { checkIp } from './ip-gate.ts'
-import { finishSignIn, openSignInSession, type SignInOutcome } from './session-start.ts'
+import { checkIp } from '../organizations/index.ts'
+import { finishSignIn, openSignInSession, type SignInOutcome } from '../auth/index.ts'
 
 export interface MfaChallengeResponse {
   mfa_required: true

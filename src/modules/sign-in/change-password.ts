@@ -4,10 +4,9 @@ import type { Ctx, SessionActor } from '../../context.ts'
 import { validationError } from '../../errors.ts'
 import { appendAudit, auditActorOf } from '../audit/index.ts'
 import { getUserInOrg, setPasswordHash } from '../users/index.ts'
-import { chargePasswordAttempt } from './attempt-limit.ts'
+import { chargePasswordAttempt, revokeUserSessions } from '../auth/index.ts'
 import { hashPassword, verifyPassword } from '../../lib/password.ts'
 import { endOpenChallenges } from '../mfa/index.ts'
-import { revokeUserSessions } from './store.ts'
 
 export async function changePassword(ctx: Ctx<SessionActor>, input: { current_password: string; new_password: string }): Promise<void> {
   const { actor } = ctx
