@@ -42,6 +42,27 @@ describe('refused', () => {
     ['src/modules/tickets/index.ts', '../../app.ts', 'never import the composition root'],
     ['src/modules/oauth/token/issue.ts', 'elysia', 'never import elysia'],
     ['src/modules/oauth/token/routes.ts', '../../users/store.ts', 'only through its public entry'],
+    ['src/modules/uploads/routes.ts', './settings.ts', 'read only by src/config.ts'],
+    ['src/modules/uploads/receive-upload.ts', './settings.ts', 'read only by src/config.ts'],
+    ['src/modules/billing/payments/provider.ts', '../settings.ts', 'read only by src/config.ts'],
+    ['src/modules/billing/stripe/routes.ts', '../settings.ts', 'read only by src/config.ts'],
+    ['src/modules/tickets/jobs.ts', '../uploads/settings.ts', 'only through its public entry'],
+    ['src/runtime.ts', './modules/uploads/settings.ts', 'only through its public entry'],
+    ['src/runtime.ts', './settings/server.ts', 'read only by src/config.ts'],
+    ['src/cli/serve.ts', '../settings/server.ts', 'read only by src/config.ts'],
+    ['src/http/platform.ts', '../settings/server.ts', 'read only by src/config.ts'],
+    ['src/context.ts', './settings/startup.ts', 'read only by src/config.ts'],
+    ['src/modules/tickets/jobs.ts', '../../settings/startup.ts', 'read only by src/config.ts'],
+    ['src/modules/uploads/settings.ts', './storage/index.ts', 'imports nothing of ours but src/lib'],
+    ['src/modules/uploads/settings.ts', '../../config.ts', 'imports nothing of ours but src/lib'],
+    ['src/modules/uploads/settings.ts', './store.ts', 'imports nothing of ours but src/lib'],
+    ['src/modules/uploads/settings.ts', '../tickets/index.ts', 'imports nothing of ours but src/lib'],
+    ['src/modules/uploads/settings.ts', 'elysia', 'imports nothing of ours but src/lib'],
+    ['src/settings/server.ts', '../config.ts', 'imports nothing of ours but src/lib'],
+    ['src/settings/server.ts', '../modules/uploads/settings.ts', 'imports nothing of ours but src/lib'],
+    ['src/config.ts', './modules/uploads/index.ts', "imports only the modules' settings.ts"],
+    ['src/config.ts', './modules/uploads/storage/index.ts', "imports only the modules' settings.ts"],
+    ['src/config.ts', './context.ts', 'never the layers that read the Config'],
   ]
   for (const [path, specifier, message] of cases) {
     test(`${specifier} in ${path}`, () => expect(lint(path, specifier)).toContain(message))
@@ -60,6 +81,15 @@ describe('allowed', () => {
     ['src/http/auth.ts', '../modules/access/index.ts'],
     ['src/modules/oauth/token/routes.ts', 'elysia'],
     ['src/modules/oauth/grants/model.ts', '../../../http/list.ts'],
+    ['src/config.ts', './modules/uploads/settings.ts'],
+    ['src/config.ts', './settings/server.ts'],
+    ['src/config.ts', './lib/settings.ts'],
+    ['src/modules/uploads/settings.ts', '../../lib/settings.ts'],
+    ['src/modules/uploads/settings.ts', '@sinclair/typebox'],
+    ['src/settings/startup.ts', '../lib/settings.ts'],
+    ['src/modules/billing/accounts/routes.ts', './settings.ts'],
+    ['src/modules/billing/subscriptions/fields.ts', '../accounts/settings.ts'],
+    ['src/runtime.ts', './config.ts'],
   ]
   for (const [path, specifier] of cases) {
     test(`${specifier} in ${path}`, () => expect(lint(path, specifier)).toBe(''))

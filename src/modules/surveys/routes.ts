@@ -22,7 +22,7 @@ import {
 } from './model.ts'
 import { createSurvey, renewSurveyLink } from './offer.ts'
 import { responseJson } from './response-json.ts'
-import { getSurveySettings, surveySettingsJson, updateSurveySettings } from './settings.ts'
+import { getSurveySettings, surveySettingsJson, updateSurveySettings } from './survey-settings.ts'
 
 const tags = ['Surveys']
 const LIFECYCLE =

@@ -6,7 +6,7 @@
 import type { Config } from '../../config.ts'
 import type { EventSubscriber } from '../../ports.ts'
 import { offerInTx } from './offer.ts'
-import { surveySettingsOf } from './settings.ts'
+import { surveySettingsOf } from './survey-settings.ts'
 import { findSurveyOfSubject, type SubjectFacts } from './store.ts'
 import type { SubjectType, SurveyType } from './table.ts'
 
