@@ -1,7 +1,7 @@
 // The state an instance shares with its peers, behind small interfaces: one process keeps it in memory
 // (the implementations beside the modules that use it); several instances will keep it in Redis. The
 // context carries these, never a module's concrete class.
-import type { Verdict, WindowCheck, WindowCount } from './lib/sliding-window.ts'
+import type { Verdict, WindowCheck, WindowCount, WindowReport } from './lib/sliding-window.ts'
 
 /** Revoked access tokens (by `jti`) and ended sessions, kept until the tokens they stop would expire. */
 export interface RevocationList {
@@ -198,6 +198,74 @@ export interface UserSessions {
   ): Promise<void>
 }
 
+/** A route's own request limit (the rate-limits module declares them; the HTTP layer looks them up). */
+export interface EndpointLimit {
+  /** Name used in counter keys and messages. */
+  readonly name: string
+  readonly method: string
+  /** Route path, or a prefix ending in `/*` that covers every route under it. */
+  readonly path: string
+  readonly limit: number
+  readonly windowMs: number
+  /** Whose budget it is: each user's, or the organization's (all its users together). */
+  readonly per: 'user' | 'organization'
+  /** For the refusal's message, after the limit: "100 <scope>". */
+  readonly scope: string
+}
+
+/** A rate limit's answer: the X-RateLimit-* values, or a refusal. */
+export type RateOutcome =
+  | { readonly ok: true; readonly report: WindowReport }
+  | { readonly ok: false; readonly report: WindowReport; readonly retryAfterMs: number; readonly message: string }
+/** Synchronous from memory; a promise from Redis. */
+export type RateAnswer = RateOutcome | Promise<RateOutcome>
+
+/** The checks the HTTP layer makes of a request's rates (the rate-limits module's RateLimiter). */
+export interface RequestRateLimiter {
+  readonly enabled: boolean
+  user(
+    userId: string,
+    organizationId: string,
+    rates: import('./context.ts').Rates,
+    endpoint: EndpointLimit | undefined,
+    now: number,
+  ): RateAnswer
+  anonymous(ip: string | null, now: number): RateAnswer
+  login(ip: string | null, email: string, now: number): RateAnswer
+}
+
+/** An Idempotency-Key's claim, as the idempotency module keeps it. */
+export interface ClaimRef {
+  scope: string
+  key: string
+  createdAt: number
+}
+
+/** An answer as kept: the status, the headers worth replaying, the body's exact text. */
+export interface StoredAnswer {
+  status: number
+  headers: Record<string, string>
+  body: string
+}
+
+export interface BeginInput {
+  /** The credential's user id: keys are per user (an operator's: `operator:<token id>`). */
+  scope: string
+  /** null: the operator's, above every organization. */
+  organizationId: string | null
+  key: string
+  requestHash: string
+}
+
+/** The handler may run (and its answer be saved under `claim`), or the saved answer is the answer. */
+export type Begun = { kind: 'claimed'; claim: ClaimRef } | { kind: 'replay'; answer: StoredAnswer }
+
+export interface FinishInput {
+  claim: ClaimRef
+  /** The answer to keep; undefined to free the key instead. */
+  answer: StoredAnswer | undefined
+}
+
 /**
  * What the HTTP layer asks of the auth, access, operators, rate-limits and idempotency modules, wired by
  * runtime.ts: src/http/ imports no module (every module's routes import src/http/, so the way back would
@@ -221,14 +289,16 @@ export interface RequestGuards {
   requirePermission(actor: import('./context.ts').UserActor, permission: import('./vocabulary.ts').Permission): void
   requireSession(actor: import('./context.ts').UserActor): import('./context.ts').SessionActor
   /** The app's rate limiter over its rateCounters port. */
-  rateLimiter(app: Pick<import('./context.ts').AppContext, 'config' | 'ports'>): import('./modules/rate-limits/index.ts').RateLimiter
-  endpointLimitFor(method: string, route: string): import('./modules/rate-limits/index.ts').EndpointLimit | undefined
+  rateLimiter(app: Pick<import('./context.ts').AppContext, 'config' | 'ports'>): RequestRateLimiter
+  endpointLimitFor(method: string, route: string): EndpointLimit | undefined
   /** The form in which an e-mail address is counted (and stored). */
   normalizeEmail(email: string): string
   readonly idempotency: {
     isWellFormedKey(key: string): boolean
     requestHash(masterKey: Uint8Array, request: { method: string; pathWithQuery: string; body: string }): string
-    begin: typeof import('./modules/idempotency/index.ts').beginIdempotentRequest
-    finish: typeof import('./modules/idempotency/index.ts').finishIdempotentRequest
+    /** Claims the key for this request (the handler runs), or finds its kept answer (replayed); 409 while in use, 422 when reused. */
+    begin(app: Pick<import('./context.ts').AppContext, 'db' | 'clock' | 'log'>, input: BeginInput): Promise<Begun>
+    /** Keeps the answer under the claim (undefined: frees the key); false when the claim was taken over. */
+    finish(app: Pick<import('./context.ts').AppContext, 'db'>, input: FinishInput): Promise<boolean>
   }
 }

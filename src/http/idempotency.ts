@@ -5,7 +5,7 @@
 // The idempotency module is reached through `app.guards` (src/request-guards.ts): this file imports no module.
 import type { AppContext, SystemActor, UserActor } from '../context.ts'
 import { validationError } from '../errors.ts'
-import type { ClaimRef, StoredAnswer } from '../modules/idempotency/index.ts'
+import type { ClaimRef, StoredAnswer } from '../ports.ts'
 import { idempotentBodyText, isStreamedRequest } from './body.ts'
 import { requestState } from './request-state.ts'
 

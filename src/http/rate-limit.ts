@@ -10,7 +10,7 @@
 import type { AppContext, UserActor } from '../context.ts'
 import { AppError, rateLimited } from '../errors.ts'
 import type { WindowReport } from '../lib/sliding-window.ts'
-import type { RateAnswer, RateOutcome } from '../modules/rate-limits/index.ts'
+import type { RateAnswer, RateOutcome } from '../ports.ts'
 import { requestMeta, type MetaContext } from './request-meta.ts'
 
 /** What charging a request needs of the app. */

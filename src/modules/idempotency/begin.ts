@@ -1,21 +1,12 @@
 // The first step of a request that carries an Idempotency-Key, before its handler runs: claim the key in
 // a small transaction of its own, or answer from what the key already holds (the saved answer, or a 409).
 import type { AppContext } from '../../context.ts'
+import type { BeginInput, Begun } from '../../ports.ts'
 import { AppError } from '../../errors.ts'
 import { ABANDONED_AFTER_MS, KEY_TTL_MS } from './rules.ts'
-import { type ClaimRef, findKey, insertClaim, type NewClaim, type StoredAnswer, takeOverClaim } from './store.ts'
+import { type ClaimRef, findKey, insertClaim, type NewClaim, takeOverClaim } from './store.ts'
 
-export interface BeginInput {
-  /** The credential's user id: keys are per user (an operator's: `operator:<token id>`). */
-  scope: string
-  /** null: the operator's, above every organization. */
-  organizationId: string | null
-  key: string
-  requestHash: string
-}
-
-/** The handler may run (and its answer be saved under `claim`), or the saved answer is the answer. */
-export type Begun = { kind: 'claimed'; claim: ClaimRef } | { kind: 'replay'; answer: StoredAnswer }
+export type { BeginInput, Begun } from '../../ports.ts'
 
 export async function beginIdempotentRequest(app: Pick<AppContext, 'db' | 'clock' | 'log'>, input: BeginInput): Promise<Begun> {
   const now = app.clock.now()

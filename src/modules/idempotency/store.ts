@@ -2,6 +2,10 @@
 // read it, save the answer, release a claim, delete what expired. The primary key (scope, key) is what
 // makes two concurrent claims of one key, on any instance, one winner and one conflict.
 import type { Queries, Tx } from '../../db/database.ts'
+import type { ClaimRef, StoredAnswer } from '../../ports.ts'
+
+// ClaimRef: which claim a later write is about (a claim taken over by another request is no longer this one).
+export type { ClaimRef, StoredAnswer }
 
 /** A claim about to be written: who, which key, which request, when. */
 export interface NewClaim {
@@ -11,20 +15,6 @@ export interface NewClaim {
   requestHash: string
   now: number
   expiresAt: number
-}
-
-/** Which claim a later write is about: a claim taken over by another request is no longer this one. */
-export interface ClaimRef {
-  scope: string
-  key: string
-  createdAt: number
-}
-
-/** An answer as kept: the status, the headers worth replaying, the body's exact text. */
-export interface StoredAnswer {
-  status: number
-  headers: Record<string, string>
-  body: string
 }
 
 export interface StoredKey {

@@ -4,19 +4,9 @@
 // however many users or keys share it). Declared here for routes that come later, so a new route gets
 // its limit by its path alone.
 
-export interface EndpointLimit {
-  /** Name used in counter keys and messages. */
-  readonly name: string
-  readonly method: string
-  /** Route path, or a prefix ending in `/*` that covers every route under it. */
-  readonly path: string
-  readonly limit: number
-  readonly windowMs: number
-  /** Whose budget it is: each user's, or the organization's (all its users together). */
-  readonly per: 'user' | 'organization'
-  /** For the refusal's message, after the limit: "100 <scope>". */
-  readonly scope: string
-}
+import type { EndpointLimit } from '../../ports.ts'
+
+export type { EndpointLimit }
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE

@@ -4,10 +4,10 @@
 // the endpoint limits. Framework-free: it answers with a report (the X-RateLimit-* values) or a refusal;
 // the HTTP layer turns those into headers and 429s.
 import { clientNetwork } from '../../lib/cidr.ts'
-import { SlidingWindows, type Verdict, type WindowCheck, type WindowReport } from '../../lib/sliding-window.ts'
+import { SlidingWindows, type Verdict, type WindowCheck } from '../../lib/sliding-window.ts'
 import type { Config } from '../../config.ts'
-import type { LocalRateCounters, Ports, RateCounters } from '../../ports.ts'
-import { LOGIN_LIMIT, type EndpointLimit } from './endpoints.ts'
+import type { EndpointLimit, LocalRateCounters, Ports, RateAnswer, RateCounters, RateOutcome, RequestRateLimiter } from '../../ports.ts'
+import { LOGIN_LIMIT } from './endpoints.ts'
 import type { Rates } from './plans.ts'
 
 export interface RateLimitSettings {
@@ -16,9 +16,7 @@ export interface RateLimitSettings {
   readonly unauthPerMinute: number
 }
 
-export type RateOutcome =
-  | { readonly ok: true; readonly report: WindowReport }
-  | { readonly ok: false; readonly report: WindowReport; readonly retryAfterMs: number; readonly message: string }
+export type { RateAnswer, RateOutcome } from '../../ports.ts'
 
 interface Check extends WindowCheck {
   /** Whose budget it is, for the refusal's message (built only then: this runs on every request). */
@@ -46,9 +44,8 @@ export function localRateCounters(counters: RateCounters): LocalRateCounters | u
  * What a limiter answers: at once from counters in memory, a promise from counters in Redis. Callers
  * await only a promise (`if (outcome instanceof Promise)`), so the one-process path allocates nothing more.
  */
-export type RateAnswer = RateOutcome | Promise<RateOutcome>
 
-export class RateLimiter {
+export class RateLimiter implements RequestRateLimiter {
   constructor(
     readonly settings: RateLimitSettings,
     /** The counters it checks and counts on (shared by every limiter of the app). */
