@@ -4,39 +4,22 @@ import { afterAll, expect, test } from 'bun:test'
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { deliveryHeaders } from '../src/lib/webhook-signature.ts'
-import { tempDir } from './helpers/app.ts'
-import { type RunningServer, startServer } from './helpers/process.ts'
+import { runShell, shBlocks, startDocsServer } from './helpers/docs.ts'
 import { ROOT } from './helpers/root.ts'
 
-const PASSWORD = 'tour-password-0123'
-const dataDir = tempDir('switchboard-tour-')
-let server: RunningServer | undefined
+let server: Awaited<ReturnType<typeof startDocsServer>> | undefined
 afterAll(async () => {
-  await server?.stop()
-  rmSync(dataDir, { recursive: true, force: true })
+  await server?.close()
 })
 
-/** The `sh` blocks of a page, in order. */
-function shBlocks(page: string): string[] {
-  return [...readFileSync(join(ROOT, page), 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!)
-}
-
 test('the README tour: sign in, a user and a ticket, two pages of a list, a webhook', async () => {
-  server = await startServer([process.execPath, 'src/main.ts', 'serve'], {
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: PASSWORD,
-    LOG_LEVEL: 'warn',
-  })
+  server = await startDocsServer('switchboard-tour-')
   // The first two blocks install and start (or test); the tour is what follows, pointed at this server.
-  const tour = shBlocks('README.md').slice(2).join('\n').replaceAll('http://localhost:8080', server.url)
+  const tour = shBlocks('README.md').slice(2).join('\n')
   expect(tour).toContain('api/v1/auth/login')
-  const run = Bun.spawnSync(['bash', '-c', `set -euo pipefail\n${tour}`], {
-    env: { PATH: process.env.PATH ?? '', PASSWORD },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  })
-  const lines = run.stdout.toString().trim().split('\n')
-  expect([run.exitCode, run.stderr.toString()]).toEqual([0, ''])
+  const run = await runShell(tour, server)
+  const lines = run.lines
+  expect([run.code, run.stderr]).toEqual([0, ''])
   expect(lines.slice(0, 4)).toEqual(['admin@switchboard.local', '1', '["Printer on fire","Paper jam"]', '["Toner low"]'])
   expect(lines[4]).toBe('["ticket.*"]')
 })

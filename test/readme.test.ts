@@ -1,15 +1,12 @@
-// The documentation stays true: the configuration page's table matches the settings schema, the
-// API conventions' error table matches the closed list of codes, and the README's two commands use
-// the pinned Bun version.
+// The documentation stays true: the API conventions' error table matches the closed list of codes, and
+// the README's two commands use the pinned Bun version (test/docs-config.test.ts checks the configuration page).
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { flagName, SETTINGS, type SettingName } from '../src/config.ts'
 import { ERROR_CODES } from '../src/errors.ts'
 import { ROOT } from './helpers/root.ts'
 
 const readme = await Bun.file(join(ROOT, 'README.md')).text()
 const page = async (name: string) => `\n${await Bun.file(join(ROOT, 'docs', name)).text()}`
-const configuration = await page('configuration.md')
 const conventions = await page('api-conventions.md')
 const pkg = (await Bun.file(join(ROOT, 'package.json')).json()) as { packageManager: string }
 
@@ -33,19 +30,8 @@ function tableAfter(text: string, heading: string): string[][] {
 }
 
 describe('README', () => {
-  test('the configuration table lists every setting, in order, with its flag and default', () => {
-    const rows = tableAfter(configuration, '# Configuration')
-    const expected = (Object.keys(SETTINGS) as SettingName[]).map((name) => {
-      const schema = SETTINGS[name] as { default?: unknown; 'x-default'?: string }
-      const fallback = schema['x-default'] ?? (schema.default === '' ? '(empty)' : String(schema.default))
-      return [name, `--${flagName(name)}`, fallback]
-    })
-    expect(rows.map((r) => r.slice(0, 3))).toEqual(expected)
-    for (const row of rows) expect(row[3]!.length, `${row[0]} is explained`).toBeGreaterThan(20)
-  })
-
   test('the error table lists exactly the codes the API can answer with, with their statuses', () => {
-    const rows = tableAfter(conventions, '## API conventions')
+    const rows = tableAfter(conventions, '## Errors')
     expect(rows.map((r) => [r[1], Number(r[0])])).toEqual(Object.entries(ERROR_CODES).map(([code, { status }]) => [code, status]))
   })
 
