@@ -18,6 +18,7 @@ import { crmRoutes, crmStreamedBodies } from './modules/crm/index.ts'
 import { engagementsRoutes } from './modules/engagements/index.ts'
 import { eventStreamRoutes } from './modules/event-stream/index.ts'
 import { organizationRoutes } from './modules/organizations/index.ts'
+import { reportsRoutes } from './modules/reports/index.ts'
 import { surveysRoutes } from './modules/surveys/index.ts'
 import { authRoutes } from './modules/auth/index.ts'
 import { signInRoutes } from './modules/sign-in/index.ts'
@@ -59,6 +60,7 @@ export function createApp(context: AppContext) {
     .use(billingRoutes(context))
     .use(engagementsRoutes(context))
     .use(surveysRoutes(context))
+    .use(reportsRoutes(context))
     .use(eventStreamRoutes(context))
     .use(webhooksRoutes(context))
     .use(oauthClientsRoutes(context))

@@ -10,6 +10,7 @@ import * as eventStream from './modules/event-stream/settings.ts'
 import * as keys from './modules/keys/settings.ts'
 import * as mfa from './modules/mfa/settings.ts'
 import * as rateLimits from './modules/rate-limits/settings.ts'
+import * as reports from './modules/reports/settings.ts'
 import * as surveys from './modules/surveys/settings.ts'
 import * as tickets from './modules/tickets/settings.ts'
 import * as uploads from './modules/uploads/settings.ts'
@@ -45,6 +46,7 @@ const FRAGMENTS = [
   keys.SETTINGS,
   startup.PAGE_TOKEN_SETTINGS,
   tickets.SETTINGS,
+  reports.SETTINGS,
   mfa.SETTINGS,
   rateLimits.SETTINGS,
   webhooks.SETTINGS,
@@ -88,6 +90,7 @@ export interface Config
     keys.KeysSlice,
     startup.PageTokenSlice,
     tickets.TicketsSlice,
+    reports.ReportsSlice,
     mfa.MfaSlice,
     rateLimits.RateLimitsSlice,
     webhooks.WebhooksSlice {}
@@ -132,6 +135,7 @@ export function loadConfig(env: Env, flags: Record<string, string | undefined> =
     ...keys.keysSlice(values),
     ...startup.pageTokenSlice(values),
     ...tickets.ticketsSlice(values),
+    ...reports.reportsSlice(values),
     ...mfa.mfaSlice(values),
     ...rateLimits.rateLimitsSlice(values),
     ...webhooks.webhooksSlice(values),

@@ -139,6 +139,7 @@ describe('loadConfig', () => {
       pageTokenTtlS: 3600,
       ticketAutoCloseDays: 4,
       ticketAutoCloseIntervalMs: 600_000,
+      reportsFoldIntervalMs: 10_000,
       sms: { provider: 'log' },
       rateLimits: { enabled: true, orgLimitFactor: 5, unauthPerMinute: 60 },
       webhooks: {

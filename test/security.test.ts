@@ -448,6 +448,20 @@ const ROUTES: Route[] = [
   { method: 'DELETE', path: (id) => `/api/v1/oauth-clients/${id}`, permission: 'oauth_client:delete', byId: 'oauth_client' },
   { method: 'GET', path: () => '/api/v1/me/oauth-grants', permission: null },
   { method: 'DELETE', path: (id) => `/api/v1/me/oauth-grants/${id}`, permission: null, byId: 'oauth_grant' },
+  // Reports: the table's path (':id') is the route's; a request adds the query it needs.
+  { method: 'GET', path: () => '/api/v1/reports/metrics', permission: 'report:read' },
+  { method: 'GET', path: (id) => `/api/v1/reports/summary${id === ':id' ? '' : '?metrics=tickets.created'}`, permission: 'report:read' },
+  { method: 'GET', path: (id) => `/api/v1/reports/timeseries${id === ':id' ? '' : '?metric=calls.offered'}`, permission: 'report:read' },
+  { method: 'GET', path: () => '/api/v1/reports/agents', permission: 'report:read' },
+  { method: 'GET', path: () => '/api/v1/reports/live', permission: 'report:read' },
+  { method: 'GET', path: (id) => `/api/v1/reports/records${id === ':id' ? '' : '?metric=tickets.created'}`, permission: 'report:read' },
+  { method: 'GET', path: () => '/api/v1/reports/settings', permission: 'report:read' },
+  {
+    method: 'PUT',
+    path: () => '/api/v1/reports/settings',
+    permission: 'organization:update',
+    body: { time_zone: 'UTC', business_hours: null },
+  },
 ]
 
 const call = async (route: Route, id: string, headers: Record<string, string>) => {
@@ -464,10 +478,12 @@ const call = async (route: Route, id: string, headers: Record<string, string>) =
   // Authenticated requests count against the user (1,000,000), the others against the address (the same figure here);
   // an upload shows its own window when it is the tighter one (100 an hour per organization).
   const upload = route.raw !== undefined && response.status !== 401
+  // Reports: 10 a minute per user, the tighter window (each user asks each report once here).
+  const report = route.method === 'GET' && route.path(':id').startsWith('/api/v1/reports/') && response.status !== 401
   expect(response.headers.get('x-ratelimit-limit'), `${route.method} ${route.path(id)} -> ${response.status}`).toBe(
-    upload ? '100' : '1000000',
+    upload ? '100' : report ? '10' : '1000000',
   )
-  expect(Number(response.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(upload ? 50 : 990_000)
+  expect(Number(response.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(upload ? 50 : report ? 0 : 990_000)
   return response
 }
 

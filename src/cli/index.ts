@@ -14,6 +14,7 @@ import { orgWebhookCidrsCommand } from './org-webhook-cidrs.ts'
 import { operatorTokenCreateCommand, operatorTokenListCommand, operatorTokenRevokeCommand } from './operator-token.ts'
 import { planListCommand, planSetCommand } from './plan.ts'
 import { auditVerifyCommand } from './audit.ts'
+import { reportsRebuildCommand } from './reports.ts'
 import { serveCommand } from './serve.ts'
 import { userCreateCommand } from './user.ts'
 import { versionCommand, versionLine } from './version.ts'
@@ -36,6 +37,7 @@ export const COMMANDS: Command[] = [
   oauthClientCreateCommand,
   keysRotateCommand,
   auditVerifyCommand,
+  reportsRebuildCommand,
   healthcheckCommand,
   versionCommand,
 ]

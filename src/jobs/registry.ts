@@ -10,6 +10,7 @@ import { idempotencyCleanupTask } from '../modules/idempotency/index.ts'
 import { mfaCleanupTask } from '../modules/mfa/index.ts'
 import { oauthCleanupTask } from '../modules/oauth/index.ts'
 import { rateLimitSaveTask } from '../modules/rate-limits/index.ts'
+import { reportsTasks } from '../modules/reports/index.ts'
 import { surveysTasks } from '../modules/surveys/index.ts'
 import { ticketAutoCloseTask } from '../modules/tickets/index.ts'
 import { uploadsTasks } from '../modules/uploads/index.ts'
@@ -37,6 +38,7 @@ export function registerTasks(
     ...billingTasks(app),
     ...engagementsTasks(app),
     ...surveysTasks(app),
+    ...reportsTasks(app),
   ])
     scheduler.register(task)
   // The counters of this process's memory (in Redis, Redis keeps them).

@@ -38,6 +38,8 @@ export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
     'lead:read', 'lead:create', 'lead:update', 'lead:delete', 'lead:convert',
     'survey:read', 'upload:read', 'upload:create', 'user:read',
     'api_key:read', 'api_key:create', 'api_key:delete',
+    // Reports: the organization's figures, its own row of the agents report and its own records only.
+    'report:read',
   ],
   // Read-only, except security records (audit log, webhooks, API keys, OAuth clients, billing).
   viewer: readAll('ticket', 'call', 'recording', 'agent', 'user', 'role', 'account', 'contact', 'lead', 'engagement', 'message', 'survey', 'upload', 'report'),

@@ -1,7 +1,7 @@
 // recordChange(tx, ctx, change): a change the spec names as an event, recorded in the caller's
 // transaction: the event row (its envelope serialized once), the audit record, and whatever the
 // subscribers write (webhook deliveries) commit together with the change or not at all.
-import type { Ctx } from '../../context.ts'
+import type { Actor, Ctx } from '../../context.ts'
 import type { SqlValue, Tx } from '../../db/database.ts'
 import { AppError } from '../../errors.ts'
 import { isoTime } from '../../lib/clock.ts'
@@ -34,11 +34,11 @@ export interface Change {
 // Last-Event-ID never skips one. The body is `replace(?, ?, ?)`: a value only the commit knows (a
 // ticket's number) is spliced into the text there (Change.late); without one the replace finds nothing.
 const INSERT_EVENT =
-  'INSERT INTO events (id, organization_id, type, body, created_at, stream_seq) VALUES (?, ?, ?, ?, ?, ' +
+  'INSERT INTO events (id, organization_id, type, body, created_at, actor_kind, stream_seq) VALUES (?, ?, ?, ?, ?, ?, ' +
   '(SELECT coalesce(max(stream_seq), 0) + 1 FROM events WHERE organization_id = ? AND stream_seq IS NOT NULL))'
 const insertLate = (sql: string) =>
-  'INSERT INTO events (id, organization_id, type, body, created_at, stream_seq) VALUES (?, ?, ?, ' +
-  `replace(?, ?, ${sql}), ?, ` +
+  'INSERT INTO events (id, organization_id, type, body, created_at, actor_kind, stream_seq) VALUES (?, ?, ?, ' +
+  `replace(?, ?, ${sql}), ?, ?, ` +
   '(SELECT coalesce(max(stream_seq), 0) + 1 FROM events WHERE organization_id = ? AND stream_seq IS NOT NULL))'
 
 /** A value of the event's text known only at commit: `text` in the body becomes what `sql` (with `params`) yields. */
@@ -63,10 +63,40 @@ function eventOf(event: { organizationId: string; type: EventType; data: Record<
   return { id, organizationId: event.organizationId, type: event.type, body, createdAt: event.now }
 }
 
-function insertEvent(tx: Tx, event: RecordedEvent, late?: LateValue): Promise<unknown> {
+/**
+ * Who made a change, as reports tell people from automations: a person signed in (or acting through an
+ * OAuth application on their behalf), or an automation (a personal access token, an OAuth client's own
+ * token, the system itself: the cron loop, the CLI, a provider's callback).
+ */
+export type ActorKind = 'person' | 'automation'
+
+export function actorKindOf(actor: Actor): ActorKind {
+  if (actor.kind !== 'user') return 'automation'
+  return actor.credential.type === 'session' || actor.credential.type === 'oauth' ? 'person' : 'automation'
+}
+
+function insertEvent(tx: Tx, event: RecordedEvent, late?: LateValue, actorKind: ActorKind | null = null): Promise<unknown> {
   if (!late)
-    return tx.raw.run(INSERT_EVENT, [event.id, event.organizationId, event.type, event.body, event.createdAt, event.organizationId])
-  const params = [event.id, event.organizationId, event.type, event.body, late.text, ...late.params, event.createdAt, event.organizationId]
+    return tx.raw.run(INSERT_EVENT, [
+      event.id,
+      event.organizationId,
+      event.type,
+      event.body,
+      event.createdAt,
+      actorKind,
+      event.organizationId,
+    ])
+  const params = [
+    event.id,
+    event.organizationId,
+    event.type,
+    event.body,
+    late.text,
+    ...late.params,
+    event.createdAt,
+    actorKind,
+    event.organizationId,
+  ]
   return tx.raw.get<{ body: string }>(`${insertLate(late.sql)} RETURNING body`, params).then((row) => {
     // The in-memory copy as committed.
     event.body = row!.body
@@ -95,7 +125,7 @@ export async function recordChange(tx: Tx, ctx: Ctx, change: Change): Promise<Re
   // (the webhook deliveries, which name the event). The organization is serialized only for the
   // server's execution of these statements, never across a network round trip.
   tx.lockAtCommit(orgLogKey(change.organizationId))
-  void tx.atCommit(() => insertEvent(tx, event, change.late))
+  void tx.atCommit(() => insertEvent(tx, event, change.late, actorKindOf(ctx.actor)))
   appendAudit(tx, {
     organizationId: change.organizationId,
     actor: auditActorOf(ctx.actor),

@@ -9,6 +9,8 @@ export interface EventsTable {
   created_at: number
   /** The organization's stream order (1, 2, …); null for events written before it existed. */
   stream_seq: number | null
+  /** `person` or `automation` (record-change.ts: actorKindOf); null for events written before it existed, and test events. */
+  actor_kind: string | null
 }
 
 declare module '../../db/database.ts' {

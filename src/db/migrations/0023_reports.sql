@@ -1,0 +1,58 @@
+-- Reports. The event log says who acted (a person, or an automation: a personal access token, an OAuth
+-- client's own token, the system), so a first response can be a person's. The reports module folds the
+-- log, in each organization's stream order, into facts (one row per counted thing, with its value and
+-- dimensions: what `GET /reports/records` lists) and 15-minute UTC buckets of those facts (counts, sums
+-- and duration histograms, per dimension value), which any time zone re-aggregates. Times are epoch ms.
+ALTER TABLE events ADD COLUMN actor_kind text COLLATE "C";
+--> statement-breakpoint
+CREATE TABLE report_facts (
+	organization_id text COLLATE "C" NOT NULL,
+	metric text COLLATE "C" NOT NULL,
+	at bigint NOT NULL,
+	record_type text COLLATE "C" NOT NULL,
+	record_id text COLLATE "C" NOT NULL,
+	seq bigint NOT NULL,
+	value double precision,
+	started_at bigint,
+	business_value double precision,
+	dims text COLLATE "C" NOT NULL,
+	PRIMARY KEY (organization_id, metric, at, seq, record_id)
+);
+--> statement-breakpoint
+CREATE INDEX report_facts_record ON report_facts (organization_id, record_id, metric);
+--> statement-breakpoint
+CREATE TABLE report_buckets (
+	organization_id text COLLATE "C" NOT NULL,
+	metric text COLLATE "C" NOT NULL,
+	dim text COLLATE "C" NOT NULL,
+	dim_value text COLLATE "C" NOT NULL,
+	bucket_start bigint NOT NULL,
+	n bigint NOT NULL,
+	total double precision NOT NULL,
+	business_total double precision NOT NULL,
+	hist text COLLATE "C" NOT NULL,
+	business_hist text COLLATE "C" NOT NULL,
+	PRIMARY KEY (organization_id, metric, dim, dim_value, bucket_start)
+);
+--> statement-breakpoint
+CREATE TABLE report_state (
+	organization_id text COLLATE "C" NOT NULL,
+	state_key text COLLATE "C" NOT NULL,
+	value text COLLATE "C" NOT NULL,
+	PRIMARY KEY (organization_id, state_key)
+);
+--> statement-breakpoint
+CREATE TABLE report_progress (
+	organization_id text COLLATE "C" PRIMARY KEY NOT NULL,
+	folded_seq bigint NOT NULL,
+	folded_at bigint NOT NULL,
+	FOREIGN KEY (organization_id) REFERENCES organizations (id) ON UPDATE NO ACTION ON DELETE NO ACTION
+);
+--> statement-breakpoint
+CREATE TABLE report_settings (
+	organization_id text COLLATE "C" PRIMARY KEY NOT NULL,
+	time_zone text COLLATE "C" NOT NULL,
+	business_hours text COLLATE "C",
+	updated_at bigint NOT NULL,
+	FOREIGN KEY (organization_id) REFERENCES organizations (id) ON UPDATE NO ACTION ON DELETE NO ACTION
+);

@@ -1,0 +1,205 @@
+// Sums facts over a window, exactly and freshly: the 15-minute buckets wholly inside it, the stored facts
+// of the partial buckets at its two ends, the events the fold has not read yet (folded here, in memory),
+// the intervals still open (an agent's current status, up to now), and the streams read from their tables.
+// Grouped by a key per fact: its local bucket (time series) and its value of one dimension.
+import type { Queries } from '../../db/database.ts'
+import { type Schedule, businessMs } from '../../lib/business-hours.ts'
+import { QUARTER_HOUR_MS } from '../../lib/zoned-time.ts'
+import { type Agg, addFact, dimValues, emptyAgg, type Fact, mergeAgg } from './facts.ts'
+import { factsOfEvent, parseLogRow, slotOf } from './fold.ts'
+import { StateView } from './fold-state.ts'
+import { parseHistogram } from './histogram.ts'
+import { SOURCE_STREAMS, SPREAD_STREAMS } from './registry.ts'
+import { bucketsIn, eventsAfter, factsIn, foldedSeq, sourceRows, statesWithPrefix } from './store.ts'
+import type { ReportFactsTable } from './table.ts'
+
+/** Events past the fold a report folds itself; beyond it the report says how far it got (as_of). */
+const TAIL_LIMIT = 20_000
+
+export interface AggregateQuery {
+  readonly organizationId: string
+  readonly streams: readonly string[]
+  readonly from: number
+  readonly to: number
+  /** The dimension to group by; '' for none. */
+  readonly dim: string
+  /** The group of an instant (a local bucket's start); undefined: one group, 0. */
+  readonly bucketOf?: (instant: number) => number
+  readonly schedule: Schedule | undefined
+  readonly now: number
+}
+
+/** `${bucket}\u0000${dimValue}` -> stream -> sum. */
+export type Grouped = Map<string, Map<string, Agg>>
+
+export const groupKey = (bucket: number, dimValue: string) => `${bucket}\u0000${dimValue}`
+
+export async function aggregate(db: Queries, q: AggregateQuery): Promise<Grouped> {
+  const grouped: Grouped = new Map()
+  const add = (bucket: number, dimValue: string, stream: string, agg: Agg) => {
+    const key = groupKey(bucket, dimValue)
+    let streams = grouped.get(key)
+    if (!streams) grouped.set(key, (streams = new Map()))
+    let sum = streams.get(stream)
+    if (!sum) streams.set(stream, (sum = emptyAgg()))
+    mergeAgg(sum, agg)
+  }
+  const bucketOf = q.bucketOf ?? (() => 0)
+  const addOne = (fact: Fact) => {
+    const one = emptyAgg()
+    addFact(one, fact)
+    const instant = SPREAD_STREAMS.has(fact.stream) ? fact.startedAt! : fact.at
+    for (const value of dimValues(fact, q.dim)) add(bucketOf(instant), value, fact.stream, one)
+  }
+  const folded = q.streams.filter((s) => !SOURCE_STREAMS.has(s))
+  const sourced = q.streams.filter((s) => SOURCE_STREAMS.has(s))
+  if (folded.length > 0) {
+    const a = Math.min(q.to, Math.ceil(q.from / QUARTER_HOUR_MS) * QUARTER_HOUR_MS)
+    const b = Math.max(a, slotOf(q.to))
+    for (const row of await bucketsIn(db, q.organizationId, folded, q.dim, a, b)) {
+      const agg = {
+        n: Number(row.n),
+        total: Number(row.total),
+        businessTotal: Number(row.business_total),
+        hist: parseHistogram(row.hist),
+        businessHist: parseHistogram(row.business_hist),
+      }
+      add(bucketOf(Number(row.bucket_start)), row.dim_value, row.metric, agg)
+    }
+    const edges: Array<[number, number]> = [
+      [q.from, a],
+      [b, q.to],
+    ]
+    // Interval pieces by their start (each lies within one bucket), other facts by their time.
+    const spread = folded.filter((s) => SPREAD_STREAMS.has(s))
+    const instant = folded.filter((s) => !SPREAD_STREAMS.has(s))
+    const stored = await Promise.all(
+      edges.flatMap(([from, to]) => [
+        instant.length > 0 && to > from ? factsIn(db, q.organizationId, instant, from, to) : [],
+        spread.length > 0 && to > from ? factsIn(db, q.organizationId, spread, slotOf(from), to, true) : [],
+      ]),
+    )
+    for (const row of stored.flat()) {
+      const fact = clipped(factOfRow(row), q)
+      if (fact) addOne(fact)
+    }
+    for (const fact of await unfoldedFacts(db, q, folded)) addOne(fact)
+  }
+  for (const fact of await sourceFacts(db, q, sourced)) addOne(fact)
+  return grouped
+}
+
+async function sourceFacts(
+  db: Queries,
+  q: Pick<AggregateQuery, 'organizationId' | 'from' | 'to'>,
+  streams: readonly string[],
+): Promise<Fact[]> {
+  const facts: Fact[] = []
+  for (const stream of streams)
+    for (const row of await sourceRows(db, stream, q.organizationId, q.from, q.to)) {
+      const dims: Record<string, string | null> = {}
+      for (const [column, value] of Object.entries(row))
+        if (column.startsWith('d_')) dims[column.slice(2)] = value === null ? null : String(value)
+      const value = row.value === null ? null : Number(row.value)
+      facts.push({
+        stream,
+        at: Number(row.at),
+        recordType: String(row.record_type),
+        recordId: String(row.record_id),
+        seq: 0,
+        value,
+        startedAt: null,
+        dims,
+      })
+    }
+  return facts
+}
+
+/** Every fact of `q.streams` in the window, one by one (what `records` lists): stored, unfolded, open, sourced. */
+export async function windowFacts(db: Queries, q: AggregateQuery): Promise<Fact[]> {
+  const folded = q.streams.filter((s) => !SOURCE_STREAMS.has(s))
+  const facts: Fact[] = []
+  if (folded.length > 0) {
+    const spread = folded.filter((s) => SPREAD_STREAMS.has(s))
+    const instant = folded.filter((s) => !SPREAD_STREAMS.has(s))
+    const rows = [
+      ...(instant.length > 0 ? await factsIn(db, q.organizationId, instant, q.from, q.to) : []),
+      ...(spread.length > 0 ? await factsIn(db, q.organizationId, spread, slotOf(q.from), q.to, true) : []),
+    ]
+    for (const row of rows) {
+      const fact = clipped(factOfRow(row), q)
+      if (fact) facts.push(fact)
+    }
+    facts.push(...(await unfoldedFacts(db, q, folded)))
+  }
+  facts.push(
+    ...(await sourceFacts(
+      db,
+      q,
+      q.streams.filter((s) => SOURCE_STREAMS.has(s)),
+    )),
+  )
+  return facts
+}
+
+export function factOfRow(row: ReportFactsTable): Fact {
+  return {
+    stream: row.metric,
+    at: Number(row.at),
+    recordType: row.record_type,
+    recordId: row.record_id,
+    seq: Number(row.seq),
+    value: row.value === null ? null : Number(row.value),
+    startedAt: row.started_at === null ? null : Number(row.started_at),
+    businessValue: row.business_value === null ? null : Number(row.business_value),
+    dims: JSON.parse(row.dims),
+  }
+}
+
+/** The fact as counted in the window: an interval piece cut to it (undefined when outside), others as they are. */
+export function clipped(fact: Fact, q: Pick<AggregateQuery, 'from' | 'to' | 'schedule'>): Fact | undefined {
+  if (!SPREAD_STREAMS.has(fact.stream)) return fact.at >= q.from && fact.at < q.to ? fact : undefined
+  const start = Math.max(fact.startedAt!, q.from)
+  const end = Math.min(fact.at, q.to)
+  if (end <= start) return undefined
+  if (start === fact.startedAt && end === fact.at) return fact
+  const businessValue = q.schedule ? Math.round(businessMs(q.schedule, start, end) / 1000) : null
+  return { ...fact, startedAt: start, at: end, value: (end - start) / 1000, businessValue }
+}
+
+/** The facts of the events the fold has not read yet, and of the intervals still open, inside the window. */
+async function unfoldedFacts(db: Queries, q: AggregateQuery, streams: readonly string[]): Promise<Fact[]> {
+  const wanted = new Set(streams)
+  const rows = await eventsAfter(db, q.organizationId, await foldedSeq(db, q.organizationId), TAIL_LIMIT)
+  const state = new StateView(db, q.organizationId)
+  const facts: Fact[] = []
+  for (const row of rows) facts.push(...(await factsOfEvent(parseLogRow(row), state, q.schedule)))
+  if (streams.some((s) => s.startsWith('agent.'))) facts.push(...(await openIntervals(db, q, state)))
+  return facts.filter((f) => wanted.has(f.stream)).flatMap((f) => clipped(f, q) ?? [])
+}
+
+/** Each agent's current status (and login) as an interval from its start to now, in bucket pieces. */
+async function openIntervals(db: Queries, q: AggregateQuery, state: StateView): Promise<Fact[]> {
+  const facts: Fact[] = []
+  const piece = (stream: string, agentId: string, since: number, dims: Record<string, string>) => {
+    for (let start = since; start < q.now; ) {
+      const end = Math.min(q.now, slotOf(start) + QUARTER_HOUR_MS)
+      facts.push({ stream, at: end, recordType: 'agent', recordId: agentId, seq: 0, value: (end - start) / 1000, startedAt: start, dims })
+      start = end
+    }
+  }
+  state.preload(await statesWithPrefix(db, q.organizationId, 'a:'))
+  state.preload(await statesWithPrefix(db, q.organizationId, 'l:'))
+  for (const [key, value] of state.entries()) {
+    if (!key.startsWith('a:') && !key.startsWith('l:')) continue
+    if (value === null || value === undefined) continue
+    const agentId = key.slice(2)
+    if (key.startsWith('a:')) {
+      const { status, since } = value as { status: string; since: number }
+      if (status === 'offline') continue
+      piece('agent.status_time', agentId, Math.max(since, q.from), { agent: agentId, status, agent_status: `${agentId}:${status}` })
+      if (status === 'busy' || status === 'available') piece(`agent.${status}_time`, agentId, Math.max(since, q.from), { agent: agentId })
+    } else if (key.startsWith('l:')) piece('agent.logged_in_time', agentId, Math.max(value as number, q.from), { agent: agentId })
+  }
+  return facts
+}

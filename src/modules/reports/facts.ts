@@ -1,0 +1,62 @@
+// Facts: one row per thing a report counts (a ticket created, a call answered, a survey answer), with its
+// value (a duration in seconds, a score, an amount), its dimensions and the event that produced it. The
+// fold writes them; every figure is an aggregate of facts, so any figure opens into its records.
+import { addToHistogram, type Histogram, mergeHistograms } from './histogram.ts'
+
+/** Dimension values of a fact; a list (a ticket's tags) counts the fact once under each. */
+export type Dims = Readonly<Record<string, string | readonly string[] | null>>
+
+export interface Fact {
+  /** The fact stream (`ticket.created`, `call.answered`…): what report metrics are computed from. */
+  readonly stream: string
+  readonly at: number
+  readonly recordType: string
+  readonly recordId: string
+  /** The event's stream_seq: with the record, what makes the fact unique (folding twice writes it once). */
+  readonly seq: number
+  readonly value: number | null
+  /** For a duration, when it began (business hours count from it); for a spread fact, its start. */
+  readonly startedAt: number | null
+  readonly businessValue?: number | null
+  readonly dims: Dims
+}
+
+/** The sum of some facts: how many, their values' total and histogram, in calendar and business time. */
+export interface Agg {
+  n: number
+  total: number
+  businessTotal: number
+  hist: Histogram
+  businessHist: Histogram
+}
+
+export const emptyAgg = (): Agg => ({ n: 0, total: 0, businessTotal: 0, hist: new Map(), businessHist: new Map() })
+
+export function addFact(agg: Agg, fact: Pick<Fact, 'value' | 'businessValue'>): void {
+  agg.n += 1
+  if (fact.value !== null) {
+    agg.total += fact.value
+    addToHistogram(agg.hist, fact.value)
+  }
+  const business = fact.businessValue ?? null
+  if (business !== null) {
+    agg.businessTotal += business
+    addToHistogram(agg.businessHist, business)
+  }
+}
+
+export function mergeAgg(into: Agg, from: Agg): void {
+  into.n += from.n
+  into.total += from.total
+  into.businessTotal += from.businessTotal
+  mergeHistograms(into.hist, from.hist)
+  mergeHistograms(into.businessHist, from.businessHist)
+}
+
+/** The values a fact is counted under for dimension `dim` ('' is the total: one value, ''). */
+export function dimValues(fact: Pick<Fact, 'dims'>, dim: string): readonly string[] {
+  if (dim === '') return ['']
+  const value = fact.dims[dim]
+  if (value === null || value === undefined) return ['none']
+  return typeof value === 'string' ? [value] : value.length === 0 ? ['none'] : value
+}

@@ -1,0 +1,140 @@
+// The reports_fold cron task (once per cluster): each organization's new events, in its stream order, in
+// batches of one short transaction each, into facts and buckets. Rebuilding forgets what was folded and
+// reads the whole log again: the same events give the same facts, so it can run any time, any number of times.
+import type { AppContext } from '../../context.ts'
+import type { Tx } from '../../db/database.ts'
+import type { Schedule } from '../../lib/business-hours.ts'
+import type { TaskDefinition } from '../../jobs/scheduler.ts'
+import type { Agg } from './facts.ts'
+import { mergeAgg } from './facts.ts'
+import { bucketDeltas, factsOfEvent, parseLogRow } from './fold.ts'
+import { StateView } from './fold-state.ts'
+import { histogramText, parseHistogram } from './histogram.ts'
+import {
+  eventsAfter,
+  findBucket,
+  findReportSettings,
+  foldedSeq,
+  forgetFolded,
+  insertFact,
+  organizationIds,
+  organizationsBehind,
+  saveBucket,
+  saveProgress,
+} from './store.ts'
+
+/** Events per transaction: short enough that the one SQLite writer is never held long. */
+export const FOLD_BATCH = 400
+
+export function scheduleOf(businessHours: string | null | undefined): Schedule | undefined {
+  return businessHours ? (JSON.parse(businessHours) as Schedule) : undefined
+}
+
+/** Folds up to one batch of the organization's new events; how many it read. */
+export async function foldBatch(app: Pick<AppContext, 'db' | 'clock'>, organizationId: string): Promise<number> {
+  return app.db.write('reports.fold', async (tx) => {
+    // One fold of an organization at a time, whichever instance runs it.
+    await tx.lock(`reports.fold:${organizationId}`)
+    const rows = await eventsAfter(tx, organizationId, await foldedSeq(tx, organizationId), FOLD_BATCH)
+    if (rows.length === 0) return 0
+    const schedule = scheduleOf((await findReportSettings(tx, organizationId))?.business_hours)
+    const state = new StateView(tx, organizationId)
+    const facts = []
+    for (const row of rows) facts.push(...(await factsOfEvent(parseLogRow(row), state, schedule)))
+    await Promise.all(
+      facts.map((fact) =>
+        insertFact(tx, {
+          organization_id: organizationId,
+          metric: fact.stream,
+          at: fact.at,
+          record_type: fact.recordType,
+          record_id: fact.recordId,
+          seq: fact.seq,
+          value: fact.value,
+          started_at: fact.startedAt,
+          business_value: fact.businessValue ?? null,
+          dims: JSON.stringify(fact.dims),
+        }),
+      ),
+    )
+    await addToBuckets(tx, organizationId, bucketDeltas(facts))
+    await state.save(tx)
+    await saveProgress(tx, organizationId, Number(rows.at(-1)!.seq), app.clock.now())
+    return rows.length
+  })
+}
+
+async function addToBuckets(tx: Tx, organizationId: string, deltas: Map<string, Agg>): Promise<void> {
+  const keys = [...deltas.keys()].map((key) => {
+    const [metric, dim, dimValue, slot] = key.split('\u0000') as [string, string, string, string]
+    return { organization_id: organizationId, metric, dim, dim_value: dimValue, bucket_start: Number(slot), delta: deltas.get(key)! }
+  })
+  const found = await Promise.all(keys.map((key) => findBucket(tx, key)))
+  await Promise.all(
+    keys.map((key, i) => {
+      const row = found[i]
+      const agg = row
+        ? {
+            n: Number(row.n),
+            total: Number(row.total),
+            businessTotal: Number(row.business_total),
+            hist: parseHistogram(row.hist),
+            businessHist: parseHistogram(row.business_hist),
+          }
+        : { n: 0, total: 0, businessTotal: 0, hist: new Map(), businessHist: new Map() }
+      mergeAgg(agg, key.delta)
+      const { delta: _, ...id } = key
+      return saveBucket(tx, {
+        ...id,
+        n: agg.n,
+        total: agg.total,
+        business_total: agg.businessTotal,
+        hist: histogramText(agg.hist),
+        business_hist: histogramText(agg.businessHist),
+      })
+    }),
+  )
+}
+
+/** Folds every organization's new events, at most `maxBatches` batches in all; how many events. */
+export async function foldAll(app: Pick<AppContext, 'db' | 'clock'>, maxBatches = 50): Promise<number> {
+  let folded = 0
+  let batches = 0
+  for (const { organization_id } of await organizationsBehind(app.db)) {
+    while (batches < maxBatches) {
+      batches += 1
+      const n = await foldBatch(app, organization_id)
+      folded += n
+      if (n < FOLD_BATCH) break
+    }
+  }
+  return folded
+}
+
+/** The organizations reports can be rebuilt for: `only` if it exists, else every one. */
+export async function reportOrganizations(app: Pick<AppContext, 'db'>, only?: string): Promise<string[]> {
+  const ids = await organizationIds(app.db)
+  return only === undefined ? ids : ids.filter((id) => id === only)
+}
+
+/** Forgets an organization's folded reports and folds its whole log again. */
+export async function rebuildReports(app: Pick<AppContext, 'db' | 'clock'>, organizationId: string): Promise<number> {
+  await app.db.write('reports.rebuild', async (tx) => {
+    await tx.lock(`reports.fold:${organizationId}`)
+    await forgetFolded(tx, organizationId)
+  })
+  let folded = 0
+  for (let n = FOLD_BATCH; n === FOLD_BATCH; folded += n) n = await foldBatch(app, organizationId)
+  return folded
+}
+
+export function reportsFoldTask(app: AppContext, intervalMs: number): TaskDefinition {
+  return {
+    name: 'reports_fold',
+    intervalMs,
+    async run() {
+      const folded = await foldAll(app)
+      return { worked: folded > 0, events_folded: folded }
+    },
+  }
+}

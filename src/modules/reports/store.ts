@@ -1,0 +1,233 @@
+// The reports module's only SQL: the event log read in each organization's stream order, the facts, the
+// 15-minute buckets, the fold's state and progress, the report settings, and the few streams read from
+// their own tables (SOURCE_QUERIES: the records an offer or a lead creation leaves no event for).
+import type { Queries, SqlValue, Tx } from '../../db/database.ts'
+import type { ReportBucketsTable, ReportFactsTable, ReportSettingsTable } from './table.ts'
+
+export interface LogRow {
+  seq: number
+  type: string
+  body: string
+  created_at: number
+  actor_kind: string | null
+}
+
+export function eventsAfter(db: Queries, organizationId: string, afterSeq: number, limit: number): Promise<LogRow[]> {
+  return db.raw.all<LogRow>(
+    'SELECT stream_seq AS seq, type, body, created_at, actor_kind FROM events WHERE organization_id = ? AND stream_seq > ? ORDER BY stream_seq LIMIT ?',
+    [organizationId, afterSeq, limit],
+  )
+}
+
+/** Organizations whose log has events the fold has not read yet. */
+export function organizationsBehind(db: Queries): Promise<{ organization_id: string }[]> {
+  return db.raw.all(
+    'SELECT o.id AS organization_id FROM organizations o LEFT JOIN report_progress p ON p.organization_id = o.id ' +
+      'WHERE EXISTS (SELECT 1 FROM events e WHERE e.organization_id = o.id AND e.stream_seq > coalesce(p.folded_seq, 0))',
+  )
+}
+
+export async function foldedSeq(db: Queries, organizationId: string): Promise<number> {
+  const row = await db.raw.get<{ seq: number }>('SELECT folded_seq AS seq FROM report_progress WHERE organization_id = ?', [organizationId])
+  return Number(row?.seq ?? 0)
+}
+
+export function saveProgress(tx: Tx, organizationId: string, seq: number, now: number): Promise<number> {
+  return tx.raw.run(
+    'INSERT INTO report_progress (organization_id, folded_seq, folded_at) VALUES (?, ?, ?) ' +
+      'ON CONFLICT (organization_id) DO UPDATE SET folded_seq = excluded.folded_seq, folded_at = excluded.folded_at',
+    [organizationId, seq, now],
+  )
+}
+
+export async function readState(db: Queries, organizationId: string, key: string): Promise<unknown> {
+  const row = await db.raw.get<{ value: string }>('SELECT value FROM report_state WHERE organization_id = ? AND state_key = ?', [
+    organizationId,
+    key,
+  ])
+  return row === undefined ? undefined : JSON.parse(row.value)
+}
+
+/** Every state entry whose key starts with `prefix` (the agents' open intervals). */
+export async function statesWithPrefix(db: Queries, organizationId: string, prefix: string): Promise<Map<string, unknown>> {
+  const rows = await db.raw.all<{ state_key: string; value: string }>(
+    'SELECT state_key, value FROM report_state WHERE organization_id = ? AND state_key >= ? AND state_key < ?',
+    [organizationId, prefix, `${prefix}\uffff`],
+  )
+  return new Map(rows.map((row) => [row.state_key, JSON.parse(row.value)]))
+}
+
+export function writeState(tx: Tx, organizationId: string, key: string, value: unknown): Promise<number> {
+  return tx.raw.run(
+    'INSERT INTO report_state (organization_id, state_key, value) VALUES (?, ?, ?) ON CONFLICT (organization_id, state_key) DO UPDATE SET value = excluded.value',
+    [organizationId, key, JSON.stringify(value)],
+  )
+}
+
+const FACT_COLUMNS = 'organization_id, metric, at, record_type, record_id, seq, value, started_at, business_value, dims'
+
+/** Written once: folding an event again writes nothing more. */
+export function insertFact(tx: Tx, row: ReportFactsTable): Promise<number> {
+  return tx.raw.run(`INSERT INTO report_facts (${FACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, [
+    row.organization_id,
+    row.metric,
+    row.at,
+    row.record_type,
+    row.record_id,
+    row.seq,
+    row.value,
+    row.started_at,
+    row.business_value,
+    row.dims,
+  ])
+}
+
+export function findBucket(tx: Tx, key: Omit<ReportBucketsTable, 'n' | 'total' | 'business_total' | 'hist' | 'business_hist'>) {
+  return tx.raw.get<ReportBucketsTable>(
+    'SELECT * FROM report_buckets WHERE organization_id = ? AND metric = ? AND dim = ? AND dim_value = ? AND bucket_start = ?',
+    [key.organization_id, key.metric, key.dim, key.dim_value, key.bucket_start],
+  )
+}
+
+export function saveBucket(tx: Tx, row: ReportBucketsTable): Promise<number> {
+  return tx.raw.run(
+    'INSERT INTO report_buckets (organization_id, metric, dim, dim_value, bucket_start, n, total, business_total, hist, business_hist) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (organization_id, metric, dim, dim_value, bucket_start) DO UPDATE SET ' +
+      'n = excluded.n, total = excluded.total, business_total = excluded.business_total, hist = excluded.hist, business_hist = excluded.business_hist',
+    [
+      row.organization_id,
+      row.metric,
+      row.dim,
+      row.dim_value,
+      row.bucket_start,
+      row.n,
+      row.total,
+      row.business_total,
+      row.hist,
+      row.business_hist,
+    ],
+  )
+}
+
+const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ')
+
+/** The buckets of `streams` under dimension `dim` starting in [from, to). */
+export function bucketsIn(db: Queries, organizationId: string, streams: readonly string[], dim: string, from: number, to: number) {
+  return db.raw.all<ReportBucketsTable>(
+    `SELECT * FROM report_buckets WHERE organization_id = ? AND metric IN (${placeholders(streams.length)}) AND dim = ? AND bucket_start >= ? AND bucket_start < ?`,
+    [organizationId, ...streams, dim, from, to],
+  )
+}
+
+/** Facts of `streams` at [from, to) (or, for interval pieces, starting in [from, to)). */
+export function factsIn(db: Queries, organizationId: string, streams: readonly string[], from: number, to: number, byStart = false) {
+  const column = byStart ? 'started_at' : 'at'
+  return db.raw.all<ReportFactsTable>(
+    `SELECT * FROM report_facts WHERE organization_id = ? AND metric IN (${placeholders(streams.length)}) AND ${column} >= ? AND ${column} < ?`,
+    [organizationId, ...streams, from, to],
+  )
+}
+
+// Each source query takes (organization, from, to) and answers facts' columns; `d_` columns are dimensions.
+const SURVEY_SCORE = (type: string) =>
+  `SELECT id AS record_id, 'survey_response' AS record_type, responded_at AS at, score AS value, agent_id AS d_agent, channel AS d_channel FROM survey_responses WHERE organization_id = ? AND survey_type = '${type}' AND score IS NOT NULL AND responded_at >= ? AND responded_at < ?`
+export const SOURCE_QUERIES: Readonly<Record<string, { sql: string; params: (org: string, from: number, to: number) => SqlValue[] }>> = {
+  'survey.offered': {
+    sql: "SELECT id AS record_id, 'survey_response' AS record_type, offered_at AS at, CASE WHEN responded_at IS NULL THEN 0 ELSE 1 END AS value, agent_id AS d_agent, channel AS d_channel FROM survey_responses WHERE organization_id = ? AND offered_at >= ? AND offered_at < ?",
+    params: (org, from, to) => [org, from, to],
+  },
+  'survey.csat': { sql: SURVEY_SCORE('csat'), params: (org, from, to) => [org, from, to] },
+  'survey.nps': { sql: SURVEY_SCORE('nps'), params: (org, from, to) => [org, from, to] },
+  'survey.ces': { sql: SURVEY_SCORE('ces'), params: (org, from, to) => [org, from, to] },
+  'contact.created': {
+    sql: "SELECT id AS record_id, 'contact' AS record_type, created_at AS at, NULL AS value, owner_id AS d_owner, contact_type AS d_contact_type FROM contacts WHERE organization_id = ? AND created_at >= ? AND created_at < ?",
+    params: (org, from, to) => [org, from, to],
+  },
+  'lead.created': {
+    sql: "SELECT id AS record_id, 'lead' AS record_type, created_at AS at, CASE WHEN converted_at IS NULL THEN 0 ELSE 1 END AS value, owner_id AS d_owner, source AS d_source FROM leads WHERE organization_id = ? AND created_at >= ? AND created_at < ?",
+    params: (org, from, to) => [org, from, to],
+  },
+  'lead.converted': {
+    sql: "SELECT id AS record_id, 'lead' AS record_type, converted_at AS at, NULL AS value, owner_id AS d_owner, source AS d_source FROM leads WHERE organization_id = ? AND converted_at >= ? AND converted_at < ?",
+    params: (org, from, to) => [org, from, to],
+  },
+  // MRR at the end of the window: subscriptions begun before it and not ended by then.
+  'subscription.active': {
+    sql: "SELECT id AS record_id, 'subscription' AS record_type, CAST(? AS bigint) AS at, CASE WHEN billing_interval = 'year' THEN unit_amount * quantity / 12.0 ELSE unit_amount * quantity END AS value, currency AS d_currency FROM subscriptions WHERE organization_id = ? AND created_at < ? AND (ended_at IS NULL OR ended_at >= ?) AND status IN ('active', 'past_due')",
+    params: (org, _from, to) => [to - 1, org, to, to],
+  },
+  'subscription.created': {
+    sql: "SELECT id AS record_id, 'subscription' AS record_type, created_at AS at, NULL AS value, currency AS d_currency FROM subscriptions WHERE organization_id = ? AND created_at >= ? AND created_at < ?",
+    params: (org, from, to) => [org, from, to],
+  },
+  'subscription.canceled': {
+    sql: "SELECT id AS record_id, 'subscription' AS record_type, canceled_at AS at, NULL AS value, currency AS d_currency FROM subscriptions WHERE organization_id = ? AND canceled_at >= ? AND canceled_at < ?",
+    params: (org, from, to) => [org, from, to],
+  },
+  'payment.succeeded': {
+    sql: "SELECT id AS record_id, 'payment' AS record_type, succeeded_at AS at, amount AS value, currency AS d_currency FROM payments WHERE organization_id = ? AND succeeded_at >= ? AND succeeded_at < ?",
+    params: (org, from, to) => [org, from, to],
+  },
+  'refund.created': {
+    sql: "SELECT id AS record_id, 'refund' AS record_type, created_at AS at, amount AS value, currency AS d_currency FROM refunds WHERE organization_id = ? AND created_at >= ? AND created_at < ? AND status <> 'failed'",
+    params: (org, from, to) => [org, from, to],
+  },
+}
+
+export function sourceRows(db: Queries, stream: string, organizationId: string, from: number, to: number) {
+  const source = SOURCE_QUERIES[stream]!
+  return db.raw.all<Record<string, SqlValue>>(source.sql, source.params(organizationId, from, to))
+}
+
+export function findReportSettings(db: Queries, organizationId: string): Promise<ReportSettingsTable | undefined> {
+  return db.raw.get<ReportSettingsTable>('SELECT * FROM report_settings WHERE organization_id = ?', [organizationId])
+}
+
+export function saveReportSettings(tx: Tx, row: ReportSettingsTable): Promise<number> {
+  return tx.raw.run(
+    'INSERT INTO report_settings (organization_id, time_zone, business_hours, updated_at) VALUES (?, ?, ?, ?) ' +
+      'ON CONFLICT (organization_id) DO UPDATE SET time_zone = excluded.time_zone, business_hours = excluded.business_hours, updated_at = excluded.updated_at',
+    [row.organization_id, row.time_zone, row.business_hours, row.updated_at],
+  )
+}
+
+/** Forgets what the fold made of an organization's log, so the next fold reads it again from the start. */
+export async function forgetFolded(tx: Tx, organizationId: string): Promise<void> {
+  for (const table of ['report_facts', 'report_buckets', 'report_state', 'report_progress'])
+    await tx.raw.run(`DELETE FROM ${table} WHERE organization_id = ?`, [organizationId])
+}
+
+/** Live: open tickets by status and priority, and how many have nobody assigned. */
+export function openTickets(db: Queries, organizationId: string) {
+  return db.raw.all<{ status: string; priority: number; unassigned: number; n: number }>(
+    "SELECT status, priority, CASE WHEN assignee_id IS NULL THEN 1 ELSE 0 END AS unassigned, count(*) AS n FROM tickets WHERE organization_id = ? AND status IN ('new', 'open', 'pending', 'on_hold') GROUP BY status, priority, CASE WHEN assignee_id IS NULL THEN 1 ELSE 0 END",
+    [organizationId],
+  )
+}
+
+/** Live: calls not answered yet, and since when the oldest waits. */
+export function waitingCalls(db: Queries, organizationId: string) {
+  return db.raw.get<{ n: number; oldest: number | null }>(
+    "SELECT count(*) AS n, min(initialized_at) AS oldest FROM calls WHERE organization_id = ? AND status IN ('queued', 'ringing')",
+    [organizationId],
+  )
+}
+
+/** Live: sessions waiting for an agent, and since when the oldest waits. */
+export function queuedSessions(db: Queries, organizationId: string) {
+  return db.raw.get<{ n: number; oldest: number | null }>(
+    "SELECT count(*) AS n, min(created_at) AS oldest FROM engagements WHERE organization_id = ? AND status = 'queued'",
+    [organizationId],
+  )
+}
+
+/** Live: agents per status. */
+export function agentsByStatus(db: Queries, organizationId: string) {
+  return db.raw.all<{ status: string; n: number }>('SELECT status, count(*) AS n FROM agents WHERE organization_id = ? GROUP BY status', [
+    organizationId,
+  ])
+}
+
+export async function organizationIds(db: Queries): Promise<string[]> {
+  return (await db.raw.all<{ id: string }>('SELECT id FROM organizations ORDER BY id')).map((row) => row.id)
+}

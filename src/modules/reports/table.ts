@@ -1,0 +1,56 @@
+// The rows of the reports tables (0023_reports.sql).
+
+export interface ReportFactsTable {
+  organization_id: string
+  metric: string
+  at: number
+  record_type: string
+  record_id: string
+  seq: number
+  value: number | null
+  started_at: number | null
+  business_value: number | null
+  dims: string
+}
+
+export interface ReportBucketsTable {
+  organization_id: string
+  metric: string
+  dim: string
+  dim_value: string
+  bucket_start: number
+  n: number
+  total: number
+  business_total: number
+  hist: string
+  business_hist: string
+}
+
+export interface ReportStateTable {
+  organization_id: string
+  state_key: string
+  value: string
+}
+
+export interface ReportProgressTable {
+  organization_id: string
+  folded_seq: number
+  folded_at: number
+}
+
+export interface ReportSettingsTable {
+  organization_id: string
+  time_zone: string
+  business_hours: string | null
+  updated_at: number
+}
+
+declare module '../../db/database.ts' {
+  interface Tables {
+    report_facts: ReportFactsTable
+    report_buckets: ReportBucketsTable
+    report_state: ReportStateTable
+    report_progress: ReportProgressTable
+    report_settings: ReportSettingsTable
+  }
+}
