@@ -50,6 +50,7 @@ const PAGES = [
   'docs/command-line.md',
   'docs/contact-centre.md',
   'docs/billing.md',
+  'docs/reports.md',
 ]
 
 test('every page of docs/ with `sh` blocks has its test here', () => {
@@ -219,6 +220,23 @@ pageTest(
       '%PDF-',
       'succeeded',
       'paid',
+    ])
+  },
+  TIMEOUT_MS,
+)
+
+pageTest(
+  'docs/reports.md: a summary, a series by channel in a time zone, the records, CSV, live, the settings',
+  async () => {
+    expect(await runPage('docs/reports.md')).toEqual([
+      '[{"metric":"tickets.created","value":2,"previous":0},{"metric":"tickets.solved","value":1,"previous":0}]',
+      '["count","mean","p50","p90"]',
+      '[{"group":"email","total":1},{"group":"web","total":1}]',
+      'true',
+      'metric,unit,value',
+      'tickets.created,count,2',
+      '{"new":1,"open":0,"pending":0,"on_hold":0}',
+      'Europe/Berlin',
     ])
   },
   TIMEOUT_MS,
