@@ -122,7 +122,8 @@ export const TICKETS: MetricFamily = {
     },
     'ticket.comment.added': async (event, state) => {
       const { ticket, comment } = event.data
-      if (!comment.public || event.actorKind !== 'person') return []
+      // An event older than the actor's kind (null) is taken for a person's: comments are users'.
+      if (!comment.public || event.actorKind === 'automation') return []
       const known = await stateOf(state, event)
       if (known.responded) return []
       state.set(`t:${ticket.id}`, { ...known, responded: true })
