@@ -166,7 +166,7 @@ describe('coversRole: who may grant which role', () => {
   // - admin lacks *:*, so not super_admin; its resource wildcards cover every grant of supervisor, agent and viewer.
   // - supervisor lacks admin's call:*, user:* ...; it lacks agent's call:create;
   //   it holds every read of the viewer (engagement:read through engagement:*).
-  // - agent lacks supervisor's ticket:* and the viewer's role:read and report:read.
+  // - agent lacks supervisor's ticket:* and the viewer's role:read.
   // - viewer holds only reads, so no other role.
   const MAY_GRANT: Record<Role, Record<Role, boolean>> = {
     super_admin: { super_admin: true, admin: true, supervisor: true, agent: true, viewer: true },
@@ -217,7 +217,7 @@ describe('role matrix', () => {
     ['billing:manage', T, F, F, F, F],
     ['organization:read', T, T, F, F, F],
     ['organization:update', T, T, F, F, F],
-    ['report:read', T, T, T, F, T],
+    ['report:read', T, T, T, T, T],
     ['api_key:read', T, T, T, T, F],
     ['api_key:create', T, T, T, T, F],
     ['oauth_client:read', T, T, F, F, F],
