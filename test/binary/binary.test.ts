@@ -65,6 +65,7 @@ describe('dist/switchboard copied alone to a folder', () => {
         'engagement_snooze_wake',
         'engagement_auto_close',
         'survey_expiry',
+        'reports_fold',
         // This binary runs on its embedded database (no DATA_DIR given): its counters are in memory.
         'rate_limit_save',
         'webhook_dispatch',

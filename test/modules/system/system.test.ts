@@ -55,6 +55,7 @@ describe('GET /health', () => {
         engagement_snooze_wake: task(60_000),
         engagement_auto_close: task(60_000),
         survey_expiry: task(60_000),
+        reports_fold: task(10_000),
         webhook_dispatch: task(1000, 'instance'),
         webhook_prune: task(3_600_000),
       },
