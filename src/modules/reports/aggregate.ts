@@ -3,6 +3,7 @@
 // the intervals still open (an agent's current status, up to now), and the streams read from their tables.
 // Grouped by a key per fact: its local bucket (time series) and its value of one dimension.
 import type { Queries } from '../../db/database.ts'
+import { AppError } from '../../errors.ts'
 import { type Schedule, businessMs } from '../../lib/business-hours.ts'
 import { QUARTER_HOUR_MS } from '../../lib/zoned-time.ts'
 import { type Agg, addFact, dimValues, emptyAgg, type Fact, mergeAgg } from './facts.ts'
@@ -13,7 +14,7 @@ import { SOURCE_STREAMS, SPREAD_STREAMS } from './registry.ts'
 import { bucketsIn, eventsAfter, factsIn, foldedSeq, sourceRows, statesWithPrefix } from './store.ts'
 import type { ReportFactsTable } from './table.ts'
 
-/** Events past the fold a report folds itself; beyond it the report says how far it got (as_of). */
+/** Events past the fold a report folds itself; beyond it, it answers 503 until the fold has caught up. */
 const TAIL_LIMIT = 20_000
 
 export interface AggregateQuery {
@@ -170,7 +171,10 @@ export function clipped(fact: Fact, q: Pick<AggregateQuery, 'from' | 'to' | 'sch
 /** The facts of the events the fold has not read yet, and of the intervals still open, inside the window. */
 async function unfoldedFacts(db: Queries, q: AggregateQuery, streams: readonly string[]): Promise<Fact[]> {
   const wanted = new Set(streams)
-  const rows = await eventsAfter(db, q.organizationId, await foldedSeq(db, q.organizationId), TAIL_LIMIT)
+  const rows = await eventsAfter(db, q.organizationId, await foldedSeq(db, q.organizationId), TAIL_LIMIT + 1)
+  // Far behind (the first fold of a large log after an upgrade): an answer now would be incomplete.
+  if (rows.length > TAIL_LIMIT)
+    throw new AppError('SERVICE_UNAVAILABLE', 'The reports are catching up with the event log: try again in a minute', { retryAfter: 60 })
   const state = new StateView(db, q.organizationId)
   const facts: Fact[] = []
   for (const row of rows) facts.push(...(await factsOfEvent(parseLogRow(row), state, q.schedule)))
