@@ -30,6 +30,7 @@ import { callContactReferrer, callTicketReferrer } from './modules/calls/index.t
 import { engagementContactReferrer, engagementTicketReferrer } from './modules/engagements/index.ts'
 import { ticketContactReferrer } from './modules/tickets/index.ts'
 import type { Referrers } from './references.ts'
+import { reportsTicketReferrer } from './modules/reports/index.ts'
 import { REQUEST_GUARDS } from './request-guards.ts'
 import { eventStreamSubscriber, memoryStreamSlots, redisStreamSlots } from './modules/event-stream/index.ts'
 import type { EventSubscriber, LocalRateCounters, Ports, SigningKeys } from './ports.ts'
@@ -170,7 +171,7 @@ function eventSubscribersOf(config: Config, wakeups: Ports['wakeups']): EventSub
 /** Who names a contact or a ticket elsewhere, told in the transaction that deletes or merges it (src/references.ts). */
 const REFERRERS: Referrers = {
   contact: [engagementContactReferrer, ticketContactReferrer, callContactReferrer, surveyContactReferrer],
-  ticket: [callTicketReferrer, engagementTicketReferrer],
+  ticket: [callTicketReferrer, engagementTicketReferrer, reportsTicketReferrer],
 }
 
 /** A CLI command sends no webhook: what it queues, the server's dispatcher sends. */

@@ -49,6 +49,18 @@ CREATE TABLE report_progress (
 	FOREIGN KEY (organization_id) REFERENCES organizations (id) ON UPDATE NO ACTION ON DELETE NO ACTION
 );
 --> statement-breakpoint
+-- Records deleted since they were counted (a deleted ticket): the next fold takes their facts out of
+-- the buckets; until then a report leaves them out itself.
+CREATE TABLE report_deletions (
+	organization_id text COLLATE "C" NOT NULL,
+	record_id text COLLATE "C" NOT NULL,
+	deleted_at bigint NOT NULL,
+	folded boolean NOT NULL,
+	PRIMARY KEY (organization_id, record_id)
+);
+--> statement-breakpoint
+CREATE INDEX report_deletions_pending ON report_deletions (organization_id) WHERE folded = false;
+--> statement-breakpoint
 CREATE TABLE report_settings (
 	organization_id text COLLATE "C" PRIMARY KEY NOT NULL,
 	time_zone text COLLATE "C" NOT NULL,

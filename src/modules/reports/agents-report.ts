@@ -1,6 +1,7 @@
 // GET /api/v1/reports/agents: one row per agent over the window: tickets solved, calls answered and their
 // handle time, sessions closed, logged-in time, time per status and occupancy. An agent gets its own row.
 import type { Ctx, UserActor } from '../../context.ts'
+import type { Queries } from '../../db/database.ts'
 import { aggregate } from './aggregate.ts'
 import type { Agg } from './facts.ts'
 import type { MetricValue } from './metric.ts'
@@ -20,7 +21,12 @@ const COLUMNS = {
 
 export type AgentRow = { agent_id: string; status_seconds: Record<string, number> } & Record<keyof typeof COLUMNS, MetricValue>
 
-export async function agentRows(ctx: Ctx<UserActor>, window: ReportWindow): Promise<AgentRow[]> {
+export function agentRows(ctx: Ctx<UserActor>, window: ReportWindow): Promise<AgentRow[]> {
+  // One snapshot for every column: a fold committing meanwhile moves no fact between the reads.
+  return ctx.db.admin.snapshot((view) => rowsIn(view, ctx, window))
+}
+
+async function rowsIn(view: Queries, ctx: Ctx<UserActor>, window: ReportWindow): Promise<AgentRow[]> {
   const base = { organizationId: ctx.actor.organizationId, from: window.from, to: window.to, schedule: window.schedule, now: window.now }
   const byAgent = new Map<string, Map<string, ReadonlyMap<string, Agg>>>()
   const keep = (column: string, agentId: string, sums: ReadonlyMap<string, Agg>) => {
@@ -30,11 +36,10 @@ export async function agentRows(ctx: Ctx<UserActor>, window: ReportWindow): Prom
   }
   for (const [column, [id, dim]] of Object.entries(COLUMNS)) {
     const metric = findMetric(id)!
-    for (const [key, sums] of await aggregate(ctx.db, { ...base, streams: metric.streams, dim }))
-      keep(column, key.split('\u0000')[1]!, sums)
+    for (const [key, sums] of await aggregate(view, { ...base, streams: metric.streams, dim })) keep(column, key.split('\u0000')[1]!, sums)
   }
   const statusSeconds = new Map<string, Record<string, number>>()
-  for (const [key, sums] of await aggregate(ctx.db, { ...base, streams: ['agent.status_time'], dim: 'agent_status' })) {
+  for (const [key, sums] of await aggregate(view, { ...base, streams: ['agent.status_time'], dim: 'agent_status' })) {
     const [agentId, status] = key.split('\u0000')[1]!.split(':') as [string, string]
     if (!byAgent.has(agentId)) byAgent.set(agentId, new Map())
     const seconds = statusSeconds.get(agentId) ?? {}

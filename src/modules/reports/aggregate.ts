@@ -7,11 +7,23 @@ import { AppError } from '../../errors.ts'
 import { type Schedule, businessMs } from '../../lib/business-hours.ts'
 import { QUARTER_HOUR_MS } from '../../lib/zoned-time.ts'
 import { type Agg, addFact, dimValues, emptyAgg, type Fact, mergeAgg } from './facts.ts'
-import { factsOfEvent, parseLogRow, slotOf } from './fold.ts'
+import { factSlot, factsOfEvent, parseLogRow, slotOf } from './fold.ts'
 import { StateView } from './fold-state.ts'
 import { parseHistogram } from './histogram.ts'
 import { SOURCE_STREAMS, SPREAD_STREAMS } from './registry.ts'
-import { bucketsIn, eventsAfter, factsIn, foldedSeq, sourceRows, statesWithPrefix } from './store.ts'
+import { mrrFacts } from './metrics/billing.ts'
+import {
+  bucketsIn,
+  deletedAmong,
+  eventsAfter,
+  factsIn,
+  factsOfRecord,
+  foldedSeq,
+  pendingDeletions,
+  sourceRows,
+  statesWithPrefix,
+  subscriptionEventsBefore,
+} from './store.ts'
 import type { ReportFactsTable } from './table.ts'
 
 /** Events past the fold a report folds itself; beyond it, it answers 503 until the fold has caught up. */
@@ -46,9 +58,9 @@ export async function aggregate(db: Queries, q: AggregateQuery): Promise<Grouped
     mergeAgg(sum, agg)
   }
   const bucketOf = q.bucketOf ?? (() => 0)
-  const addOne = (fact: Fact) => {
+  const addOne = (fact: Fact, weight: 1 | -1 = 1) => {
     const one = emptyAgg()
-    addFact(one, fact)
+    addFact(one, fact, weight)
     const instant = SPREAD_STREAMS.has(fact.stream) ? fact.startedAt! : fact.at
     for (const value of dimValues(fact, q.dim)) add(bucketOf(instant), value, fact.stream, one)
   }
@@ -67,6 +79,14 @@ export async function aggregate(db: Queries, q: AggregateQuery): Promise<Grouped
       }
       add(bucketOf(Number(row.bucket_start)), row.dim_value, row.metric, agg)
     }
+    // Records deleted since the fold last ran: their facts are still in the buckets, taken out here.
+    const pending = await pendingDeletions(db, q.organizationId)
+    for (const recordId of pending)
+      for (const row of await factsOfRecord(db, q.organizationId, recordId)) {
+        const fact = factOfRow(row)
+        const slot = factSlot(fact)
+        if (folded.includes(fact.stream) && slot >= a && slot < b) addOne(fact, -1)
+      }
     const edges: Array<[number, number]> = [
       [q.from, a],
       [b, q.to],
@@ -81,7 +101,7 @@ export async function aggregate(db: Queries, q: AggregateQuery): Promise<Grouped
       ]),
     )
     for (const row of stored.flat()) {
-      const fact = clipped(factOfRow(row), q)
+      const fact = pending.has(row.record_id) ? undefined : clipped(factOfRow(row), q)
       if (fact) addOne(fact)
     }
     for (const fact of await unfoldedFacts(db, q, folded)) addOne(fact)
@@ -96,7 +116,17 @@ async function sourceFacts(
   streams: readonly string[],
 ): Promise<Fact[]> {
   const facts: Fact[] = []
-  for (const stream of streams)
+  for (const stream of streams) {
+    if (stream === 'subscription.active') {
+      const rows = await subscriptionEventsBefore(db, q.organizationId, q.to)
+      facts.push(
+        ...mrrFacts(
+          rows.map((row) => row.body),
+          q.to - 1,
+        ),
+      )
+      continue
+    }
     for (const row of await sourceRows(db, stream, q.organizationId, q.from, q.to)) {
       const dims: Record<string, string | null> = {}
       for (const [column, value] of Object.entries(row))
@@ -113,6 +143,7 @@ async function sourceFacts(
         dims,
       })
     }
+  }
   return facts
 }
 
@@ -127,8 +158,9 @@ export async function windowFacts(db: Queries, q: AggregateQuery): Promise<Fact[
       ...(instant.length > 0 ? await factsIn(db, q.organizationId, instant, q.from, q.to) : []),
       ...(spread.length > 0 ? await factsIn(db, q.organizationId, spread, slotOf(q.from), q.to, true) : []),
     ]
+    const pending = await pendingDeletions(db, q.organizationId)
     for (const row of rows) {
-      const fact = clipped(factOfRow(row), q)
+      const fact = pending.has(row.record_id) ? undefined : clipped(factOfRow(row), q)
       if (fact) facts.push(fact)
     }
     facts.push(...(await unfoldedFacts(db, q, folded)))
@@ -174,12 +206,15 @@ async function unfoldedFacts(db: Queries, q: AggregateQuery, streams: readonly s
   const rows = await eventsAfter(db, q.organizationId, await foldedSeq(db, q.organizationId), TAIL_LIMIT + 1)
   // Far behind (the first fold of a large log after an upgrade): an answer now would be incomplete.
   if (rows.length > TAIL_LIMIT)
-    throw new AppError('SERVICE_UNAVAILABLE', 'The reports are catching up with the event log: try again in a minute', { retryAfter: 60 })
+    throw new AppError('SERVICE_UNAVAILABLE', 'The reports are catching up with the event log: try again in a minute', {
+      headers: { 'retry-after': '60' },
+    })
   const state = new StateView(db, q.organizationId)
   const facts: Fact[] = []
   for (const row of rows) facts.push(...(await factsOfEvent(parseLogRow(row), state, q.schedule)))
   if (streams.some((s) => s.startsWith('agent.'))) facts.push(...(await openIntervals(db, q, state)))
-  return facts.filter((f) => wanted.has(f.stream)).flatMap((f) => clipped(f, q) ?? [])
+  const deleted = await deletedAmong(db, q.organizationId, [...new Set(facts.map((f) => f.recordId))])
+  return facts.filter((f) => wanted.has(f.stream) && !deleted.has(f.recordId)).flatMap((f) => clipped(f, q) ?? [])
 }
 
 /** Each agent's current status (and login) as an interval from its start to now, in bucket pieces. */
@@ -200,7 +235,6 @@ async function openIntervals(db: Queries, q: AggregateQuery, state: StateView): 
     const agentId = key.slice(2)
     if (key.startsWith('a:')) {
       const { status, since } = value as { status: string; since: number }
-      if (status === 'offline') continue
       piece('agent.status_time', agentId, Math.max(since, q.from), { agent: agentId, status, agent_status: `${agentId}:${status}` })
       if (status === 'busy' || status === 'available') piece(`agent.${status}_time`, agentId, Math.max(since, q.from), { agent: agentId })
     } else if (key.startsWith('l:')) piece('agent.logged_in_time', agentId, Math.max(value as number, q.from), { agent: agentId })

@@ -32,16 +32,17 @@ export interface Agg {
 
 export const emptyAgg = (): Agg => ({ n: 0, total: 0, businessTotal: 0, hist: new Map(), businessHist: new Map() })
 
-export function addFact(agg: Agg, fact: Pick<Fact, 'value' | 'businessValue'>): void {
-  agg.n += 1
+/** Adds a fact to the sum (`weight` -1 takes it out again: a deleted record's). */
+export function addFact(agg: Agg, fact: Pick<Fact, 'value' | 'businessValue'>, weight: 1 | -1 = 1): void {
+  agg.n += weight
   if (fact.value !== null) {
-    agg.total += fact.value
-    addToHistogram(agg.hist, fact.value)
+    agg.total += weight * fact.value
+    addToHistogram(agg.hist, fact.value, weight)
   }
   const business = fact.businessValue ?? null
   if (business !== null) {
-    agg.businessTotal += business
-    addToHistogram(agg.businessHist, business)
+    agg.businessTotal += weight * business
+    addToHistogram(agg.businessHist, business, weight)
   }
 }
 

@@ -7,11 +7,15 @@ import type { Schedule } from '../../lib/business-hours.ts'
 import type { TaskDefinition } from '../../jobs/scheduler.ts'
 import type { Agg } from './facts.ts'
 import { mergeAgg } from './facts.ts'
+import { factOfRow } from './aggregate.ts'
 import { bucketDeltas, factsOfEvent, parseLogRow } from './fold.ts'
 import { StateView } from './fold-state.ts'
 import { histogramText, parseHistogram } from './histogram.ts'
 import {
+  deletedAmong,
   eventsAfter,
+  factsOfRecord,
+  finishDeletion,
   findBucket,
   findReportSettings,
   foldedSeq,
@@ -19,6 +23,7 @@ import {
   insertFact,
   organizationIds,
   organizationsBehind,
+  pendingDeletions,
   saveBucket,
   saveProgress,
 } from './store.ts'
@@ -36,11 +41,18 @@ export async function foldBatch(app: Pick<AppContext, 'db' | 'clock'>, organizat
     // One fold of an organization at a time, whichever instance runs it.
     await tx.lock(`reports.fold:${organizationId}`)
     const rows = await eventsAfter(tx, organizationId, await foldedSeq(tx, organizationId), FOLD_BATCH)
-    if (rows.length === 0) return 0
+    const deltas = await takeOutDeleted(tx, organizationId)
+    if (rows.length === 0) {
+      await addToBuckets(tx, organizationId, deltas)
+      return 0
+    }
     const schedule = scheduleOf((await findReportSettings(tx, organizationId))?.business_hours)
     const state = new StateView(tx, organizationId)
-    const facts = []
-    for (const row of rows) facts.push(...(await factsOfEvent(parseLogRow(row), state, schedule)))
+    const made = []
+    for (const row of rows) made.push(...(await factsOfEvent(parseLogRow(row), state, schedule)))
+    // A record deleted before its events were folded is never counted.
+    const deleted = await deletedAmong(tx, organizationId, [...new Set(made.map((fact) => fact.recordId))])
+    const facts = made.filter((fact) => !deleted.has(fact.recordId))
     await Promise.all(
       facts.map((fact) =>
         insertFact(tx, {
@@ -57,11 +69,21 @@ export async function foldBatch(app: Pick<AppContext, 'db' | 'clock'>, organizat
         }),
       ),
     )
-    await addToBuckets(tx, organizationId, bucketDeltas(facts))
+    await addToBuckets(tx, organizationId, bucketDeltas(facts, 1, deltas))
     await state.save(tx)
     await saveProgress(tx, organizationId, Number(rows.at(-1)!.seq), app.clock.now())
     return rows.length
   })
+}
+
+/** The deleted records' facts, out of the buckets (as deltas) and out of report_facts. */
+async function takeOutDeleted(tx: Tx, organizationId: string): Promise<Map<string, Agg>> {
+  const deltas = new Map<string, Agg>()
+  for (const recordId of await pendingDeletions(tx, organizationId)) {
+    bucketDeltas((await factsOfRecord(tx, organizationId, recordId)).map(factOfRow), -1, deltas)
+    await finishDeletion(tx, organizationId, recordId)
+  }
+  return deltas
 }
 
 async function addToBuckets(tx: Tx, organizationId: string, deltas: Map<string, Agg>): Promise<void> {

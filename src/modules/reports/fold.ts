@@ -46,8 +46,7 @@ function withBusinessValue(fact: Fact, schedule: Schedule | undefined): Fact {
 }
 
 /** `${stream}\u0000${dim}\u0000${dimValue}\u0000${slot}` -> the sum of the facts in it (dim '' is the total). */
-export function bucketDeltas(facts: readonly Fact[]): Map<string, Agg> {
-  const deltas = new Map<string, Agg>()
+export function bucketDeltas(facts: readonly Fact[], weight: 1 | -1 = 1, deltas = new Map<string, Agg>()): Map<string, Agg> {
   for (const fact of facts) {
     const slot = factSlot(fact)
     for (const dim of ['', ...Object.keys(fact.dims)])
@@ -55,7 +54,7 @@ export function bucketDeltas(facts: readonly Fact[]): Map<string, Agg> {
         const key = `${fact.stream}\u0000${dim}\u0000${value}\u0000${slot}`
         let agg = deltas.get(key)
         if (!agg) deltas.set(key, (agg = emptyAgg()))
-        addFact(agg, fact)
+        addFact(agg, fact, weight)
       }
   }
   return deltas

@@ -1,25 +1,32 @@
 // Durations and scores as fixed-grid histograms, so the 15-minute buckets of any window add up to its
-// percentiles: a value is kept at 3 significant figures (exact up to 999, then within 1 %), and a
-// percentile is the nearest-rank value of that grid. Means and sums stay exact (buckets keep the sum).
+// percentiles: a value is kept in whole units up to 9,999 (2 h 46 min of seconds: every service-level
+// threshold is exact), then at 4 significant figures (within 0.1 %); a percentile is the nearest-rank
+// value of that grid. Means and sums stay exact (buckets keep the sum).
 
 /** Histogram cell -> count. Cells are the rounded values themselves (as strings, for JSON). */
 export type Histogram = Map<number, number>
 
-/** The grid value of `v` (rounded down to 3 significant figures; negative values count as 0). */
+/** The grid value of `v` (whole, then rounded down to 4 significant figures; negative values count as 0). */
 export function gridValue(v: number): number {
   if (!(v > 0)) return 0
-  if (v < 1000) return Math.floor(v)
-  const scale = 10 ** (Math.floor(Math.log10(v)) - 2)
+  if (v < 10_000) return Math.floor(v)
+  const scale = 10 ** (Math.floor(Math.log10(v)) - 3)
   return Math.floor(v / scale) * scale
 }
 
 export function addToHistogram(h: Histogram, value: number, count = 1): void {
-  const cell = gridValue(value)
-  h.set(cell, (h.get(cell) ?? 0) + count)
+  addToCell(h, gridValue(value), count)
+}
+
+/** A cell back at 0 (a value taken out) leaves the histogram. */
+function addToCell(h: Histogram, cell: number, count: number): void {
+  const n = (h.get(cell) ?? 0) + count
+  if (n === 0) h.delete(cell)
+  else h.set(cell, n)
 }
 
 export function mergeHistograms(into: Histogram, from: Histogram): void {
-  for (const [cell, count] of from) into.set(cell, (into.get(cell) ?? 0) + count)
+  for (const [cell, count] of from) addToCell(into, cell, count)
 }
 
 /** The nearest-rank `p`-th percentile (0 < p <= 100): the smallest grid value with at least p % of values at or below it. */
@@ -36,7 +43,7 @@ export function percentile(h: Histogram, p: number): number | null {
   return null
 }
 
-/** How many values are at or below `limit` (exact for whole limits up to 999). */
+/** How many values are at or below `limit` (exact for whole limits up to 9,999). */
 export function countAtMost(h: Histogram, limit: number): number {
   let n = 0
   for (const [cell, count] of h) if (cell <= limit) n += count

@@ -4,6 +4,7 @@
 // aggregation, so the summary, the series, the agents' rows, the CSV and the records agree.
 export { foldAll, rebuildReports, reportOrganizations } from './fold-task.ts'
 export { METRICS } from './registry.ts'
+export { reportsTicketReferrer } from './ticket-referrer.ts'
 
 import { Elysia } from 'elysia'
 import type { AppContext, Ctx, UserActor } from '../../context.ts'

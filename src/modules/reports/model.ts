@@ -31,7 +31,7 @@ const WINDOW = {
     }),
   ),
   threshold: t.Optional(
-    Type.Integer({
+    t.Integer({
       minimum: 1,
       maximum: 3600,
       'x-field': 'threshold',
@@ -68,7 +68,7 @@ export const TimeseriesQuery = t.Object({
     t.String({ maxLength: 50, description: "One of the metric's dimensions: a series per value", examples: ['channel'] }),
   ),
   top: t.Optional(
-    Type.Integer({
+    t.Integer({
       minimum: 1,
       maximum: 50,
       'x-field': 'top',
@@ -79,7 +79,7 @@ export const TimeseriesQuery = t.Object({
 
 const PAGING = {
   page_size: t.Optional(
-    Type.Integer({ minimum: 1, maximum: 1000, 'x-field': 'page_size', description: 'Rows per page, 1-1000 (default 100)' }),
+    t.Integer({ minimum: 1, maximum: 1000, 'x-field': 'page_size', description: 'Rows per page, 1-1000 (default 100)' }),
   ),
   page_token: t.Optional(
     t.String({ minLength: 1, maxLength: 2048, description: 'next_page_token of the previous page; keep the other parameters unchanged' }),
@@ -108,7 +108,10 @@ export const RecordsQuery = t.Object({
 
 const Duration = t.Object(
   { count: Type.Integer(), mean: t.Nullable(t.Number()), p50: t.Nullable(t.Number()), p90: t.Nullable(t.Number()) },
-  { description: 'Seconds: how many, the mean, and the 50th and 90th percentiles (of values at 3 significant figures)' },
+  {
+    description:
+      'Seconds: how many, the mean, and the 50th and 90th percentiles (of values kept whole up to 9,999 s, then at 4 significant figures)',
+  },
 )
 const Value = t.Union([t.Number(), t.Null(), Duration])
 

@@ -41,15 +41,17 @@ export async function recordsOf(ctx: Ctx<UserActor>, input: RecordsInput): Promi
     from = Math.max(from, input.bucket.start)
     to = Math.min(to, end)
   }
-  const facts = await windowFacts(ctx.db, {
-    organizationId: ctx.actor.organizationId,
-    streams: [metric.streams[0]!],
-    from,
-    to,
-    dim: '',
-    schedule: window.schedule,
-    now: window.now,
-  })
+  const facts = await ctx.db.admin.snapshot((view) =>
+    windowFacts(view, {
+      organizationId: ctx.actor.organizationId,
+      streams: [metric.streams[0]!],
+      from,
+      to,
+      dim: '',
+      schedule: window.schedule,
+      now: window.now,
+    }),
+  )
   const own = AGENT_DIMENSION[metric.family]
   return facts
     .filter((fact) => !input.group || dimValues(fact, input.group.dim).includes(input.group.value))

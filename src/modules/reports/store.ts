@@ -19,12 +19,50 @@ export function eventsAfter(db: Queries, organizationId: string, afterSeq: numbe
   )
 }
 
-/** Organizations whose log has events the fold has not read yet. */
+/** Organizations whose log has events the fold has not read yet, or deletions it has not applied. */
 export function organizationsBehind(db: Queries): Promise<{ organization_id: string }[]> {
   return db.raw.all(
     'SELECT o.id AS organization_id FROM organizations o LEFT JOIN report_progress p ON p.organization_id = o.id ' +
-      'WHERE EXISTS (SELECT 1 FROM events e WHERE e.organization_id = o.id AND e.stream_seq > coalesce(p.folded_seq, 0))',
+      'WHERE EXISTS (SELECT 1 FROM events e WHERE e.organization_id = o.id AND e.stream_seq > coalesce(p.folded_seq, 0)) ' +
+      'OR EXISTS (SELECT 1 FROM report_deletions d WHERE d.organization_id = o.id AND d.folded = false)',
   )
+}
+
+/** A record deleted (in its deleting transaction): its facts leave the reports. Written once. */
+export function insertDeletion(tx: Tx, organizationId: string, recordId: string, now: number): Promise<number> {
+  return tx.raw.run(
+    'INSERT INTO report_deletions (organization_id, record_id, deleted_at, folded) VALUES (?, ?, ?, false) ON CONFLICT DO NOTHING',
+    [organizationId, recordId, now],
+  )
+}
+
+/** The deleted records the fold has not taken out of the buckets yet. */
+export async function pendingDeletions(db: Queries, organizationId: string): Promise<Set<string>> {
+  const rows = await db.raw.all<{ record_id: string }>(
+    'SELECT record_id FROM report_deletions WHERE organization_id = ? AND folded = false',
+    [organizationId],
+  )
+  return new Set(rows.map((row) => row.record_id))
+}
+
+/** Which of `recordIds` were deleted (folded or not). */
+export async function deletedAmong(db: Queries, organizationId: string, recordIds: readonly string[]): Promise<Set<string>> {
+  if (recordIds.length === 0) return new Set()
+  const rows = await db.raw.all<{ record_id: string }>(
+    `SELECT record_id FROM report_deletions WHERE organization_id = ? AND record_id IN (${placeholders(recordIds.length)})`,
+    [organizationId, ...recordIds],
+  )
+  return new Set(rows.map((row) => row.record_id))
+}
+
+export function factsOfRecord(db: Queries, organizationId: string, recordId: string) {
+  return db.raw.all<ReportFactsTable>('SELECT * FROM report_facts WHERE organization_id = ? AND record_id = ?', [organizationId, recordId])
+}
+
+/** The record's facts are out of the buckets: they go, and the deletion is done. */
+export async function finishDeletion(tx: Tx, organizationId: string, recordId: string): Promise<void> {
+  await tx.raw.run('DELETE FROM report_facts WHERE organization_id = ? AND record_id = ?', [organizationId, recordId])
+  await tx.raw.run('UPDATE report_deletions SET folded = true WHERE organization_id = ? AND record_id = ?', [organizationId, recordId])
 }
 
 export async function foldedSeq(db: Queries, organizationId: string): Promise<number> {
@@ -140,7 +178,7 @@ export const SOURCE_QUERIES: Readonly<Record<string, { sql: string; params: (org
   'survey.nps': { sql: SURVEY_SCORE('nps'), params: (org, from, to) => [org, from, to] },
   'survey.ces': { sql: SURVEY_SCORE('ces'), params: (org, from, to) => [org, from, to] },
   'contact.created': {
-    sql: "SELECT id AS record_id, 'contact' AS record_type, created_at AS at, NULL AS value, owner_id AS d_owner, contact_type AS d_contact_type FROM contacts WHERE organization_id = ? AND created_at >= ? AND created_at < ?",
+    sql: "SELECT id AS record_id, 'contact' AS record_type, created_at AS at, NULL AS value, owner_id AS d_owner, contact_type AS d_contact_type FROM contacts WHERE organization_id = ? AND merged_into_id IS NULL AND created_at >= ? AND created_at < ?",
     params: (org, from, to) => [org, from, to],
   },
   'lead.created': {
@@ -150,11 +188,6 @@ export const SOURCE_QUERIES: Readonly<Record<string, { sql: string; params: (org
   'lead.converted': {
     sql: "SELECT id AS record_id, 'lead' AS record_type, converted_at AS at, NULL AS value, owner_id AS d_owner, source AS d_source FROM leads WHERE organization_id = ? AND converted_at >= ? AND converted_at < ?",
     params: (org, from, to) => [org, from, to],
-  },
-  // MRR at the end of the window: subscriptions begun before it and not ended by then.
-  'subscription.active': {
-    sql: "SELECT id AS record_id, 'subscription' AS record_type, CAST(? AS bigint) AS at, CASE WHEN billing_interval = 'year' THEN unit_amount * quantity / 12.0 ELSE unit_amount * quantity END AS value, currency AS d_currency FROM subscriptions WHERE organization_id = ? AND created_at < ? AND (ended_at IS NULL OR ended_at >= ?) AND status IN ('active', 'past_due')",
-    params: (org, _from, to) => [to - 1, org, to, to],
   },
   'subscription.created': {
     sql: "SELECT id AS record_id, 'subscription' AS record_type, created_at AS at, NULL AS value, currency AS d_currency FROM subscriptions WHERE organization_id = ? AND created_at >= ? AND created_at < ?",
@@ -172,6 +205,14 @@ export const SOURCE_QUERIES: Readonly<Record<string, { sql: string; params: (org
     sql: "SELECT id AS record_id, 'refund' AS record_type, created_at AS at, amount AS value, currency AS d_currency FROM refunds WHERE organization_id = ? AND created_at >= ? AND created_at < ? AND status <> 'failed'",
     params: (org, from, to) => [org, from, to],
   },
+}
+
+/** The subscriptions' events up to `to`, in order: each carries the whole subscription as it then was. */
+export function subscriptionEventsBefore(db: Queries, organizationId: string, to: number) {
+  return db.raw.all<{ body: string }>(
+    "SELECT body FROM events WHERE organization_id = ? AND type IN ('subscription.created', 'subscription.updated', 'subscription.canceled') AND created_at < ? AND stream_seq IS NOT NULL ORDER BY stream_seq",
+    [organizationId, to],
+  )
 }
 
 export function sourceRows(db: Queries, stream: string, organizationId: string, from: number, to: number) {
@@ -193,6 +234,8 @@ export function saveReportSettings(tx: Tx, row: ReportSettingsTable): Promise<nu
 
 /** Forgets what the fold made of an organization's log, so the next fold reads it again from the start. */
 export async function forgetFolded(tx: Tx, organizationId: string): Promise<void> {
+  // The deletions stay: a rebuild reads the log again, and must not count the deleted records again.
+  await tx.raw.run('UPDATE report_deletions SET folded = true WHERE organization_id = ?', [organizationId])
   for (const table of ['report_facts', 'report_buckets', 'report_state', 'report_progress'])
     await tx.raw.run(`DELETE FROM ${table} WHERE organization_id = ?`, [organizationId])
 }

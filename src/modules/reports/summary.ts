@@ -2,6 +2,7 @@
 // before it (`previous_period`, the default) or 52 weeks before (`previous_year`: the same weekdays), and
 // the change of each.
 import type { Ctx, UserActor } from '../../context.ts'
+import type { Queries } from '../../db/database.ts'
 import { isoTime } from '../../lib/clock.ts'
 import { aggregate, groupKey } from './aggregate.ts'
 import type { MetricDef, MetricValue } from './metric.ts'
@@ -31,13 +32,14 @@ export function changeOf(value: MetricValue, previous: MetricValue | undefined) 
 }
 
 export async function valuesOver(
-  ctx: Ctx<UserActor>,
+  view: Queries,
+  organizationId: string,
   metrics: readonly MetricDef[],
   window: Pick<ReportWindow, 'from' | 'to' | 'schedule' | 'now' | 'params'>,
 ) {
   const streams = [...new Set(metrics.flatMap((m) => m.streams))]
-  const grouped = await aggregate(ctx.db, {
-    organizationId: ctx.actor.organizationId,
+  const grouped = await aggregate(view, {
+    organizationId,
     streams,
     from: window.from,
     to: window.to,
@@ -51,10 +53,14 @@ export async function valuesOver(
 
 export async function reportSummary(ctx: Ctx<UserActor>, input: { metrics: readonly MetricDef[]; window: ReportWindow; compare: Compare }) {
   const { window, metrics, compare } = input
-  const values = await valuesOver(ctx, metrics, window)
   const shift = compare === 'previous_year' ? 364 * DAY_MS : window.to - window.from
   const previousWindow = { ...window, from: window.from - shift, to: window.to - shift }
-  const previous = compare === 'none' ? undefined : await valuesOver(ctx, metrics, previousWindow)
+  const organizationId = ctx.actor.organizationId
+  // Both windows from one snapshot: a fold committing meanwhile moves no fact from one read to another.
+  const [values, previous] = await ctx.db.admin.snapshot(async (view) => [
+    await valuesOver(view, organizationId, metrics, window),
+    compare === 'none' ? undefined : await valuesOver(view, organizationId, metrics, previousWindow),
+  ])
   return {
     from: isoTime(window.from),
     to: isoTime(window.to),

@@ -38,6 +38,13 @@ export interface ReportProgressTable {
   folded_at: number
 }
 
+export interface ReportDeletionsTable {
+  organization_id: string
+  record_id: string
+  deleted_at: number
+  folded: boolean
+}
+
 export interface ReportSettingsTable {
   organization_id: string
   time_zone: string
@@ -52,5 +59,6 @@ declare module '../../db/database.ts' {
     report_state: ReportStateTable
     report_progress: ReportProgressTable
     report_settings: ReportSettingsTable
+    report_deletions: ReportDeletionsTable
   }
 }

@@ -3,15 +3,19 @@
 import type { Ctx, UserActor } from '../../context.ts'
 import { isoTime } from '../../lib/clock.ts'
 import { bucketsBetween, bucketStart, type Granularity, localLabel } from '../../lib/zoned-time.ts'
-import { aggregate } from './aggregate.ts'
-import { type Agg, emptyAgg, mergeAgg } from './facts.ts'
+import { aggregate, windowFacts } from './aggregate.ts'
+import { type Agg, addFact, dimValues, emptyAgg, mergeAgg } from './facts.ts'
 import { slotOf } from './fold.ts'
 import type { MetricDef, MetricValue } from './metric.ts'
-import { DEFINITIONS_VERSION } from './registry.ts'
+import { DEFINITIONS_VERSION, SPREAD_STREAMS } from './registry.ts'
+import { AGENT_DIMENSION, isAgent } from './records.ts'
 import type { ReportWindow } from './request.ts'
 import { headline } from './summary.ts'
 
 export const OTHER = 'other'
+
+/** Dimensions a record may have several values of (a ticket's tags). */
+const MULTI_VALUED = new Set(['tag'])
 
 export interface Series {
   readonly group: string | null
@@ -43,7 +47,7 @@ export async function reportTimeseries(
     if (start === undefined) memo.set(slot, (start = bucketStart(window.zone, slot, granularity)))
     return start
   }
-  const grouped = await aggregate(ctx.db, {
+  const query = {
     organizationId: ctx.actor.organizationId,
     streams: metric.streams,
     from: window.from,
@@ -52,7 +56,13 @@ export async function reportTimeseries(
     bucketOf,
     schedule: window.schedule,
     now: window.now,
-  })
+  }
+  // One snapshot: a fold committing meanwhile moves no fact between the reads (aggregate.ts). A record
+  // with several values of the dimension (a ticket's tags) counts once under `other`: that needs its facts.
+  const [grouped, facts] = await ctx.db.admin.snapshot(async (view) => [
+    await aggregate(view, query),
+    MULTI_VALUED.has(groupBy) ? await windowFacts(view, query) : [],
+  ])
   // Per group: its sums per bucket and over the window.
   const groups = new Map<string, { perBucket: Map<number, Sums>; total: Sums }>()
   for (const [key, sums] of grouped) {
@@ -65,19 +75,35 @@ export async function reportTimeseries(
     addSums(group.total, sums)
   }
   let names = [...groups.keys()]
+  // An agent grouping by the agent dimension sees its own series only (as the agents report shows it its row).
+  if (isAgent(ctx) && groupBy !== '' && groupBy === AGENT_DIMENSION[metric.family])
+    names = names.filter((name) => name === ctx.actor.userId)
   if (groupBy !== '') {
     const rank = (name: string) => headline(metric.value(groups.get(name)!.total, window.params)) ?? -Infinity
     names.sort((a, b) => rank(b) - rank(a) || (a < b ? -1 : 1))
     if (names.length > input.top) {
       const other = { perBucket: new Map<number, Sums>(), total: new Map() as Sums }
-      for (const name of names.slice(input.top)) {
-        const group = groups.get(name)!
-        for (const [start, sums] of group.perBucket) {
+      if (MULTI_VALUED.has(groupBy)) {
+        const shown = new Set(names.slice(0, input.top))
+        for (const fact of facts) {
+          if (dimValues(fact, groupBy).every((value) => shown.has(value))) continue
+          const start = bucketOf(SPREAD_STREAMS.has(fact.stream) ? fact.startedAt! : fact.at)
           if (!other.perBucket.has(start)) other.perBucket.set(start, new Map())
-          addSums(other.perBucket.get(start)!, sums)
+          for (const sums of [other.perBucket.get(start)!, other.total]) {
+            let sum = sums.get(fact.stream)
+            if (!sum) sums.set(fact.stream, (sum = emptyAgg()))
+            addFact(sum, fact)
+          }
         }
-        addSums(other.total, group.total)
-      }
+      } else
+        for (const name of names.slice(input.top)) {
+          const group = groups.get(name)!
+          for (const [start, sums] of group.perBucket) {
+            if (!other.perBucket.has(start)) other.perBucket.set(start, new Map())
+            addSums(other.perBucket.get(start)!, sums)
+          }
+          addSums(other.total, group.total)
+        }
       names = [...names.slice(0, input.top), OTHER]
       groups.set(OTHER, other)
     }

@@ -1,8 +1,33 @@
 // Billing metrics (`billing:read` besides `report:read`), from the subscriptions, payments and refunds
 // themselves; amounts in minor units of one currency (`group_by=currency` when there are several).
-import type { Agg } from '../facts.ts'
+import type { Agg, Fact } from '../facts.ts'
 import type { MetricFamily } from '../metric.ts'
 import { count } from './shared.ts'
+
+/**
+ * The MRR facts at `at`: each subscription as its last event before then described it, when active or
+ * past due (a change later in the window or after it does not rewrite the figure).
+ */
+export function mrrFacts(bodies: readonly string[], at: number): Fact[] {
+  // biome-ignore lint/suspicious/noExplicitAny: a Subscription of the event catalog.
+  const last = new Map<string, any>()
+  for (const body of bodies) {
+    const subscription = (JSON.parse(body) as { data: { subscription: { id: string } } }).data.subscription
+    last.set(subscription.id, subscription)
+  }
+  return [...last.values()]
+    .filter((s) => s.status === 'active' || s.status === 'past_due')
+    .map((s) => ({
+      stream: 'subscription.active',
+      at,
+      recordType: 'subscription',
+      recordId: s.id,
+      seq: 0,
+      value: (s.unit_amount * s.quantity) / (s.interval === 'year' ? 12 : 1),
+      startedAt: null,
+      dims: { currency: s.currency },
+    }))
+}
 
 const sum = (stream: string) => (aggs: ReadonlyMap<string, Agg>) => Math.round(aggs.get(stream)?.total ?? 0)
 const metric = { family: 'billing', version: 1, billing: true, dimensions: ['currency'] } as const
@@ -15,7 +40,7 @@ export const BILLING: MetricFamily = {
       name: 'MRR',
       unit: 'minor_units',
       definition:
-        'Monthly recurring revenue at the end of the window: active and past-due subscriptions, unit amount × quantity, yearly ones divided by 12.',
+        'Monthly recurring revenue at the end of the window: the subscriptions active or past due then, as they then were, unit amount × quantity, yearly ones divided by 12.',
       records: 'subscriptions',
       streams: ['subscription.active'],
       value: sum('subscription.active'),

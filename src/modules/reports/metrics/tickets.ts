@@ -41,7 +41,8 @@ export const TICKETS: MetricFamily = {
       family: 'tickets',
       name: 'Tickets created',
       unit: 'count',
-      definition: 'Tickets created in the window, by their creation time.',
+      definition:
+        'Tickets created in the window, by their creation time (a ticket deleted since is no longer counted, as the tickets list no longer has it).',
       records: 'tickets',
       dimensions: DIMENSIONS,
       version: 1,
