@@ -341,7 +341,7 @@ describe('single cases the random runs rarely reach', () => {
     const snapshot = admin.snapshot
     let armed = true
     admin.snapshot = <T>(block: (view: Queries) => Promise<T>) =>
-      (snapshot.call(admin, (view: Queries) => {
+      snapshot.call(admin, (view: Queries) => {
         const all = view.raw.all.bind(view.raw)
         const raw = {
           ...view.raw,
@@ -357,7 +357,7 @@ describe('single cases the random runs rarely reach', () => {
           },
         }
         return block({ ...view, raw })
-      })) as Promise<T>
+      }) as Promise<T>
     try {
       const body = await reportJson(world, 'admin', path)
       expect(armed).toBe(false)
