@@ -34,7 +34,10 @@ const BOOLEAN_COLUMNS = [
   'agents.auto_offline',
   'agent_activities.available',
   'subscriptions.cancel_at_period_end',
+  'report_deletions.folded',
 ]
+/** Fractional numbers (the reports' values and sums: seconds with their milliseconds, means of scores). */
+const DOUBLE_COLUMNS = ['report_facts.value', 'report_facts.business_value', 'report_buckets.total', 'report_buckets.business_total']
 /** Made by migrate() itself, not by a migration. */
 const RUNNER_TABLES = ['schema_migrations']
 
@@ -244,7 +247,7 @@ describe('the migration lists', () => {
 describe.skipIf(!available)('the PostgreSQL schema', () => {
   test('has the same tables', async () => {
     const tables = await sqliteTables()
-    expect(tables.length).toBe(53)
+    expect(tables.length).toBe(59)
     expect(await pgTables()).toEqual(tables)
   })
 
@@ -263,6 +266,8 @@ describe.skipIf(!available)('the PostgreSQL schema', () => {
         if (column.type === 'text')
           expect({ where, type: twin.type, collation: twin.collation }).toEqual({ where, type: 'text', collation: 'C' })
         else if (BOOLEAN_COLUMNS.includes(where)) expect({ where, type: twin.type }).toEqual({ where, type: 'boolean' })
+        else if (DOUBLE_COLUMNS.includes(where))
+          expect({ where, sqlite: column.type, type: twin.type }).toEqual({ where, sqlite: 'double precision', type: 'double precision' })
         // integer as drizzle-kit wrote 0000-0010; bigint (the same INTEGER affinity) in portable migrations.
         else
           expect({ where, sqlite: column.type === 'bigint' ? 'integer' : column.type, type: twin.type }).toEqual({
@@ -285,7 +290,7 @@ describe.skipIf(!available)('the PostgreSQL schema', () => {
 
   test('the same indexes: names, tables, columns (the chain index on an expression), unique, partial', async () => {
     const embedded = await sqliteIndexes()
-    expect(Object.keys(embedded).length).toBe(130)
+    expect(Object.keys(embedded).length).toBe(132)
     const server = await pgIndexes()
     expect(Object.keys(server).sort()).toEqual(Object.keys(embedded).sort())
     for (const name of Object.keys(embedded)) expect({ name, ...server[name] }).toEqual({ name, ...embedded[name]! })
@@ -314,6 +319,7 @@ describe.skipIf(!available)('the PostgreSQL schema', () => {
       { name: 'plan_prices_active_org', predicate: '((deactivated_at IS NULL) AND (organization_id IS NOT NULL))' },
       { name: 'plan_prices_active_public', predicate: '((deactivated_at IS NULL) AND (organization_id IS NULL))' },
       { name: 'recordings_retention', predicate: '(deleted_at IS NULL)' },
+      { name: 'report_deletions_pending', predicate: '(folded = false)' },
       { name: 'sessions_client_user', predicate: '(client_id IS NOT NULL)' },
       { name: 'sessions_cookie', predicate: '(cookie_hash IS NOT NULL)' },
       { name: 'sessions_parent', predicate: '(parent_session_id IS NOT NULL)' },
