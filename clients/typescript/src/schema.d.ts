@@ -31482,6 +31482,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "definitions_version": "37.37",
+                     *       "metrics": [
+                     *         {
+                     *           "id": "tickets.created",
+                     *           "family": "tickets",
+                     *           "name": "Tickets created",
+                     *           "unit": "count",
+                     *           "definition": "Tickets created in the window, by their creation time.",
+                     *           "records": "tickets",
+                     *           "dimensions": [
+                     *             "priority",
+                     *             "channel",
+                     *             "assignee",
+                     *             "tag"
+                     *           ],
+                     *           "version": 1,
+                     *           "requires": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         definitions_version: string;
                         metrics: {
@@ -31813,6 +31836,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "from": "2026-03-01T05:00:00.000Z",
+                     *       "to": "2026-03-08T05:00:00.000Z",
+                     *       "tz": "America/New_York",
+                     *       "hours": "calendar",
+                     *       "as_of": "2026-03-08T05:00:00.000Z",
+                     *       "definitions_version": "37.37",
+                     *       "metric": "tickets.created",
+                     *       "unit": "count",
+                     *       "granularity": "day",
+                     *       "group_by": "channel",
+                     *       "series": [
+                     *         {
+                     *           "group": "email",
+                     *           "total": 5,
+                     *           "points": [
+                     *             {
+                     *               "start": "2026-03-07T05:00:00.000Z",
+                     *               "label": "2026-03-07",
+                     *               "value": 2
+                     *             },
+                     *             {
+                     *               "start": "2026-03-08T05:00:00.000Z",
+                     *               "label": "2026-03-08",
+                     *               "value": 3
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** Format: date-time */
                         from: string;
@@ -31987,6 +32042,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "from": "2026-03-01T05:00:00.000Z",
+                     *       "to": "2026-03-08T05:00:00.000Z",
+                     *       "tz": "America/New_York",
+                     *       "hours": "calendar",
+                     *       "as_of": "2026-03-08T05:00:00.000Z",
+                     *       "definitions_version": "37.37",
+                     *       "agents": [
+                     *         {
+                     *           "agent_id": "usr_01KAX3M6W9P8T2V5G7H4J3C1QZ",
+                     *           "tickets_solved": 12,
+                     *           "calls_answered": 30,
+                     *           "handle_time": {
+                     *             "count": 30,
+                     *             "mean": 241.5,
+                     *             "p50": 220,
+                     *             "p90": 410
+                     *           },
+                     *           "sessions_closed": 8,
+                     *           "logged_in_seconds": 28800,
+                     *           "occupancy": 0.62,
+                     *           "status_seconds": {
+                     *             "available": 9000,
+                     *             "busy": 14700,
+                     *             "break": 1800
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_page_token": null
+                     *     }
+                     */
                     "application/json": {
                         /** Format: date-time */
                         from: string;
@@ -32130,6 +32217,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "as_of": "2026-03-08T15:00:00.000Z",
+                     *       "tickets": {
+                     *         "backlog": 14,
+                     *         "by_status": {
+                     *           "new": 3,
+                     *           "open": 8,
+                     *           "pending": 2,
+                     *           "on_hold": 1
+                     *         },
+                     *         "by_priority": {
+                     *           "low": 2,
+                     *           "normal": 9,
+                     *           "high": 2,
+                     *           "urgent": 1
+                     *         },
+                     *         "unassigned": 4
+                     *       },
+                     *       "calls": {
+                     *         "waiting": 2,
+                     *         "longest_wait_seconds": 45
+                     *       },
+                     *       "sessions": {
+                     *         "queued": 1,
+                     *         "longest_wait_seconds": 30
+                     *       },
+                     *       "agents": {
+                     *         "by_status": {
+                     *           "available": 5,
+                     *           "busy": 3,
+                     *           "offline": 12
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** Format: date-time */
                         as_of: string;
@@ -32276,6 +32399,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "from": "2026-03-01T05:00:00.000Z",
+                     *       "to": "2026-03-08T05:00:00.000Z",
+                     *       "tz": "America/New_York",
+                     *       "hours": "calendar",
+                     *       "as_of": "2026-03-08T05:00:00.000Z",
+                     *       "definitions_version": "37.37",
+                     *       "metric": "tickets.first_response_time",
+                     *       "total_count": 1,
+                     *       "records": [
+                     *         {
+                     *           "record_type": "ticket",
+                     *           "record_id": "tkt_01KAX3M6W9P8T2V5G7H4J3C1QZ",
+                     *           "at": "2026-03-07T14:10:00.000Z",
+                     *           "started_at": "2026-03-07T14:00:00.000Z",
+                     *           "value": 600,
+                     *           "business_value": 600,
+                     *           "dimensions": {
+                     *             "priority": "high",
+                     *             "channel": "email",
+                     *             "assignee": "usr_01KAX3M6W9P8T2V5G7H4J3C1QZ",
+                     *             "tag": [
+                     *               "printers"
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_page_token": null
+                     *     }
+                     */
                     "application/json": {
                         /** Format: date-time */
                         from: string;

@@ -127,7 +127,29 @@ const Metric = t.Object({
   requires: t.Array(t.String(), { description: 'Permissions besides report:read' }),
 })
 
-export const MetricList = t.Object({ definitions_version: t.String(), metrics: t.Array(Metric) })
+export const MetricList = t.Object(
+  { definitions_version: t.String(), metrics: t.Array(Metric) },
+  {
+    examples: [
+      {
+        definitions_version: '37.37',
+        metrics: [
+          {
+            id: 'tickets.created',
+            family: 'tickets',
+            name: 'Tickets created',
+            unit: 'count',
+            definition: 'Tickets created in the window, by their creation time.',
+            records: 'tickets',
+            dimensions: ['priority', 'channel', 'assignee', 'tag'],
+            version: 1,
+            requires: [],
+          },
+        ],
+      },
+    ],
+  },
+)
 
 const Stamp = {
   as_of: t.String({ format: 'date-time', description: 'Every change committed before this is counted' }),
@@ -180,66 +202,167 @@ export const SummaryResponse = t.Object(
   },
 )
 
-export const TimeseriesResponse = t.Object({
-  ...Span,
-  ...Stamp,
-  metric: t.String(),
-  unit: t.String(),
-  granularity: t.String(),
-  group_by: t.Nullable(t.String()),
-  series: t.Array(
-    t.Object({
-      group: t.Nullable(t.String({ description: "The dimension's value; `other` for the rest, `none` for records without one" })),
-      total: Value,
-      points: t.Array(
-        t.Object({
-          start: t.String({ format: 'date-time' }),
-          label: t.String({ description: 'The local bucket: 2026-03-08T03:00-04:00, 2026-03-08, 2026-W10, 2026-03' }),
-          value: Value,
-        }),
-      ),
+export const TimeseriesResponse = t.Object(
+  {
+    ...Span,
+    ...Stamp,
+    metric: t.String(),
+    unit: t.String(),
+    granularity: t.String(),
+    group_by: t.Nullable(t.String()),
+    series: t.Array(
+      t.Object({
+        group: t.Nullable(t.String({ description: "The dimension's value; `other` for the rest, `none` for records without one" })),
+        total: Value,
+        points: t.Array(
+          t.Object({
+            start: t.String({ format: 'date-time' }),
+            label: t.String({ description: 'The local bucket: 2026-03-08T03:00-04:00, 2026-03-08, 2026-W10, 2026-03' }),
+            value: Value,
+          }),
+        ),
+      }),
+    ),
+  },
+  {
+    examples: [
+      {
+        from: '2026-03-01T05:00:00.000Z',
+        to: '2026-03-08T05:00:00.000Z',
+        tz: 'America/New_York',
+        hours: 'calendar',
+        as_of: '2026-03-08T05:00:00.000Z',
+        definitions_version: '37.37',
+        metric: 'tickets.created',
+        unit: 'count',
+        granularity: 'day',
+        group_by: 'channel',
+        series: [
+          {
+            group: 'email',
+            total: 5,
+            points: [
+              { start: '2026-03-07T05:00:00.000Z', label: '2026-03-07', value: 2 },
+              { start: '2026-03-08T05:00:00.000Z', label: '2026-03-08', value: 3 },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+)
+
+export const AgentsResponse = t.Object(
+  {
+    ...Span,
+    ...Stamp,
+    agents: t.Array(t.Record(t.String(), t.Unknown())),
+    next_page_token: t.Nullable(t.String()),
+  },
+  {
+    examples: [
+      {
+        from: '2026-03-01T05:00:00.000Z',
+        to: '2026-03-08T05:00:00.000Z',
+        tz: 'America/New_York',
+        hours: 'calendar',
+        as_of: '2026-03-08T05:00:00.000Z',
+        definitions_version: '37.37',
+        agents: [
+          {
+            agent_id: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ',
+            tickets_solved: 12,
+            calls_answered: 30,
+            handle_time: { count: 30, mean: 241.5, p50: 220, p90: 410 },
+            sessions_closed: 8,
+            logged_in_seconds: 28800,
+            occupancy: 0.62,
+            status_seconds: { available: 9000, busy: 14700, break: 1800 },
+          },
+        ],
+        next_page_token: null,
+      },
+    ],
+  },
+)
+
+export const RecordsResponse = t.Object(
+  {
+    ...Span,
+    ...Stamp,
+    metric: t.String(),
+    total_count: Type.Integer({ description: 'How many records the figure counts' }),
+    records: t.Array(
+      t.Object({
+        record_type: t.String(),
+        record_id: t.String(),
+        at: t.String({ format: 'date-time' }),
+        started_at: t.Nullable(t.String({ format: 'date-time' })),
+        value: t.Nullable(t.Number()),
+        business_value: t.Nullable(t.Number()),
+        dimensions: t.Record(t.String(), t.Unknown()),
+      }),
+    ),
+    next_page_token: t.Nullable(t.String()),
+  },
+  {
+    examples: [
+      {
+        from: '2026-03-01T05:00:00.000Z',
+        to: '2026-03-08T05:00:00.000Z',
+        tz: 'America/New_York',
+        hours: 'calendar',
+        as_of: '2026-03-08T05:00:00.000Z',
+        definitions_version: '37.37',
+        metric: 'tickets.first_response_time',
+        total_count: 1,
+        records: [
+          {
+            record_type: 'ticket',
+            record_id: 'tkt_01KAX3M6W9P8T2V5G7H4J3C1QZ',
+            at: '2026-03-07T14:10:00.000Z',
+            started_at: '2026-03-07T14:00:00.000Z',
+            value: 600,
+            business_value: 600,
+            dimensions: { priority: 'high', channel: 'email', assignee: 'usr_01KAX3M6W9P8T2V5G7H4J3C1QZ', tag: ['printers'] },
+          },
+        ],
+        next_page_token: null,
+      },
+    ],
+  },
+)
+
+export const LiveResponse = t.Object(
+  {
+    as_of: t.String({ format: 'date-time' }),
+    tickets: t.Object({
+      backlog: Type.Integer(),
+      by_status: t.Record(t.String(), Type.Integer()),
+      by_priority: t.Record(t.String(), Type.Integer()),
+      unassigned: Type.Integer(),
     }),
-  ),
-})
-
-export const AgentsResponse = t.Object({
-  ...Span,
-  ...Stamp,
-  agents: t.Array(t.Record(t.String(), t.Unknown())),
-  next_page_token: t.Nullable(t.String()),
-})
-
-export const RecordsResponse = t.Object({
-  ...Span,
-  ...Stamp,
-  metric: t.String(),
-  total_count: Type.Integer({ description: 'How many records the figure counts' }),
-  records: t.Array(
-    t.Object({
-      record_type: t.String(),
-      record_id: t.String(),
-      at: t.String({ format: 'date-time' }),
-      started_at: t.Nullable(t.String({ format: 'date-time' })),
-      value: t.Nullable(t.Number()),
-      business_value: t.Nullable(t.Number()),
-      dimensions: t.Record(t.String(), t.Unknown()),
-    }),
-  ),
-  next_page_token: t.Nullable(t.String()),
-})
-
-export const LiveResponse = t.Object({
-  as_of: t.String({ format: 'date-time' }),
-  tickets: t.Object({
-    backlog: Type.Integer(),
-    by_status: t.Record(t.String(), Type.Integer()),
-    by_priority: t.Record(t.String(), Type.Integer()),
-    unassigned: Type.Integer(),
-  }),
-  calls: t.Object({ waiting: Type.Integer(), longest_wait_seconds: t.Nullable(Type.Integer()) }),
-  sessions: t.Object({ queued: Type.Integer(), longest_wait_seconds: t.Nullable(Type.Integer()) }),
-  agents: t.Object({ by_status: t.Record(t.String(), Type.Integer()) }),
-})
+    calls: t.Object({ waiting: Type.Integer(), longest_wait_seconds: t.Nullable(Type.Integer()) }),
+    sessions: t.Object({ queued: Type.Integer(), longest_wait_seconds: t.Nullable(Type.Integer()) }),
+    agents: t.Object({ by_status: t.Record(t.String(), Type.Integer()) }),
+  },
+  {
+    examples: [
+      {
+        as_of: '2026-03-08T15:00:00.000Z',
+        tickets: {
+          backlog: 14,
+          by_status: { new: 3, open: 8, pending: 2, on_hold: 1 },
+          by_priority: { low: 2, normal: 9, high: 2, urgent: 1 },
+          unassigned: 4,
+        },
+        calls: { waiting: 2, longest_wait_seconds: 45 },
+        sessions: { queued: 1, longest_wait_seconds: 30 },
+        agents: { by_status: { available: 5, busy: 3, offline: 12 } },
+      },
+    ],
+  },
+)
 
 export const ReportSettingsBody = t.Object(
   {
