@@ -302,6 +302,7 @@ describe('loadConfig', () => {
       'page-token-ttl',
       'ticket-auto-close-days',
       'ticket-auto-close-interval',
+      'reports-fold-interval',
       'sms-provider',
       'sms-webhook-url',
       'sms-webhook-secret',
