@@ -46,6 +46,10 @@ CREATE TABLE report_progress (
 	organization_id text COLLATE "C" PRIMARY KEY NOT NULL,
 	folded_seq bigint NOT NULL,
 	folded_at bigint NOT NULL,
+	-- A rebuild from a date: the facts before keep_before stay, so reading the log again up to
+	-- keep_until_seq rebuilds only the state from them and the facts from keep_before on.
+	keep_before bigint,
+	keep_until_seq bigint,
 	FOREIGN KEY (organization_id) REFERENCES organizations (id) ON UPDATE NO ACTION ON DELETE NO ACTION
 );
 --> statement-breakpoint

@@ -6,8 +6,8 @@ import type { Queries } from '../../db/database.ts'
 import { AppError } from '../../errors.ts'
 import { type Schedule, businessMs } from '../../lib/business-hours.ts'
 import { QUARTER_HOUR_MS } from '../../lib/zoned-time.ts'
-import { type Agg, addFact, dimValues, emptyAgg, type Fact, mergeAgg } from './facts.ts'
-import { factSlot, factsOfEvent, parseLogRow, slotOf } from './fold.ts'
+import { type Agg, addFact, dimValues, emptyAgg, type Fact, factOfRow, mergeAgg } from './facts.ts'
+import { factSlot, factsOfEvent, keptOut, parseLogRow, slotOf } from './fold.ts'
 import { StateView } from './fold-state.ts'
 import { parseHistogram } from './histogram.ts'
 import { SOURCE_STREAMS, SPREAD_STREAMS } from './registry.ts'
@@ -18,13 +18,12 @@ import {
   eventsAfter,
   factsIn,
   factsOfRecord,
-  foldedSeq,
+  progressOf,
   pendingDeletions,
   sourceRows,
   statesWithPrefix,
   subscriptionEventsBefore,
 } from './store.ts'
-import type { ReportFactsTable } from './table.ts'
 
 /** Events past the fold a report folds itself; beyond it, it answers 503 until the fold has caught up. */
 const TAIL_LIMIT = 20_000
@@ -175,20 +174,6 @@ export async function windowFacts(db: Queries, q: AggregateQuery): Promise<Fact[
   return facts
 }
 
-export function factOfRow(row: ReportFactsTable): Fact {
-  return {
-    stream: row.metric,
-    at: Number(row.at),
-    recordType: row.record_type,
-    recordId: row.record_id,
-    seq: Number(row.seq),
-    value: row.value === null ? null : Number(row.value),
-    startedAt: row.started_at === null ? null : Number(row.started_at),
-    businessValue: row.business_value === null ? null : Number(row.business_value),
-    dims: JSON.parse(row.dims),
-  }
-}
-
 /** The fact as counted in the window: an interval piece cut to it (undefined when outside), others as they are. */
 export function clipped(fact: Fact, q: Pick<AggregateQuery, 'from' | 'to' | 'schedule'>): Fact | undefined {
   if (!SPREAD_STREAMS.has(fact.stream)) return fact.at >= q.from && fact.at < q.to ? fact : undefined
@@ -203,7 +188,8 @@ export function clipped(fact: Fact, q: Pick<AggregateQuery, 'from' | 'to' | 'sch
 /** The facts of the events the fold has not read yet, and of the intervals still open, inside the window. */
 async function unfoldedFacts(db: Queries, q: AggregateQuery, streams: readonly string[]): Promise<Fact[]> {
   const wanted = new Set(streams)
-  const rows = await eventsAfter(db, q.organizationId, await foldedSeq(db, q.organizationId), TAIL_LIMIT + 1)
+  const progress = await progressOf(db, q.organizationId)
+  const rows = await eventsAfter(db, q.organizationId, progress.foldedSeq, TAIL_LIMIT + 1)
   // Far behind (the first fold of a large log after an upgrade): an answer now would be incomplete.
   if (rows.length > TAIL_LIMIT)
     throw new AppError('SERVICE_UNAVAILABLE', 'The reports are catching up with the event log: try again in a minute', {
@@ -211,7 +197,7 @@ async function unfoldedFacts(db: Queries, q: AggregateQuery, streams: readonly s
     })
   const state = new StateView(db, q.organizationId)
   const facts: Fact[] = []
-  for (const row of rows) facts.push(...(await factsOfEvent(parseLogRow(row), state, q.schedule)))
+  for (const row of rows) facts.push(...keptOut(progress, row.seq, await factsOfEvent(parseLogRow(row), state, q.schedule)))
   if (streams.some((s) => s.startsWith('agent.'))) facts.push(...(await openIntervals(db, q, state)))
   const deleted = await deletedAmong(db, q.organizationId, [...new Set(facts.map((f) => f.recordId))])
   return facts.filter((f) => wanted.has(f.stream) && !deleted.has(f.recordId)).flatMap((f) => clipped(f, q) ?? [])

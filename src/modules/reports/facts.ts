@@ -2,6 +2,7 @@
 // value (a duration in seconds, a score, an amount), its dimensions and the event that produced it. The
 // fold writes them; every figure is an aggregate of facts, so any figure opens into its records.
 import { addToHistogram, type Histogram, mergeHistograms } from './histogram.ts'
+import type { ReportFactsTable } from './table.ts'
 
 /** Dimension values of a fact; a list (a ticket's tags) counts the fact once under each. */
 export type Dims = Readonly<Record<string, string | readonly string[] | null>>
@@ -60,4 +61,19 @@ export function dimValues(fact: Pick<Fact, 'dims'>, dim: string): readonly strin
   const value = fact.dims[dim]
   if (value === null || value === undefined) return ['none']
   return typeof value === 'string' ? [value] : value.length === 0 ? ['none'] : value
+}
+
+/** A stored fact as the fold made it. */
+export function factOfRow(row: ReportFactsTable): Fact {
+  return {
+    stream: row.metric,
+    at: Number(row.at),
+    recordType: row.record_type,
+    recordId: row.record_id,
+    seq: Number(row.seq),
+    value: row.value === null ? null : Number(row.value),
+    startedAt: row.started_at === null ? null : Number(row.started_at),
+    businessValue: row.business_value === null ? null : Number(row.business_value),
+    dims: JSON.parse(row.dims),
+  }
 }

@@ -7,10 +7,11 @@ import type { Schedule } from '../../lib/business-hours.ts'
 import type { TaskDefinition } from '../../jobs/scheduler.ts'
 import type { Agg } from './facts.ts'
 import { mergeAgg } from './facts.ts'
-import { factOfRow } from './aggregate.ts'
-import { bucketDeltas, factsOfEvent, parseLogRow } from './fold.ts'
+import { factOfRow } from './facts.ts'
+import { bucketDeltas, factsOfEvent, keptOut, parseLogRow, slotOf } from './fold.ts'
 import { StateView } from './fold-state.ts'
 import { histogramText, parseHistogram } from './histogram.ts'
+import { SPREAD_STREAMS } from './registry.ts'
 import {
   deletedAmong,
   eventsAfter,
@@ -18,12 +19,13 @@ import {
   finishDeletion,
   findBucket,
   findReportSettings,
-  foldedSeq,
   forgetFolded,
+  forgetFoldedSince,
   insertFact,
   organizationIds,
   organizationsBehind,
   pendingDeletions,
+  progressOf,
   saveBucket,
   saveProgress,
 } from './store.ts'
@@ -40,7 +42,8 @@ export async function foldBatch(app: Pick<AppContext, 'db' | 'clock'>, organizat
   return app.db.write('reports.fold', async (tx) => {
     // One fold of an organization at a time, whichever instance runs it.
     await tx.lock(`reports.fold:${organizationId}`)
-    const rows = await eventsAfter(tx, organizationId, await foldedSeq(tx, organizationId), FOLD_BATCH)
+    const progress = await progressOf(tx, organizationId)
+    const rows = await eventsAfter(tx, organizationId, progress.foldedSeq, FOLD_BATCH)
     const deltas = await takeOutDeleted(tx, organizationId)
     if (rows.length === 0) {
       await addToBuckets(tx, organizationId, deltas)
@@ -49,7 +52,7 @@ export async function foldBatch(app: Pick<AppContext, 'db' | 'clock'>, organizat
     const schedule = scheduleOf((await findReportSettings(tx, organizationId))?.business_hours)
     const state = new StateView(tx, organizationId)
     const made = []
-    for (const row of rows) made.push(...(await factsOfEvent(parseLogRow(row), state, schedule)))
+    for (const row of rows) made.push(...keptOut(progress, row.seq, await factsOfEvent(parseLogRow(row), state, schedule)))
     // A record deleted before its events were folded is never counted.
     const deleted = await deletedAmong(tx, organizationId, [...new Set(made.map((fact) => fact.recordId))])
     const facts = made.filter((fact) => !deleted.has(fact.recordId))
@@ -139,11 +142,15 @@ export async function reportOrganizations(app: Pick<AppContext, 'db'>, only?: st
   return only === undefined ? ids : ids.filter((id) => id === only)
 }
 
-/** Forgets an organization's folded reports and folds its whole log again. */
-export async function rebuildReports(app: Pick<AppContext, 'db' | 'clock'>, organizationId: string): Promise<number> {
+/**
+ * Forgets an organization's folded reports (from `from` on: the facts of earlier buckets stay) and
+ * folds its log again from the first event.
+ */
+export async function rebuildReports(app: Pick<AppContext, 'db' | 'clock'>, organizationId: string, from?: number): Promise<number> {
   await app.db.write('reports.rebuild', async (tx) => {
     await tx.lock(`reports.fold:${organizationId}`)
-    await forgetFolded(tx, organizationId)
+    if (from === undefined) await forgetFolded(tx, organizationId)
+    else await forgetFoldedSince(tx, organizationId, slotOf(from), [...SPREAD_STREAMS])
   })
   let folded = 0
   for (let n = FOLD_BATCH; n === FOLD_BATCH; folded += n) n = await foldBatch(app, organizationId)

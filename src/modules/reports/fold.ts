@@ -6,7 +6,7 @@ import { QUARTER_HOUR_MS } from '../../lib/zoned-time.ts'
 import { type Agg, addFact, dimValues, emptyAgg, type Fact } from './facts.ts'
 import type { FoldEvent, FoldState } from './metric.ts'
 import { FOLDERS, SPREAD_STREAMS } from './registry.ts'
-import type { LogRow } from './store.ts'
+import type { LogRow, Progress } from './store.ts'
 
 export function parseLogRow(row: LogRow): FoldEvent {
   const body = JSON.parse(row.body) as { data: unknown }
@@ -58,4 +58,10 @@ export function bucketDeltas(facts: readonly Fact[], weight: 1 | -1 = 1, deltas 
       }
   }
   return deltas
+}
+
+/** An event's facts less those a rebuild from a date kept (it reads the log again only for the state). */
+export function keptOut(progress: Progress, seq: number, facts: Fact[]): Fact[] {
+  if (progress.keepBefore === null || Number(seq) > progress.keepUntilSeq) return facts
+  return facts.filter((fact) => factSlot(fact) >= progress.keepBefore!)
 }

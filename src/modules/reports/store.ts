@@ -2,7 +2,7 @@
 // 15-minute buckets, the fold's state and progress, the report settings, and the few streams read from
 // their own tables (SOURCE_QUERIES: the records an offer or a lead creation leaves no event for).
 import type { Queries, SqlValue, Tx } from '../../db/database.ts'
-import type { ReportBucketsTable, ReportFactsTable, ReportSettingsTable } from './table.ts'
+import type { ReportBucketsTable, ReportFactsTable, ReportProgressTable, ReportSettingsTable } from './table.ts'
 
 export interface LogRow {
   seq: number
@@ -66,8 +66,23 @@ export async function finishDeletion(tx: Tx, organizationId: string, recordId: s
 }
 
 export async function foldedSeq(db: Queries, organizationId: string): Promise<number> {
-  const row = await db.raw.get<{ seq: number }>('SELECT folded_seq AS seq FROM report_progress WHERE organization_id = ?', [organizationId])
-  return Number(row?.seq ?? 0)
+  return (await progressOf(db, organizationId)).foldedSeq
+}
+
+export interface Progress {
+  foldedSeq: number
+  /** While a rebuild from a date reads the log again: the facts before this slot are kept, not made again. */
+  keepBefore: number | null
+  keepUntilSeq: number
+}
+
+export async function progressOf(db: Queries, organizationId: string): Promise<Progress> {
+  const row = await db.raw.get<ReportProgressTable>('SELECT * FROM report_progress WHERE organization_id = ?', [organizationId])
+  return {
+    foldedSeq: Number(row?.folded_seq ?? 0),
+    keepBefore: row?.keep_before === null || row?.keep_before === undefined ? null : Number(row.keep_before),
+    keepUntilSeq: Number(row?.keep_until_seq ?? 0),
+  }
 }
 
 export function saveProgress(tx: Tx, organizationId: string, seq: number, now: number): Promise<number> {
@@ -238,6 +253,33 @@ export async function forgetFolded(tx: Tx, organizationId: string): Promise<void
   await tx.raw.run('UPDATE report_deletions SET folded = true WHERE organization_id = ?', [organizationId])
   for (const table of ['report_facts', 'report_buckets', 'report_state', 'report_progress'])
     await tx.raw.run(`DELETE FROM ${table} WHERE organization_id = ?`, [organizationId])
+}
+
+/**
+ * Forgets the facts and buckets from the slot `keepBefore` on (an interval piece by its start) and the
+ * state, and starts the log again from its first event, keeping what came before `keepBefore`.
+ */
+export async function forgetFoldedSince(
+  tx: Tx,
+  organizationId: string,
+  keepBefore: number,
+  spreadStreams: readonly string[],
+): Promise<void> {
+  await tx.raw.run(
+    `DELETE FROM report_facts WHERE organization_id = ? AND (CASE WHEN metric IN (${placeholders(spreadStreams.length)}) THEN started_at ELSE at END) >= ?`,
+    [organizationId, ...spreadStreams, keepBefore],
+  )
+  await tx.raw.run('DELETE FROM report_buckets WHERE organization_id = ? AND bucket_start >= ?', [organizationId, keepBefore])
+  await tx.raw.run('DELETE FROM report_state WHERE organization_id = ?', [organizationId])
+  const last = await tx.raw.get<{ seq: number }>(
+    'SELECT coalesce(max(stream_seq), 0) AS seq FROM events WHERE organization_id = ? AND stream_seq IS NOT NULL',
+    [organizationId],
+  )
+  await tx.raw.run(
+    'INSERT INTO report_progress (organization_id, folded_seq, folded_at, keep_before, keep_until_seq) VALUES (?, 0, 0, ?, ?) ' +
+      'ON CONFLICT (organization_id) DO UPDATE SET folded_seq = 0, keep_before = excluded.keep_before, keep_until_seq = excluded.keep_until_seq',
+    [organizationId, keepBefore, Number(last?.seq ?? 0)],
+  )
 }
 
 /** Live: open tickets by status and priority, and how many have nobody assigned. */

@@ -36,6 +36,8 @@ export interface ReportProgressTable {
   organization_id: string
   folded_seq: number
   folded_at: number
+  keep_before: number | null
+  keep_until_seq: number | null
 }
 
 export interface ReportDeletionsTable {
