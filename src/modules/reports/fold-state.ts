@@ -3,7 +3,7 @@
 // keeps its changes in memory only.
 import type { Queries, Tx } from '../../db/database.ts'
 import type { FoldState } from './metric.ts'
-import { readState, writeState } from './store.ts'
+import { readState, readStates, writeStates } from './store.ts'
 
 export class StateView implements FoldState {
   private readonly values = new Map<string, unknown>()
@@ -34,9 +34,20 @@ export class StateView implements FoldState {
     return this.values.entries()
   }
 
+  /** Reads `keys` in a few statements (the keys the events of a batch will ask for), unknown ones as absent. */
+  async prefetch(keys: readonly string[]): Promise<void> {
+    const missing = [...new Set(keys)].filter((key) => !this.values.has(key))
+    const found = await readStates(this.db, this.organizationId, missing)
+    for (const key of missing) this.values.set(key, found.get(key))
+  }
+
   /** Writes what changed (inside the fold's transaction). */
   async save(tx: Tx): Promise<void> {
-    await Promise.all([...this.dirty].map((key) => writeState(tx, this.organizationId, key, this.values.get(key) ?? null)))
+    await writeStates(
+      tx,
+      this.organizationId,
+      [...this.dirty].map((key) => [key, this.values.get(key) ?? null] as [string, unknown]),
+    )
     this.dirty.clear()
   }
 }

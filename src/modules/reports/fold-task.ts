@@ -5,10 +5,11 @@ import type { AppContext } from '../../context.ts'
 import type { Tx } from '../../db/database.ts'
 import type { Schedule } from '../../lib/business-hours.ts'
 import type { TaskDefinition } from '../../jobs/scheduler.ts'
+import type { ReportBucketsTable } from './table.ts'
 import type { Agg } from './facts.ts'
 import { mergeAgg } from './facts.ts'
 import { factOfRow } from './facts.ts'
-import { bucketDeltas, factsOfEvent, keptOut, parseLogRow, slotOf } from './fold.ts'
+import { bucketDeltas, factsOfEvent, keptOut, parseLogRow, slotOf, stateKeysOf } from './fold.ts'
 import { StateView } from './fold-state.ts'
 import { histogramText, parseHistogram } from './histogram.ts'
 import { SPREAD_STREAMS } from './registry.ts'
@@ -17,33 +18,34 @@ import {
   eventsAfter,
   factsOfRecord,
   finishDeletion,
-  findBucket,
+  bucketsAround,
   findReportSettings,
   forgetFolded,
   forgetFoldedSince,
-  insertFact,
+  insertFacts,
   organizationIds,
   organizationsBehind,
   pendingDeletions,
   progressOf,
-  saveBucket,
+  saveBuckets,
   saveProgress,
 } from './store.ts'
 
 /** Events per transaction: short enough that the one SQLite writer is never held long. */
 export const FOLD_BATCH = 400
+const REBUILD_BATCH = 1000
 
 export function scheduleOf(businessHours: string | null | undefined): Schedule | undefined {
   return businessHours ? (JSON.parse(businessHours) as Schedule) : undefined
 }
 
 /** Folds up to one batch of the organization's new events; how many it read. */
-export async function foldBatch(app: Pick<AppContext, 'db' | 'clock'>, organizationId: string): Promise<number> {
+export async function foldBatch(app: Pick<AppContext, 'db' | 'clock'>, organizationId: string, batch = FOLD_BATCH): Promise<number> {
   return app.db.write('reports.fold', async (tx) => {
     // One fold of an organization at a time, whichever instance runs it.
     await tx.lock(`reports.fold:${organizationId}`)
     const progress = await progressOf(tx, organizationId)
-    const rows = await eventsAfter(tx, organizationId, progress.foldedSeq, FOLD_BATCH)
+    const rows = await eventsAfter(tx, organizationId, progress.foldedSeq, batch)
     const deltas = await takeOutDeleted(tx, organizationId)
     if (rows.length === 0) {
       await addToBuckets(tx, organizationId, deltas)
@@ -51,26 +53,27 @@ export async function foldBatch(app: Pick<AppContext, 'db' | 'clock'>, organizat
     }
     const schedule = scheduleOf((await findReportSettings(tx, organizationId))?.business_hours)
     const state = new StateView(tx, organizationId)
+    const events = rows.map(parseLogRow)
+    await state.prefetch(events.flatMap(stateKeysOf))
     const made = []
-    for (const row of rows) made.push(...keptOut(progress, row.seq, await factsOfEvent(parseLogRow(row), state, schedule)))
+    for (const event of events) made.push(...keptOut(progress, event.seq, await factsOfEvent(event, state, schedule)))
     // A record deleted before its events were folded is never counted.
     const deleted = await deletedAmong(tx, organizationId, [...new Set(made.map((fact) => fact.recordId))])
     const facts = made.filter((fact) => !deleted.has(fact.recordId))
-    await Promise.all(
-      facts.map((fact) =>
-        insertFact(tx, {
-          organization_id: organizationId,
-          metric: fact.stream,
-          at: fact.at,
-          record_type: fact.recordType,
-          record_id: fact.recordId,
-          seq: fact.seq,
-          value: fact.value,
-          started_at: fact.startedAt,
-          business_value: fact.businessValue ?? null,
-          dims: JSON.stringify(fact.dims),
-        }),
-      ),
+    await insertFacts(
+      tx,
+      facts.map((fact) => ({
+        organization_id: organizationId,
+        metric: fact.stream,
+        at: fact.at,
+        record_type: fact.recordType,
+        record_id: fact.recordId,
+        seq: fact.seq,
+        value: fact.value,
+        started_at: fact.startedAt,
+        business_value: fact.businessValue ?? null,
+        dims: JSON.stringify(fact.dims),
+      })),
     )
     await addToBuckets(tx, organizationId, bucketDeltas(facts, 1, deltas))
     await state.save(tx)
@@ -94,10 +97,17 @@ async function addToBuckets(tx: Tx, organizationId: string, deltas: Map<string, 
     const [metric, dim, dimValue, slot] = key.split('\u0000') as [string, string, string, string]
     return { organization_id: organizationId, metric, dim, dim_value: dimValue, bucket_start: Number(slot), delta: deltas.get(key)! }
   })
-  const found = await Promise.all(keys.map((key) => findBucket(tx, key)))
-  await Promise.all(
-    keys.map((key, i) => {
-      const row = found[i]
+  if (keys.length === 0) return
+  // The buckets the batch adds to, in one read: a batch's facts lie close together in time.
+  const slots = keys.map((key) => key.bucket_start)
+  const streams = [...new Set(keys.map((key) => key.metric))]
+  const existing = new Map<string, ReportBucketsTable>()
+  for (const row of await bucketsAround(tx, organizationId, streams, Math.min(...slots), Math.max(...slots)))
+    existing.set(`${row.metric}\u0000${row.dim}\u0000${row.dim_value}\u0000${Number(row.bucket_start)}`, row)
+  await saveBuckets(
+    tx,
+    keys.map((key) => {
+      const row = existing.get(`${key.metric}\u0000${key.dim}\u0000${key.dim_value}\u0000${key.bucket_start}`)
       const agg = row
         ? {
             n: Number(row.n),
@@ -109,14 +119,14 @@ async function addToBuckets(tx: Tx, organizationId: string, deltas: Map<string, 
         : { n: 0, total: 0, businessTotal: 0, hist: new Map(), businessHist: new Map() }
       mergeAgg(agg, key.delta)
       const { delta: _, ...id } = key
-      return saveBucket(tx, {
+      return {
         ...id,
         n: agg.n,
         total: agg.total,
         business_total: agg.businessTotal,
         hist: histogramText(agg.hist),
         business_hist: histogramText(agg.businessHist),
-      })
+      }
     }),
   )
 }
@@ -153,7 +163,8 @@ export async function rebuildReports(app: Pick<AppContext, 'db' | 'clock'>, orga
     else await forgetFoldedSince(tx, organizationId, slotOf(from), [...SPREAD_STREAMS])
   })
   let folded = 0
-  for (let n = FOLD_BATCH; n === FOLD_BATCH; folded += n) n = await foldBatch(app, organizationId)
+  // Larger batches than the cron task's: a rebuild is asked for, and ends sooner so.
+  for (let n = REBUILD_BATCH; n === REBUILD_BATCH; folded += n) n = await foldBatch(app, organizationId, REBUILD_BATCH)
   return folded
 }
 

@@ -65,3 +65,13 @@ export function keptOut(progress: Progress, seq: number, facts: Fact[]): Fact[] 
   if (progress.keepBefore === null || Number(seq) > progress.keepUntilSeq) return facts
   return facts.filter((fact) => factSlot(fact) >= progress.keepBefore!)
 }
+
+/** The state keys the folders may read for an event (fetched for a whole batch at once). */
+export function stateKeysOf(event: FoldEvent): string[] {
+  const data = event.data as { ticket?: { id: string }; engagement?: { id: string }; agent?: { id: string } }
+  const keys: string[] = []
+  if (data.ticket) keys.push(`t:${data.ticket.id}`)
+  if (data.engagement) keys.push(`e:${data.engagement.id}`)
+  if (data.agent) keys.push(`a:${data.agent.id}`, `l:${data.agent.id}`)
+  return keys
+}

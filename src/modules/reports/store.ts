@@ -110,55 +110,93 @@ export async function statesWithPrefix(db: Queries, organizationId: string, pref
   return new Map(rows.map((row) => [row.state_key, JSON.parse(row.value)]))
 }
 
-export function writeState(tx: Tx, organizationId: string, key: string, value: unknown): Promise<number> {
-  return tx.raw.run(
-    'INSERT INTO report_state (organization_id, state_key, value) VALUES (?, ?, ?) ON CONFLICT (organization_id, state_key) DO UPDATE SET value = excluded.value',
-    [organizationId, key, JSON.stringify(value)],
-  )
-}
-
 const FACT_COLUMNS = 'organization_id, metric, at, record_type, record_id, seq, value, started_at, business_value, dims'
+/** Rows per multi-row statement: far under both engines' parameter limits (SQLite 32,766; PostgreSQL 65,535). */
+const ROWS_PER_STATEMENT = 200
 
-/** Written once: folding an event again writes nothing more. */
-export function insertFact(tx: Tx, row: ReportFactsTable): Promise<number> {
-  return tx.raw.run(`INSERT INTO report_facts (${FACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, [
-    row.organization_id,
-    row.metric,
-    row.at,
-    row.record_type,
-    row.record_id,
-    row.seq,
-    row.value,
-    row.started_at,
-    row.business_value,
-    row.dims,
-  ])
+function chunks<T>(rows: readonly T[]): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) out.push(rows.slice(i, i + ROWS_PER_STATEMENT))
+  return out
 }
 
-export function findBucket(tx: Tx, key: Omit<ReportBucketsTable, 'n' | 'total' | 'business_total' | 'hist' | 'business_hist'>) {
-  return tx.raw.get<ReportBucketsTable>(
-    'SELECT * FROM report_buckets WHERE organization_id = ? AND metric = ? AND dim = ? AND dim_value = ? AND bucket_start = ?',
-    [key.organization_id, key.metric, key.dim, key.dim_value, key.bucket_start],
+/** Many facts, written once each (folding an event again writes nothing more). */
+export async function insertFacts(tx: Tx, rows: readonly ReportFactsTable[]): Promise<void> {
+  await Promise.all(
+    chunks(rows).map((chunk) =>
+      tx.raw.run(
+        `INSERT INTO report_facts (${FACT_COLUMNS}) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING`,
+        chunk.flatMap((row) => [
+          row.organization_id,
+          row.metric,
+          row.at,
+          row.record_type,
+          row.record_id,
+          row.seq,
+          row.value,
+          row.started_at,
+          row.business_value,
+          row.dims,
+        ]),
+      ),
+    ),
   )
 }
 
-export function saveBucket(tx: Tx, row: ReportBucketsTable): Promise<number> {
-  return tx.raw.run(
-    'INSERT INTO report_buckets (organization_id, metric, dim, dim_value, bucket_start, n, total, business_total, hist, business_hist) ' +
-      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (organization_id, metric, dim, dim_value, bucket_start) DO UPDATE SET ' +
-      'n = excluded.n, total = excluded.total, business_total = excluded.business_total, hist = excluded.hist, business_hist = excluded.business_hist',
-    [
-      row.organization_id,
-      row.metric,
-      row.dim,
-      row.dim_value,
-      row.bucket_start,
-      row.n,
-      row.total,
-      row.business_total,
-      row.hist,
-      row.business_hist,
-    ],
+/** The buckets of `streams` starting in [from, to], every dimension: what a batch of the fold adds to. */
+export function bucketsAround(tx: Tx, organizationId: string, streams: readonly string[], from: number, to: number) {
+  return tx.raw.all<ReportBucketsTable>(
+    `SELECT * FROM report_buckets WHERE organization_id = ? AND metric IN (${placeholders(streams.length)}) AND bucket_start >= ? AND bucket_start <= ?`,
+    [organizationId, ...streams, from, to],
+  )
+}
+
+export async function saveBuckets(tx: Tx, rows: readonly ReportBucketsTable[]): Promise<void> {
+  await Promise.all(
+    chunks(rows).map((chunk) =>
+      tx.raw.run(
+        'INSERT INTO report_buckets (organization_id, metric, dim, dim_value, bucket_start, n, total, business_total, hist, business_hist) VALUES ' +
+          chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ') +
+          ' ON CONFLICT (organization_id, metric, dim, dim_value, bucket_start) DO UPDATE SET ' +
+          'n = excluded.n, total = excluded.total, business_total = excluded.business_total, hist = excluded.hist, business_hist = excluded.business_hist',
+        chunk.flatMap((row) => [
+          row.organization_id,
+          row.metric,
+          row.dim,
+          row.dim_value,
+          row.bucket_start,
+          row.n,
+          row.total,
+          row.business_total,
+          row.hist,
+          row.business_hist,
+        ]),
+      ),
+    ),
+  )
+}
+
+/** The state of `keys` (in statements of a few hundred keys). */
+export async function readStates(db: Queries, organizationId: string, keys: readonly string[]): Promise<Map<string, unknown>> {
+  const found = new Map<string, unknown>()
+  for (const chunk of chunks(keys)) {
+    const rows = await db.raw.all<{ state_key: string; value: string }>(
+      `SELECT state_key, value FROM report_state WHERE organization_id = ? AND state_key IN (${placeholders(chunk.length)})`,
+      [organizationId, ...chunk],
+    )
+    for (const row of rows) found.set(row.state_key, JSON.parse(row.value))
+  }
+  return found
+}
+
+export async function writeStates(tx: Tx, organizationId: string, entries: readonly [string, unknown][]): Promise<void> {
+  await Promise.all(
+    chunks(entries).map((chunk) =>
+      tx.raw.run(
+        `INSERT INTO report_state (organization_id, state_key, value) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')} ON CONFLICT (organization_id, state_key) DO UPDATE SET value = excluded.value`,
+        chunk.flatMap(([key, value]) => [organizationId, key, JSON.stringify(value)]),
+      ),
+    ),
   )
 }
 
