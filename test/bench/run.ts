@@ -12,6 +12,7 @@ import { runClusterBench } from './cluster.ts'
 import { runClusterLatencyBench } from './cluster-latency.ts'
 import { benchVersusMain, printVersusMain, VERSUS_HEADER } from './versus-main.ts'
 import { runWriteCapacityBench } from './write-capacity.ts'
+import { runReportsBench } from './reports.ts'
 
 process.stdout.write(
   `Switchboard benchmarks: ${GENERATOR}, ${CONNECTIONS} connections, ${DURATION_S} s per measurement, median of ${ROUNDS} alternating rounds, bun ${Bun.version}\n\n`,
@@ -81,3 +82,8 @@ await runClusterLatencyBench()
 // Issue 28: write capacity with PostgreSQL across a network (a delaying proxy), one and two instances; skipped without the servers.
 process.stdout.write('\n')
 await runWriteCapacityBench()
+
+// Reports at scale: REPORTS_BENCH_TICKETS tickets (1,000,000) and the rest of two years generated as rows and events, folded,
+// then summary / time series / live against plain SQL, and ticket creation against the tree before reports; PostgreSQL skipped without it.
+process.stdout.write('\n')
+await runReportsBench()
