@@ -32,7 +32,8 @@ CREATE TABLE report_buckets (
 	business_total double precision NOT NULL,
 	hist text COLLATE "C" NOT NULL,
 	business_hist text COLLATE "C" NOT NULL,
-	PRIMARY KEY (organization_id, metric, dim, dim_value, bucket_start)
+	-- bucket_start before dim_value: a report reads a time range of one dimension (all its values).
+	PRIMARY KEY (organization_id, metric, dim, bucket_start, dim_value)
 );
 --> statement-breakpoint
 CREATE TABLE report_state (

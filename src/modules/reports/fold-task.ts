@@ -101,8 +101,9 @@ async function addToBuckets(tx: Tx, organizationId: string, deltas: Map<string, 
   // The buckets the batch adds to, in one read: a batch's facts lie close together in time.
   const slots = keys.map((key) => key.bucket_start)
   const streams = [...new Set(keys.map((key) => key.metric))]
+  const dims = [...new Set(keys.map((key) => key.dim))]
   const existing = new Map<string, ReportBucketsTable>()
-  for (const row of await bucketsAround(tx, organizationId, streams, Math.min(...slots), Math.max(...slots)))
+  for (const row of await bucketsAround(tx, organizationId, streams, dims, Math.min(...slots), Math.max(...slots)))
     existing.set(`${row.metric}\u0000${row.dim}\u0000${row.dim_value}\u0000${Number(row.bucket_start)}`, row)
   await saveBuckets(
     tx,

@@ -66,10 +66,17 @@ export async function insertFacts(tx: Tx, rows: readonly ReportFactsTable[]): Pr
 }
 
 /** The buckets of `streams` starting in [from, to], every dimension: what a batch of the fold adds to. */
-export function bucketsAround(tx: Tx, organizationId: string, streams: readonly string[], from: number, to: number) {
+export function bucketsAround(
+  tx: Tx,
+  organizationId: string,
+  streams: readonly string[],
+  dims: readonly string[],
+  from: number,
+  to: number,
+) {
   return tx.raw.all<ReportBucketsTable>(
-    `SELECT * FROM report_buckets WHERE organization_id = ? AND metric IN (${placeholders(streams.length)}) AND bucket_start >= ? AND bucket_start <= ?`,
-    [organizationId, ...streams, from, to],
+    `SELECT * FROM report_buckets WHERE organization_id = ? AND metric IN (${placeholders(streams.length)}) AND dim IN (${placeholders(dims.length)}) AND bucket_start >= ? AND bucket_start <= ?`,
+    [organizationId, ...streams, ...dims, from, to],
   )
 }
 
@@ -79,7 +86,7 @@ export async function saveBuckets(tx: Tx, rows: readonly ReportBucketsTable[]): 
       tx.raw.run(
         'INSERT INTO report_buckets (organization_id, metric, dim, dim_value, bucket_start, n, total, business_total, hist, business_hist) VALUES ' +
           chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ') +
-          ' ON CONFLICT (organization_id, metric, dim, dim_value, bucket_start) DO UPDATE SET ' +
+          ' ON CONFLICT (organization_id, metric, dim, bucket_start, dim_value) DO UPDATE SET ' +
           'n = excluded.n, total = excluded.total, business_total = excluded.business_total, hist = excluded.hist, business_hist = excluded.business_hist',
         chunk.flatMap((row) => [
           row.organization_id,
