@@ -54,9 +54,16 @@ export function checksum(source: string): string {
  */
 const COLLATE_C = / COLLATE "C"/g
 
+/**
+ * A clause for one engine only, written as a comment: `/* sqlite: WITHOUT ROWID *\/` is that clause on
+ * SQLite and nothing on PostgreSQL (and the other way round for `postgres:`).
+ */
+const ENGINE_ONLY = /\/\* (sqlite|postgres): ([^*]+) \*\//g
+
 /** The statements of a migration's text on `engine` (what migrate() runs, in order). */
 export function statementsFor(text: string, engine: Engine): string[] {
-  const sql = engine === 'sqlite' ? text.replace(COLLATE_C, '') : text
+  const collated = engine === 'sqlite' ? text.replace(COLLATE_C, '') : text
+  const sql = collated.replace(ENGINE_ONLY, (_, only: string, clause: string) => (only === engine ? clause : ''))
   return sql.split(STATEMENT_BREAKPOINT).filter((statement) => statement.trim() !== '')
 }
 

@@ -37,6 +37,10 @@ const FOLD_LIMIT_S = Number(process.env.REPORTS_BENCH_FOLD_LIMIT_S ?? 900)
 const FOLD_BATCH = Number(process.env.REPORTS_BENCH_FOLD_BATCH ?? 1000)
 /** Timed requests per figure (fewer when they take long: at least 5, then until 30 s have passed). */
 const SAMPLES = Number(process.env.REPORTS_BENCH_SAMPLES ?? 25)
+/** REPORTS_BENCH_KEEP=1 keeps the SQLite database (its path is logged) for profiling a report afterwards. */
+const KEEP = process.env.REPORTS_BENCH_KEEP === '1'
+/** REPORTS_BENCH_PARTS: which parts run (default all): `sqlite`, `postgres` (data, fold, queries), `create`. */
+const PARTS = new Set((process.env.REPORTS_BENCH_PARTS ?? 'sqlite,postgres,create').split(','))
 export const REPORTS_BASELINE = process.env.REPORTS_BENCH_BASELINE ?? '594abd2'
 const ROOT = join(import.meta.dir, '../..')
 
@@ -470,7 +474,7 @@ async function benchEngine(setup: EngineSetup): Promise<EngineBench> {
   const countOf = async (table: string) => Number((await opened.app.db.raw.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`))!.n)
   const [facts, buckets, states, logEvents] = [
     await countOf('report_facts'),
-    await countOf('report_buckets'),
+    await countOf('report_totals'),
     await countOf('report_state'),
     await countOf('events'),
   ]
@@ -695,30 +699,32 @@ export async function benchReports(
       engines.push(e)
       report.engine?.(e)
     }
-    engineDone(
-      await benchEngine({
-        engine: 'SQLite',
-        binary,
-        dir,
-        name: sqliteName,
-        env: common,
-        seeder() {
-          const db = new Database(sqlitePath)
-          db.run('PRAGMA busy_timeout = 5000')
-          const sink = new SqliteSink(db)
-          return {
-            sink,
-            finish: async () => sink.finish(),
-            exec: async (text) => void db.run(text),
-            close: async () => db.close(),
-          }
-        },
-        plain: () => plainSqlite(sqlitePath),
-      }),
-    )
-    rmSync(dataDirOf(dir, sqliteName), { recursive: true, force: true })
+    if (PARTS.has('sqlite'))
+      engineDone(
+        await benchEngine({
+          engine: 'SQLite',
+          binary,
+          dir,
+          name: sqliteName,
+          env: common,
+          seeder() {
+            const db = new Database(sqlitePath)
+            db.run('PRAGMA busy_timeout = 5000')
+            const sink = new SqliteSink(db)
+            return {
+              sink,
+              finish: async () => sink.finish(),
+              exec: async (text) => void db.run(text),
+              close: async () => db.close(),
+            }
+          },
+          plain: () => plainSqlite(sqlitePath),
+        }),
+      )
+    if (KEEP) log(`SQLite data kept in ${dataDirOf(dir, sqliteName)}`)
+    else rmSync(dataDirOf(dir, sqliteName), { recursive: true, force: true })
 
-    postgres = await tryPostgres(skipped)
+    postgres = PARTS.has('postgres') ? await tryPostgres(skipped) : undefined
     if (postgres) {
       const url = postgres.url
       engineDone(
@@ -746,6 +752,7 @@ export async function benchReports(
     }
 
     // 4. Ticket creation with reports against the tree before them, fresh deployments.
+    if (!PARTS.has('create')) return { engines, creates, skipped }
     log('ticket creation: this tree against the baseline, SQLite')
     const sqliteOf = (name: string) => join(dataDirOf(dir, name), 'switchboard.db')
     const createDone = (c: CreateBench) => {
@@ -804,7 +811,7 @@ export async function benchReports(
     return { engines, creates, skipped }
   } finally {
     await postgres?.stop()
-    rmSync(dir, { recursive: true, force: true })
+    if (!KEEP) rmSync(dir, { recursive: true, force: true })
   }
 }
 

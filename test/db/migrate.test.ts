@@ -129,6 +129,17 @@ describe('statementsFor', () => {
     ])
     await db.close()
   })
+  test('a clause for one engine, written as a comment, is that clause there and nothing on the other', async () => {
+    const only = 'CREATE TABLE k (a text, b text, PRIMARY KEY (a, b)) /* sqlite: WITHOUT ROWID */ /* postgres: WITH (fillfactor = 90) */;'
+    expect(statementsFor(only, 'sqlite')).toEqual(['CREATE TABLE k (a text, b text, PRIMARY KEY (a, b)) WITHOUT ROWID ;'])
+    expect(statementsFor(only, 'postgres')).toEqual(['CREATE TABLE k (a text, b text, PRIMARY KEY (a, b))  WITH (fillfactor = 90);'])
+    const db = openSqlite(':memory:')
+    await migrate(db, [sqlMigration('0000_k', only)], 'test')
+    expect(await db.raw.get("SELECT sql FROM sqlite_schema WHERE name = 'k'")).toEqual({
+      sql: 'CREATE TABLE k (a text, b text, PRIMARY KEY (a, b)) WITHOUT ROWID ',
+    })
+    await db.close()
+  })
 })
 
 describe('embedded migrations', () => {

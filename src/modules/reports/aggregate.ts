@@ -1,19 +1,19 @@
-// Sums facts over a window, exactly and freshly: the 15-minute buckets wholly inside it, the stored facts
-// of the partial buckets at its two ends, the events the fold has not read yet (folded here, in memory),
-// the intervals still open (an agent's current status, up to now), and the streams read from their tables.
+// Sums facts over a window, exactly and freshly: the day and hour totals wholly inside it (and inside one
+// group), the stored facts of what they leave out (parts of an hour at the edges), the events the fold
+// has not read yet (folded here, in memory), the intervals still open (an agent's current status, up to
+// now), and the streams read from their tables.
 // Grouped by a key per fact: its local bucket (time series) and its value of one dimension.
 import type { Queries } from '../../db/database.ts'
 import { AppError } from '../../errors.ts'
 import { type Schedule, businessMs } from '../../lib/business-hours.ts'
 import { QUARTER_HOUR_MS } from '../../lib/zoned-time.ts'
-import { type Agg, addFact, dimValues, emptyAgg, type Fact, factOfRow, mergeAgg } from './facts.ts'
-import { factSlot, factsOfEvent, keptOut, parseLogRow, slotOf } from './fold.ts'
+import { type Agg, addFact, addTotal, dimValues, emptyAgg, type Fact, factOfRow } from './facts.ts'
+import { factInstant, factsOfEvent, keptOut, parseLogRow, slotOf } from './fold.ts'
 import { StateView } from './fold-state.ts'
-import { parseHistogram } from './histogram.ts'
 import { SOURCE_STREAMS, SPREAD_STREAMS } from './registry.ts'
 import { mrrFacts } from './metrics/billing.ts'
+import { coverOf, HOUR_SPAN, inRanges, spansOf } from './spans.ts'
 import {
-  bucketsIn,
   deletedAmong,
   eventsAfter,
   factsIn,
@@ -23,6 +23,7 @@ import {
   sourceRows,
   statesWithPrefix,
   subscriptionEventsBefore,
+  totalsIn,
 } from './store.ts'
 
 /** Events past the fold a report folds itself; beyond it, it answers 503 until the fold has caught up. */
@@ -37,6 +38,8 @@ export interface AggregateQuery {
   readonly dim: string
   /** The group of an instant (a local bucket's start); undefined: one group, 0. */
   readonly bucketOf?: (instant: number) => number
+  /** The instants where one group ends and the next begins (no total read crosses one). */
+  readonly cuts?: readonly number[]
   readonly schedule: Schedule | undefined
   readonly now: number
 }
@@ -48,60 +51,52 @@ export const groupKey = (bucket: number, dimValue: string) => `${bucket}\u0000${
 
 export async function aggregate(db: Queries, q: AggregateQuery): Promise<Grouped> {
   const grouped: Grouped = new Map()
-  const add = (bucket: number, dimValue: string, stream: string, agg: Agg) => {
+  /** The sum a group's stream adds up to. */
+  const sumOf = (bucket: number, dimValue: string, stream: string): Agg => {
     const key = groupKey(bucket, dimValue)
     let streams = grouped.get(key)
     if (!streams) grouped.set(key, (streams = new Map()))
     let sum = streams.get(stream)
     if (!sum) streams.set(stream, (sum = emptyAgg()))
-    mergeAgg(sum, agg)
+    return sum
   }
   const bucketOf = q.bucketOf ?? (() => 0)
   const addOne = (fact: Fact, weight: 1 | -1 = 1) => {
-    const one = emptyAgg()
-    addFact(one, fact, weight)
-    const instant = SPREAD_STREAMS.has(fact.stream) ? fact.startedAt! : fact.at
-    for (const value of dimValues(fact, q.dim)) add(bucketOf(instant), value, fact.stream, one)
+    for (const value of dimValues(fact, q.dim)) addFact(sumOf(bucketOf(factInstant(fact)), value, fact.stream), fact, weight)
   }
   const folded = q.streams.filter((s) => !SOURCE_STREAMS.has(s))
   const sourced = q.streams.filter((s) => SOURCE_STREAMS.has(s))
   if (folded.length > 0) {
-    const a = Math.min(q.to, Math.ceil(q.from / QUARTER_HOUR_MS) * QUARTER_HOUR_MS)
-    const b = Math.max(a, slotOf(q.to))
-    for (const row of await bucketsIn(db, q.organizationId, folded, q.dim, a, b)) {
-      const agg = {
-        n: Number(row.n),
-        total: Number(row.total),
-        businessTotal: Number(row.business_total),
-        hist: parseHistogram(row.hist),
-        businessHist: parseHistogram(row.business_hist),
+    const progress = await progressOf(db, q.organizationId)
+    const cover = coverOf(q.from, q.to, q.cuts ?? [], progress.dayZone === null ? [HOUR_SPAN] : spansOf(progress.dayZone))
+    const counted: Array<[number, number]> = []
+    for (const [span, ranges] of cover.totals)
+      for (const [from, to] of ranges) {
+        counted.push([from, to])
+        for (const row of await totalsIn(db, q.organizationId, folded, q.dim, span, from, to))
+          addTotal(sumOf(bucketOf(Number(row.bucket_start)), row.dim_value, row.metric), row)
       }
-      add(bucketOf(Number(row.bucket_start)), row.dim_value, row.metric, agg)
-    }
-    // Records deleted since the fold last ran: their facts are still in the buckets, taken out here.
+    counted.sort((x, y) => x[0] - y[0])
+    // Records deleted since the fold last ran: their facts are still in the totals, taken out here.
     const pending = await pendingDeletions(db, q.organizationId)
     for (const recordId of pending)
       for (const row of await factsOfRecord(db, q.organizationId, recordId)) {
         const fact = factOfRow(row)
-        const slot = factSlot(fact)
-        if (folded.includes(fact.stream) && slot >= a && slot < b) addOne(fact, -1)
+        if (folded.includes(fact.stream) && inRanges(counted, factInstant(fact))) addOne(fact, -1)
       }
-    const edges: Array<[number, number]> = [
-      [q.from, a],
-      [b, q.to],
-    ]
-    // Interval pieces by their start (each lies within one bucket), other facts by their time.
+    // What no total covers, from the stored facts: interval pieces by their start (each lies within one
+    // 15-minute slot), other facts by their time.
     const spread = folded.filter((s) => SPREAD_STREAMS.has(s))
     const instant = folded.filter((s) => !SPREAD_STREAMS.has(s))
-    const stored = await Promise.all(
-      edges.flatMap(([from, to]) => [
-        instant.length > 0 && to > from ? factsIn(db, q.organizationId, instant, from, to) : [],
-        spread.length > 0 && to > from ? factsIn(db, q.organizationId, spread, slotOf(from), to, true) : [],
-      ]),
-    )
-    for (const row of stored.flat()) {
-      const fact = pending.has(row.record_id) ? undefined : clipped(factOfRow(row), q)
-      if (fact) addOne(fact)
+    for (const [from, to] of cover.facts) {
+      const rows = [
+        ...(instant.length > 0 ? await factsIn(db, q.organizationId, instant, from, to) : []),
+        ...(spread.length > 0 ? await factsIn(db, q.organizationId, spread, slotOf(from), to, true) : []),
+      ]
+      for (const row of rows) {
+        const fact = pending.has(row.record_id) ? undefined : clipped(factOfRow(row), { from, to, schedule: q.schedule })
+        if (fact) addOne(fact)
+      }
     }
     for (const fact of await unfoldedFacts(db, q, folded)) addOne(fact)
   }

@@ -1,8 +1,8 @@
 // Facts: one row per thing a report counts (a ticket created, a call answered, a survey answer), with its
 // value (a duration in seconds, a score, an amount), its dimensions and the event that produced it. The
 // fold writes them; every figure is an aggregate of facts, so any figure opens into its records.
-import { addToHistogram, type Histogram, mergeHistograms } from './histogram.ts'
-import type { ReportFactsTable } from './table.ts'
+import { addHistogramText, addToHistogram, type Histogram, mergeHistograms, parseHistogram } from './histogram.ts'
+import type { ReportFactsTable, ReportTotalsTable } from './table.ts'
 
 /** Dimension values of a fact; a list (a ticket's tags) counts the fact once under each. */
 export type Dims = Readonly<Record<string, string | readonly string[] | null>>
@@ -76,4 +76,24 @@ export function factOfRow(row: ReportFactsTable): Fact {
     businessValue: row.business_value === null ? null : Number(row.business_value),
     dims: JSON.parse(row.dims),
   }
+}
+
+/** A stored total as a sum. */
+export function aggOfRow(row: Pick<ReportTotalsTable, 'n' | 'total' | 'business_total' | 'hist' | 'business_hist'>): Agg {
+  return {
+    n: Number(row.n),
+    total: Number(row.total),
+    businessTotal: Number(row.business_total),
+    hist: parseHistogram(row.hist),
+    businessHist: parseHistogram(row.business_hist),
+  }
+}
+
+/** Adds a stored total to the sum, its histograms straight from their text. */
+export function addTotal(agg: Agg, row: Pick<ReportTotalsTable, 'n' | 'total' | 'business_total' | 'hist' | 'business_hist'>): void {
+  agg.n += Number(row.n)
+  agg.total += Number(row.total)
+  agg.businessTotal += Number(row.business_total)
+  addHistogramText(agg.hist, row.hist)
+  addHistogramText(agg.businessHist, row.business_hist)
 }

@@ -1,24 +1,21 @@
 // The reports_fold cron task (once per cluster): each organization's new events, in its stream order, in
-// batches of one short transaction each, into facts and buckets. Rebuilding forgets what was folded and
+// batches of one short transaction each, into facts and totals. Rebuilding forgets what was folded and
 // reads the whole log again: the same events give the same facts, so it can run any time, any number of times.
 import type { AppContext } from '../../context.ts'
 import type { Tx } from '../../db/database.ts'
 import type { Schedule } from '../../lib/business-hours.ts'
 import type { TaskDefinition } from '../../jobs/scheduler.ts'
-import type { ReportBucketsTable } from './table.ts'
-import type { Agg } from './facts.ts'
-import { mergeAgg } from './facts.ts'
-import { factOfRow } from './facts.ts'
-import { bucketDeltas, factsOfEvent, keptOut, parseLogRow, slotOf, stateKeysOf } from './fold.ts'
+import { type Agg, type Fact, factOfRow } from './facts.ts'
+import { factsOfEvent, keptOut, parseLogRow, slotOf, stateKeysOf, totalDeltas } from './fold.ts'
 import { StateView } from './fold-state.ts'
-import { histogramText, parseHistogram } from './histogram.ts'
 import { SPREAD_STREAMS } from './registry.ts'
+import { type Span, spansOf } from './spans.ts'
+import { addToTotals } from './totals.ts'
 import {
   deletedAmong,
   eventsAfter,
   factsOfRecord,
   finishDeletion,
-  bucketsAround,
   findReportSettings,
   forgetFolded,
   forgetFoldedSince,
@@ -27,7 +24,6 @@ import {
   organizationsBehind,
   pendingDeletions,
   progressOf,
-  saveBuckets,
   saveProgress,
 } from './store.ts'
 
@@ -46,16 +42,20 @@ export async function foldBatch(app: Pick<AppContext, 'db' | 'clock'>, organizat
     await tx.lock(`reports.fold:${organizationId}`)
     const progress = await progressOf(tx, organizationId)
     const rows = await eventsAfter(tx, organizationId, progress.foldedSeq, batch)
-    const deltas = await takeOutDeleted(tx, organizationId)
+    const settings = await findReportSettings(tx, organizationId)
+    // The day totals stay in the zone they were begun in (a whole rebuild takes the organization's current one).
+    const dayZone = progress.dayZone ?? settings?.time_zone ?? 'UTC'
+    const spans = spansOf(dayZone)
+    const deltas = await takeOutDeleted(tx, organizationId, spans)
     if (rows.length === 0) {
-      await addToBuckets(tx, organizationId, deltas)
+      await addToTotals(tx, organizationId, deltas)
       return 0
     }
-    const schedule = scheduleOf((await findReportSettings(tx, organizationId))?.business_hours)
+    const schedule = scheduleOf(settings?.business_hours)
     const state = new StateView(tx, organizationId)
     const events = rows.map(parseLogRow)
     await state.prefetch(events.flatMap(stateKeysOf))
-    const made = []
+    const made: Fact[] = []
     for (const event of events) made.push(...keptOut(progress, event.seq, await factsOfEvent(event, state, schedule)))
     // A record deleted before its events were folded is never counted.
     const deleted = await deletedAmong(tx, organizationId, [...new Set(made.map((fact) => fact.recordId))])
@@ -75,74 +75,49 @@ export async function foldBatch(app: Pick<AppContext, 'db' | 'clock'>, organizat
         dims: JSON.stringify(fact.dims),
       })),
     )
-    await addToBuckets(tx, organizationId, bucketDeltas(facts, 1, deltas))
+    // Events read again by a rebuild from a date add only to the totals it forgot (from keepBefore on).
+    const again = (fact: Fact) => progress.keepBefore !== null && fact.seq <= progress.keepUntilSeq
+    totalDeltas(facts.filter(again), spans, 1, deltas, progress.keepBefore ?? undefined)
+    totalDeltas(
+      facts.filter((fact) => !again(fact)),
+      spans,
+      1,
+      deltas,
+    )
+    await addToTotals(tx, organizationId, deltas)
     await state.save(tx)
-    await saveProgress(tx, organizationId, Number(rows.at(-1)!.seq), app.clock.now())
+    await saveProgress(tx, organizationId, Number(rows.at(-1)!.seq), app.clock.now(), dayZone)
     return rows.length
   })
 }
 
-/** The deleted records' facts, out of the buckets (as deltas) and out of report_facts. */
-async function takeOutDeleted(tx: Tx, organizationId: string): Promise<Map<string, Agg>> {
+/** The deleted records' facts, out of the totals (as deltas) and out of report_facts. */
+async function takeOutDeleted(tx: Tx, organizationId: string, spans: readonly Span[]): Promise<Map<string, Agg>> {
   const deltas = new Map<string, Agg>()
   for (const recordId of await pendingDeletions(tx, organizationId)) {
-    bucketDeltas((await factsOfRecord(tx, organizationId, recordId)).map(factOfRow), -1, deltas)
+    totalDeltas((await factsOfRecord(tx, organizationId, recordId)).map(factOfRow), spans, -1, deltas)
     await finishDeletion(tx, organizationId, recordId)
   }
   return deltas
 }
 
-async function addToBuckets(tx: Tx, organizationId: string, deltas: Map<string, Agg>): Promise<void> {
-  const keys = [...deltas.keys()].map((key) => {
-    const [metric, dim, dimValue, slot] = key.split('\u0000') as [string, string, string, string]
-    return { organization_id: organizationId, metric, dim, dim_value: dimValue, bucket_start: Number(slot), delta: deltas.get(key)! }
-  })
-  if (keys.length === 0) return
-  // The buckets the batch adds to, in one read: a batch's facts lie close together in time.
-  const slots = keys.map((key) => key.bucket_start)
-  const streams = [...new Set(keys.map((key) => key.metric))]
-  const dims = [...new Set(keys.map((key) => key.dim))]
-  const existing = new Map<string, ReportBucketsTable>()
-  for (const row of await bucketsAround(tx, organizationId, streams, dims, Math.min(...slots), Math.max(...slots)))
-    existing.set(`${row.metric}\u0000${row.dim}\u0000${row.dim_value}\u0000${Number(row.bucket_start)}`, row)
-  await saveBuckets(
-    tx,
-    keys.map((key) => {
-      const row = existing.get(`${key.metric}\u0000${key.dim}\u0000${key.dim_value}\u0000${key.bucket_start}`)
-      const agg = row
-        ? {
-            n: Number(row.n),
-            total: Number(row.total),
-            businessTotal: Number(row.business_total),
-            hist: parseHistogram(row.hist),
-            businessHist: parseHistogram(row.business_hist),
-          }
-        : { n: 0, total: 0, businessTotal: 0, hist: new Map(), businessHist: new Map() }
-      mergeAgg(agg, key.delta)
-      const { delta: _, ...id } = key
-      return {
-        ...id,
-        n: agg.n,
-        total: agg.total,
-        business_total: agg.businessTotal,
-        hist: histogramText(agg.hist),
-        business_hist: histogramText(agg.businessHist),
-      }
-    }),
-  )
-}
-
-/** Folds every organization's new events, at most `maxBatches` batches in all; how many events. */
-export async function foldAll(app: Pick<AppContext, 'db' | 'clock'>, maxBatches = 50): Promise<number> {
+/**
+ * Folds every organization's new events, a batch of each in turn, until all are read, `budgetMs` of
+ * real time has passed or `signal` aborts; how many events. Each batch is its own short transaction.
+ */
+export async function foldAll(app: Pick<AppContext, 'db' | 'clock'>, budgetMs = 5_000, signal?: AbortSignal): Promise<number> {
+  const deadline = performance.now() + budgetMs
   let folded = 0
-  let batches = 0
-  for (const { organization_id } of await organizationsBehind(app.db)) {
-    while (batches < maxBatches) {
-      batches += 1
-      const n = await foldBatch(app, organization_id)
+  let behind = (await organizationsBehind(app.db)).map((row) => row.organization_id)
+  while (behind.length > 0) {
+    const still: string[] = []
+    for (const organizationId of behind) {
+      const n = await foldBatch(app, organizationId)
       folded += n
-      if (n < FOLD_BATCH) break
+      if (n === FOLD_BATCH) still.push(organizationId)
+      if (performance.now() > deadline || signal?.aborted) return folded
     }
+    behind = still
   }
   return folded
 }
@@ -173,8 +148,9 @@ export function reportsFoldTask(app: AppContext, intervalMs: number): TaskDefini
   return {
     name: 'reports_fold',
     intervalMs,
-    async run() {
-      const folded = await foldAll(app)
+    async run({ signal }) {
+      // Until caught up, within half the interval: a large backlog is read over a few runs.
+      const folded = await foldAll(app, Math.max(1_000, intervalMs / 2), signal)
       return { worked: folded > 0, events_folded: folded }
     },
   }

@@ -1,11 +1,12 @@
-// The fold: events of the log -> facts -> 15-minute UTC buckets. Facts of intervals (an agent's time in a
-// status) are split at the bucket edges they cross; a duration gets its business-time value from the
-// organization's schedule as it stands when the fold reads the event (reports rebuild recomputes).
+// The fold: events of the log -> facts -> totals by hour and by day. Facts of intervals (an agent's time
+// in a status) are split at every 15-minute edge they cross (every span's edge is one); a duration gets
+// its business-time value from the organization's schedule when the fold reads the event (rebuild recomputes).
 import { type Schedule, businessMs } from '../../lib/business-hours.ts'
 import { QUARTER_HOUR_MS } from '../../lib/zoned-time.ts'
 import { type Agg, addFact, dimValues, emptyAgg, type Fact } from './facts.ts'
 import type { FoldEvent, FoldState } from './metric.ts'
 import { FOLDERS, SPREAD_STREAMS } from './registry.ts'
+import type { Span } from './spans.ts'
 import type { LogRow, Progress } from './store.ts'
 
 export function parseLogRow(row: LogRow): FoldEvent {
@@ -22,11 +23,14 @@ export async function factsOfEvent(event: FoldEvent, state: FoldState, schedule:
 
 export const slotOf = (instant: number) => Math.floor(instant / QUARTER_HOUR_MS) * QUARTER_HOUR_MS
 
-/** The bucket a fact counts in: an interval piece's by its start, any other by its time. */
-export const factSlot = (fact: Pick<Fact, 'stream' | 'at' | 'startedAt'>) =>
-  slotOf(SPREAD_STREAMS.has(fact.stream) ? fact.startedAt! : fact.at)
+/** The instant a fact counts at: an interval piece's start, any other fact's time. */
+export const factInstant = (fact: Pick<Fact, 'stream' | 'at' | 'startedAt'>) =>
+  SPREAD_STREAMS.has(fact.stream) ? fact.startedAt! : fact.at
 
-/** An interval fact in pieces, one per 15-minute bucket it crosses (value: the seconds of each piece). */
+/** The 15-minute slot a fact counts in. */
+export const factSlot = (fact: Pick<Fact, 'stream' | 'at' | 'startedAt'>) => slotOf(factInstant(fact))
+
+/** An interval fact in pieces, one per 15-minute slot it crosses (value: the seconds of each piece). */
 function pieces(fact: Fact): Fact[] {
   if (!SPREAD_STREAMS.has(fact.stream) || fact.startedAt === null) return [fact]
   const out: Fact[] = []
@@ -45,17 +49,37 @@ function withBusinessValue(fact: Fact, schedule: Schedule | undefined): Fact {
   return { ...fact, businessValue: Math.round(businessMs(schedule, fact.startedAt, end) / 1000) }
 }
 
-/** `${stream}\u0000${dim}\u0000${dimValue}\u0000${slot}` -> the sum of the facts in it (dim '' is the total). */
-export function bucketDeltas(facts: readonly Fact[], weight: 1 | -1 = 1, deltas = new Map<string, Agg>()): Map<string, Agg> {
+/** `${stream}\u0000${dim}\u0000${dimValue}\u0000${span}\u0000${start}` -> a key of the totals. */
+export const totalKey = (stream: string, dim: string, dimValue: string, span: string, start: number) =>
+  `${stream}\u0000${dim}\u0000${dimValue}\u0000${span}\u0000${start}`
+
+/**
+ * The facts summed into each total they count in (every span, every dimension; dim '' is the whole).
+ * Totals starting before `from` are left alone: a rebuild from a date keeps them as they are.
+ */
+export function totalDeltas(
+  facts: readonly Fact[],
+  spans: readonly Span[],
+  weight: 1 | -1 = 1,
+  deltas = new Map<string, Agg>(),
+  from = Number.NEGATIVE_INFINITY,
+): Map<string, Agg> {
+  // A batch's facts lie close together: each span's start is computed once per 15-minute slot.
+  const starts = spans.map(() => new Map<number, number>())
   for (const fact of facts) {
     const slot = factSlot(fact)
-    for (const dim of ['', ...Object.keys(fact.dims)])
-      for (const value of dimValues(fact, dim)) {
-        const key = `${fact.stream}\u0000${dim}\u0000${value}\u0000${slot}`
-        let agg = deltas.get(key)
-        if (!agg) deltas.set(key, (agg = emptyAgg()))
-        addFact(agg, fact, weight)
-      }
+    spans.forEach((span, i) => {
+      let start = starts[i]!.get(slot)
+      if (start === undefined) starts[i]!.set(slot, (start = span.startOf(slot)))
+      if (start < from) return
+      for (const dim of ['', ...Object.keys(fact.dims)])
+        for (const value of dimValues(fact, dim)) {
+          const key = totalKey(fact.stream, dim, value, span.name, start)
+          let agg = deltas.get(key)
+          if (!agg) deltas.set(key, (agg = emptyAgg()))
+          addFact(agg, fact, weight)
+        }
+    })
   }
   return deltas
 }

@@ -3,7 +3,7 @@
 // threshold is exact), then at 4 significant figures (within 0.1 %); a percentile is the nearest-rank
 // value of that grid. Means and sums stay exact (buckets keep the sum).
 
-/** Histogram cell -> count. Cells are the rounded values themselves (as strings, for JSON). */
+/** Histogram cell -> count. Cells are the rounded values themselves; stored as a flat JSON array (histogramText). */
 export type Histogram = Map<number, number>
 
 /** The grid value of `v` (whole, then rounded down to 4 significant figures; negative values count as 0). */
@@ -31,16 +31,25 @@ export function mergeHistograms(into: Histogram, from: Histogram): void {
 
 /** The nearest-rank `p`-th percentile (0 < p <= 100): the smallest grid value with at least p % of values at or below it. */
 export function percentile(h: Histogram, p: number): number | null {
+  return percentiles(h, [p])[0]!
+}
+
+/** Several percentiles of one histogram (ascending `ps`), its cells sorted once. */
+export function percentiles(h: Histogram, ps: readonly number[]): (number | null)[] {
   let n = 0
   for (const count of h.values()) n += count
-  if (n === 0) return null
-  const rank = Math.ceil((p / 100) * n)
+  if (n === 0) return ps.map(() => null)
+  // A typed array sorts numbers natively: a year's histogram can hold some 20,000 cells.
+  const cells = Float64Array.from(h.keys()).sort()
+  const out: (number | null)[] = []
   let seen = 0
-  for (const cell of [...h.keys()].sort((a, b) => a - b)) {
-    seen += h.get(cell)!
-    if (seen >= rank) return cell
+  let i = 0
+  for (const p of ps) {
+    const rank = Math.ceil((p / 100) * n)
+    while (i < cells.length && seen + h.get(cells[i]!)! < rank) seen += h.get(cells[i++]!)!
+    out.push(i < cells.length ? cells[i]! : null)
   }
-  return null
+  return out
 }
 
 /** How many values are at or below `limit` (exact for whole limits up to 9,999). */
@@ -50,13 +59,22 @@ export function countAtMost(h: Histogram, limit: number): number {
   return n
 }
 
+/** As stored: `[cell, count, cell, count, …]` by cell (a flat array of numbers parses fast). */
 export function histogramText(h: Histogram): string {
-  const cells = [...h.entries()].sort((a, b) => a[0] - b[0])
-  return JSON.stringify(Object.fromEntries(cells))
+  const flat: number[] = []
+  for (const cell of Float64Array.from(h.keys()).sort()) flat.push(cell, h.get(cell)!)
+  return JSON.stringify(flat)
 }
 
 export function parseHistogram(text: string): Histogram {
   const h: Histogram = new Map()
-  for (const [cell, count] of Object.entries(JSON.parse(text) as Record<string, number>)) h.set(Number(cell), count)
+  addHistogramText(h, text)
   return h
+}
+
+/** Adds a stored histogram to `into` without making a histogram of it first. */
+export function addHistogramText(into: Histogram, text: string): void {
+  if (text === '[]') return
+  const flat = JSON.parse(text) as number[]
+  for (let i = 0; i < flat.length; i += 2) addToCell(into, flat[i]!, flat[i + 1]!)
 }

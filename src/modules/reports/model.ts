@@ -51,7 +51,8 @@ export const SummaryQuery = t.Object({
   }),
   compare: t.Optional(
     oneOf(['none', 'previous_period', 'previous_year'] as const, {
-      description: 'What each figure is compared with: the window just before (default), 52 weeks before, or nothing',
+      description:
+        'What each figure is compared with: the window of as many hours just before (default; a 23-hour DST day is compared with the 23 hours before it), 52 weeks before, or nothing',
     }),
   ),
 })

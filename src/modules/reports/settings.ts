@@ -8,7 +8,7 @@ export const SETTINGS = {
     maximum: 3600,
     default: 10,
     description:
-      "Seconds between runs of the `reports_fold` cron task (1–3600), which folds new events into the reports' 15-minute buckets. Reports are exact either way: they fold the newest events themselves; a longer interval only makes them read more.",
+      "Seconds between runs of the `reports_fold` cron task (1–3600), which folds new events into the reports' hourly and daily totals (each run reads until caught up, for at most half the interval). Reports are exact either way: they fold the newest events themselves; a longer interval only makes them read more.",
   }),
 } satisfies Record<string, TSchema>
 

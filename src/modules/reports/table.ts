@@ -1,4 +1,4 @@
-// The rows of the reports tables (0023_reports.sql).
+// The rows of the reports tables (0023_reports.sql, 0024_report_totals.sql).
 
 export interface ReportFactsTable {
   organization_id: string
@@ -13,12 +13,14 @@ export interface ReportFactsTable {
   dims: string
 }
 
-export interface ReportBucketsTable {
+export interface ReportTotalsTable {
   organization_id: string
   metric: string
   dim: string
-  dim_value: string
+  /** 'hour' (UTC) or 'day' (in report_progress.day_zone). */
+  span: string
   bucket_start: number
+  dim_value: string
   n: number
   total: number
   business_total: number
@@ -38,6 +40,7 @@ export interface ReportProgressTable {
   folded_at: number
   keep_before: number | null
   keep_until_seq: number | null
+  day_zone: string | null
 }
 
 export interface ReportDeletionsTable {
@@ -57,7 +60,7 @@ export interface ReportSettingsTable {
 declare module '../../db/database.ts' {
   interface Tables {
     report_facts: ReportFactsTable
-    report_buckets: ReportBucketsTable
+    report_totals: ReportTotalsTable
     report_state: ReportStateTable
     report_progress: ReportProgressTable
     report_settings: ReportSettingsTable

@@ -54,6 +54,7 @@ export async function reportTimeseries(
     to: window.to,
     dim: groupBy,
     bucketOf,
+    cuts: starts,
     schedule: window.schedule,
     now: window.now,
   }

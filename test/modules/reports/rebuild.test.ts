@@ -69,3 +69,47 @@ test('a full rebuild changes nothing; a rebuild from a date applies a new schedu
   await rebuildReports(app.context, seed.org.id)
   expect([await businessMean(day1, day2), await businessMean(day2, day2 + DAY)]).toEqual([7200, 7200])
 })
+
+test('day totals stay in the zone they were begun in until a whole rebuild, and the figures never depend on it', async () => {
+  const org = await seedOrganization(app, 'rebuild-zone')
+  // Signed in for each request: the fake clock outruns a session.
+  const as = async (method: string, path: string, body?: unknown) =>
+    app.request(path, {
+      method,
+      headers: { ...(await signIn(app, org.users.admin.user)).auth, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  const dayZone = async () =>
+    (await app.context.db.raw.get<{ day_zone: string }>('SELECT day_zone FROM report_progress WHERE organization_id = ?', [org.org.id]))
+      ?.day_zone
+  const zoneOf = (zone: string) => ({ time_zone: zone, business_hours: null })
+  expect((await as('PUT', '/api/v1/reports/settings', zoneOf('Asia/Kolkata'))).status).toBe(200)
+  for (let k = 0; k < 6; k++) {
+    expect((await as('POST', '/api/v1/tickets', { subject: `T${k}` })).status).toBe(201)
+    app.clock.advance(7 * HOUR)
+  }
+  const daily = async (zone: string) => {
+    const from = new Date(app.clock.now() - 3 * DAY).toISOString()
+    const to = new Date(app.clock.now()).toISOString()
+    const body = await json<{ series: { points: { start: string; value: number }[] }[] }>(
+      await as('GET', `/api/v1/reports/timeseries?metric=tickets.created&granularity=day&tz=${zone}&from=${from}&to=${to}`),
+    )
+    return body.series[0]!.points
+  }
+  const before = { kolkata: await daily('Asia/Kolkata'), newYork: await daily('America/New_York') }
+  await foldAll(app.context)
+  expect(await dayZone()).toBe('Asia/Kolkata')
+  expect({ kolkata: await daily('Asia/Kolkata'), newYork: await daily('America/New_York') }).toEqual(before)
+  // A new zone: the totals keep Kolkata's days (New York's are read from hours) until a whole rebuild.
+  expect((await as('PUT', '/api/v1/reports/settings', zoneOf('America/New_York'))).status).toBe(200)
+  expect((await as('POST', '/api/v1/tickets', { subject: 'later' })).status).toBe(201)
+  await foldAll(app.context)
+  expect(await dayZone()).toBe('Asia/Kolkata')
+  const after = { kolkata: await daily('Asia/Kolkata'), newYork: await daily('America/New_York') }
+  await rebuildReports(app.context, org.org.id, app.clock.now() - DAY)
+  expect(await dayZone()).toBe('Asia/Kolkata')
+  expect({ kolkata: await daily('Asia/Kolkata'), newYork: await daily('America/New_York') }).toEqual(after)
+  await rebuildReports(app.context, org.org.id)
+  expect(await dayZone()).toBe('America/New_York')
+  expect({ kolkata: await daily('Asia/Kolkata'), newYork: await daily('America/New_York') }).toEqual(after)
+})

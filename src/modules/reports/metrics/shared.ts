@@ -1,6 +1,6 @@
 // Pieces the metric families share: reading times from event data, and turning aggregates into values.
 import type { Agg } from '../facts.ts'
-import { countAtMost, percentile } from '../histogram.ts'
+import { countAtMost, percentiles } from '../histogram.ts'
 import type { DurationValue, MetricParams } from '../metric.ts'
 
 /** Epoch ms of an ISO time in event data (null stays null). */
@@ -30,12 +30,8 @@ export const duration =
     let valued = 0
     for (const n of hist.values()) valued += n
     const total = business ? agg.businessTotal : agg.total
-    return {
-      count: valued,
-      mean: valued === 0 ? null : Math.round((total / valued) * 10) / 10,
-      p50: percentile(hist, 50),
-      p90: percentile(hist, 90),
-    }
+    const [p50, p90] = percentiles(hist, [50, 90])
+    return { count: valued, mean: valued === 0 ? null : Math.round((total / valued) * 10) / 10, p50: p50!, p90: p90! }
   }
 
 /** How many of a stream's values are at most `limit`. */

@@ -1,6 +1,6 @@
-// The reports' SQL about facts and buckets: writing a batch's, reading a window's, and the deleted records.
+// The reports' SQL about facts and totals: writing a batch's, reading a window's, and the deleted records.
 import type { Queries, Tx } from '../../../db/database.ts'
-import type { ReportBucketsTable, ReportFactsTable } from '../table.ts'
+import type { ReportFactsTable, ReportTotalsTable } from '../table.ts'
 import { chunks, placeholders } from './sql.ts'
 
 /** A record deleted (in its deleting transaction): its facts leave the reports. Written once. */
@@ -65,35 +65,44 @@ export async function insertFacts(tx: Tx, rows: readonly ReportFactsTable[]): Pr
   )
 }
 
-/** The buckets of `streams` starting in [from, to], every dimension: what a batch of the fold adds to. */
-export function bucketsAround(
+/** The totals of `streams` over one span starting in [from, to], every dimension: what a batch of the fold adds to. */
+export function totalsAround(
   tx: Tx,
   organizationId: string,
+  span: string,
   streams: readonly string[],
   dims: readonly string[],
   from: number,
   to: number,
 ) {
-  return tx.raw.all<ReportBucketsTable>(
-    `SELECT * FROM report_buckets WHERE organization_id = ? AND metric IN (${placeholders(streams.length)}) AND dim IN (${placeholders(dims.length)}) AND bucket_start >= ? AND bucket_start <= ?`,
-    [organizationId, ...streams, ...dims, from, to],
+  return tx.raw.all<ReportTotalsTable>(
+    `SELECT * FROM report_totals WHERE organization_id = ? AND metric IN (${placeholders(streams.length)}) AND dim IN (${placeholders(dims.length)}) AND span = ? AND bucket_start >= ? AND bucket_start <= ?`,
+    [organizationId, ...streams, ...dims, span, from, to],
   )
 }
 
-export async function saveBuckets(tx: Tx, rows: readonly ReportBucketsTable[]): Promise<void> {
+const TOTAL_COLUMNS = 'organization_id, metric, dim, span, bucket_start, dim_value, n, total, business_total, hist, business_hist'
+const TOTAL_KEY = 'organization_id, metric, dim, span, bucket_start, dim_value'
+
+/**
+ * Writes totals: `add` adds the rows' counts and sums to what is stored (no histogram: nothing to read
+ * first); otherwise the rows are the new totals, histograms included (read and merged by the caller).
+ */
+export async function saveTotals(tx: Tx, rows: readonly ReportTotalsTable[], add: boolean): Promise<void> {
+  const update = add
+    ? 'n = report_totals.n + excluded.n, total = report_totals.total + excluded.total, business_total = report_totals.business_total + excluded.business_total'
+    : 'n = excluded.n, total = excluded.total, business_total = excluded.business_total, hist = excluded.hist, business_hist = excluded.business_hist'
   await Promise.all(
     chunks(rows).map((chunk) =>
       tx.raw.run(
-        'INSERT INTO report_buckets (organization_id, metric, dim, dim_value, bucket_start, n, total, business_total, hist, business_hist) VALUES ' +
-          chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ') +
-          ' ON CONFLICT (organization_id, metric, dim, bucket_start, dim_value) DO UPDATE SET ' +
-          'n = excluded.n, total = excluded.total, business_total = excluded.business_total, hist = excluded.hist, business_hist = excluded.business_hist',
+        `INSERT INTO report_totals (${TOTAL_COLUMNS}) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ON CONFLICT (${TOTAL_KEY}) DO UPDATE SET ${update}`,
         chunk.flatMap((row) => [
           row.organization_id,
           row.metric,
           row.dim,
-          row.dim_value,
+          row.span,
           row.bucket_start,
+          row.dim_value,
           row.n,
           row.total,
           row.business_total,
@@ -105,11 +114,19 @@ export async function saveBuckets(tx: Tx, rows: readonly ReportBucketsTable[]): 
   )
 }
 
-/** The buckets of `streams` under dimension `dim` starting in [from, to). */
-export function bucketsIn(db: Queries, organizationId: string, streams: readonly string[], dim: string, from: number, to: number) {
-  return db.raw.all<ReportBucketsTable>(
-    `SELECT * FROM report_buckets WHERE organization_id = ? AND metric IN (${placeholders(streams.length)}) AND dim = ? AND bucket_start >= ? AND bucket_start < ?`,
-    [organizationId, ...streams, dim, from, to],
+/** The totals of `streams` under dimension `dim` over `span`, starting in [from, to). */
+export function totalsIn(
+  db: Queries,
+  organizationId: string,
+  streams: readonly string[],
+  dim: string,
+  span: string,
+  from: number,
+  to: number,
+) {
+  return db.raw.all<ReportTotalsTable>(
+    `SELECT metric, dim_value, bucket_start, n, total, business_total, hist, business_hist FROM report_totals WHERE organization_id = ? AND metric IN (${placeholders(streams.length)}) AND dim = ? AND span = ? AND bucket_start >= ? AND bucket_start < ?`,
+    [organizationId, ...streams, dim, span, from, to],
   )
 }
 

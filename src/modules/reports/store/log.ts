@@ -37,6 +37,8 @@ export interface Progress {
   /** While a rebuild from a date reads the log again: the facts before this slot are kept, not made again. */
   keepBefore: number | null
   keepUntilSeq: number
+  /** The zone of the day totals (set by the first fold from the organization's zone; kept until a whole rebuild). */
+  dayZone: string | null
 }
 
 export async function progressOf(db: Queries, organizationId: string): Promise<Progress> {
@@ -45,14 +47,15 @@ export async function progressOf(db: Queries, organizationId: string): Promise<P
     foldedSeq: Number(row?.folded_seq ?? 0),
     keepBefore: row?.keep_before === null || row?.keep_before === undefined ? null : Number(row.keep_before),
     keepUntilSeq: Number(row?.keep_until_seq ?? 0),
+    dayZone: row?.day_zone ?? null,
   }
 }
 
-export function saveProgress(tx: Tx, organizationId: string, seq: number, now: number): Promise<number> {
+export function saveProgress(tx: Tx, organizationId: string, seq: number, now: number, dayZone: string): Promise<number> {
   return tx.raw.run(
-    'INSERT INTO report_progress (organization_id, folded_seq, folded_at) VALUES (?, ?, ?) ' +
-      'ON CONFLICT (organization_id) DO UPDATE SET folded_seq = excluded.folded_seq, folded_at = excluded.folded_at',
-    [organizationId, seq, now],
+    'INSERT INTO report_progress (organization_id, folded_seq, folded_at, day_zone) VALUES (?, ?, ?, ?) ' +
+      'ON CONFLICT (organization_id) DO UPDATE SET folded_seq = excluded.folded_seq, folded_at = excluded.folded_at, day_zone = excluded.day_zone',
+    [organizationId, seq, now, dayZone],
   )
 }
 
@@ -113,13 +116,13 @@ export function saveReportSettings(tx: Tx, row: ReportSettingsTable): Promise<nu
 export async function forgetFolded(tx: Tx, organizationId: string): Promise<void> {
   // The deletions stay: a rebuild reads the log again, and must not count the deleted records again.
   await tx.raw.run('UPDATE report_deletions SET folded = true WHERE organization_id = ?', [organizationId])
-  for (const table of ['report_facts', 'report_buckets', 'report_state', 'report_progress'])
+  for (const table of ['report_facts', 'report_totals', 'report_state', 'report_progress'])
     await tx.raw.run(`DELETE FROM ${table} WHERE organization_id = ?`, [organizationId])
 }
 
 /**
- * Forgets the facts and buckets from the slot `keepBefore` on (an interval piece by its start) and the
- * state, and starts the log again from its first event, keeping what came before `keepBefore`.
+ * Forgets the facts and totals from `keepBefore` on (an interval piece by its start; a total by its start)
+ * and the state, and starts the log again from its first event, keeping what came before `keepBefore`.
  */
 export async function forgetFoldedSince(
   tx: Tx,
@@ -131,7 +134,7 @@ export async function forgetFoldedSince(
     `DELETE FROM report_facts WHERE organization_id = ? AND (CASE WHEN metric IN (${placeholders(spreadStreams.length)}) THEN started_at ELSE at END) >= ?`,
     [organizationId, ...spreadStreams, keepBefore],
   )
-  await tx.raw.run('DELETE FROM report_buckets WHERE organization_id = ? AND bucket_start >= ?', [organizationId, keepBefore])
+  await tx.raw.run('DELETE FROM report_totals WHERE organization_id = ? AND bucket_start >= ?', [organizationId, keepBefore])
   await tx.raw.run('DELETE FROM report_state WHERE organization_id = ?', [organizationId])
   const last = await tx.raw.get<{ seq: number }>(
     'SELECT coalesce(max(stream_seq), 0) AS seq FROM events WHERE organization_id = ? AND stream_seq IS NOT NULL',
