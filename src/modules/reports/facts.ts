@@ -1,7 +1,7 @@
 // Facts: one row per thing a report counts (a ticket created, a call answered, a survey answer), with its
 // value (a duration in seconds, a score, an amount), its dimensions and the event that produced it. The
 // fold writes them; every figure is an aggregate of facts, so any figure opens into its records.
-import { addHistogramText, addToHistogram, type Histogram, mergeHistograms, parseHistogram } from './histogram.ts'
+import { addHistogramText, addToHistogram, Histogram, mergeHistograms, parseHistogram } from './histogram.ts'
 import type { ReportFactsTable, ReportTotalsTable } from './table.ts'
 
 /** Dimension values of a fact; a list (a ticket's tags) counts the fact once under each. */
@@ -31,7 +31,7 @@ export interface Agg {
   businessHist: Histogram
 }
 
-export const emptyAgg = (): Agg => ({ n: 0, total: 0, businessTotal: 0, hist: new Map(), businessHist: new Map() })
+export const emptyAgg = (): Agg => ({ n: 0, total: 0, businessTotal: 0, hist: new Histogram(), businessHist: new Histogram() })
 
 /** Adds a fact to the sum (`weight` -1 takes it out again: a deleted record's). */
 export function addFact(agg: Agg, fact: Pick<Fact, 'value' | 'businessValue'>, weight: 1 | -1 = 1): void {

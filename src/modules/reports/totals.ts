@@ -34,8 +34,8 @@ export async function addToTotals(tx: Tx, organizationId: string, deltas: Map<st
     hist: histogramText(agg.hist),
     business_hist: histogramText(agg.businessHist),
   })
-  const counted = changes.filter((c) => c.delta.hist.size === 0 && c.delta.businessHist.size === 0)
-  const measured = changes.filter((c) => c.delta.hist.size > 0 || c.delta.businessHist.size > 0)
+  const counted = changes.filter((c) => c.delta.hist.empty && c.delta.businessHist.empty)
+  const measured = changes.filter((c) => !c.delta.hist.empty || !c.delta.businessHist.empty)
   await saveTotals(
     tx,
     counted.map((c) => row(c, c.delta)),

@@ -1,6 +1,6 @@
 // Pieces the metric families share: reading times from event data, and turning aggregates into values.
 import type { Agg } from '../facts.ts'
-import { countAtMost, percentiles } from '../histogram.ts'
+import { countAtMost, countOf, percentiles } from '../histogram.ts'
 import type { DurationValue, MetricParams } from '../metric.ts'
 
 /** Epoch ms of an ISO time in event data (null stays null). */
@@ -27,8 +27,7 @@ export const duration =
     if (!agg || agg.n === 0) return { count: 0, mean: null, p50: null, p90: null }
     const business = params.hours === 'business'
     const hist = business ? agg.businessHist : agg.hist
-    let valued = 0
-    for (const n of hist.values()) valued += n
+    const valued = countOf(hist)
     const total = business ? agg.businessTotal : agg.total
     const [p50, p90] = percentiles(hist, [50, 90])
     return { count: valued, mean: valued === 0 ? null : Math.round((total / valued) * 10) / 10, p50: p50!, p90: p90! }
