@@ -94,7 +94,8 @@ export function keptOut(progress: Progress, seq: number, facts: Fact[]): Fact[] 
 export function stateKeysOf(event: FoldEvent): string[] {
   const data = event.data as { ticket?: { id: string }; engagement?: { id: string }; agent?: { id: string } }
   const keys: string[] = []
-  if (data.ticket) keys.push(`t:${data.ticket.id}`)
+  // A ticket's creation reads no state (metrics/tickets.ts).
+  if (data.ticket && event.type !== 'ticket.created') keys.push(`t:${data.ticket.id}`)
   if (data.engagement) keys.push(`e:${data.engagement.id}`)
   if (data.agent) keys.push(`a:${data.agent.id}`, `l:${data.agent.id}`)
   return keys

@@ -105,7 +105,10 @@ export const TICKETS: MetricFamily = {
     'ticket.created': (event, state) => {
       const ticket = event.data.ticket
       const createdAt = ms(ticket.created_at)!
-      state.set(`t:${ticket.id}`, { status: ticket.status, createdAt, responded: false } satisfies TicketState)
+      // What a later event assumes of a ticket it finds no state for (stateOf) is this state, but for a
+      // ticket created solved (reopening it counts): only that one is written, so most creations write none.
+      if (ticket.status === 'solved')
+        state.set(`t:${ticket.id}`, { status: ticket.status, createdAt, responded: false } satisfies TicketState)
       return [fact(event, 'ticket.created', ticket, createdAt)]
     },
     'ticket.updated': async (event, state) => {
