@@ -32,44 +32,59 @@ function cellOf(index: number): number {
 
 /** Grid cell -> how many values. */
 export class Histogram {
-  private map: Map<number, number> | undefined = new Map()
+  /** Made on the first value: most sums of a grouped count never hold one. */
+  private map: Map<number, number> | undefined
   private array: Float64Array | undefined
+  /** Non-empty cells of the array. */
+  private arrayCells = 0
   /** Cells past the array's grid (values of 317 years and more), kept apart. */
   private beyond: Map<number, number> | undefined
 
   /** Adds `count` (negative: takes out) values at the grid index `index`. */
   addIndex(index: number, count: number): void {
-    if (this.array && index < GRID_CELLS) {
-      this.array[index]! += count
+    const array = this.array
+    if (array && index < GRID_CELLS) {
+      const before = array[index]!
+      const after = before + count
+      array[index] = after
+      if (before === 0 && after !== 0) this.arrayCells += 1
+      else if (before !== 0 && after === 0) this.arrayCells -= 1
       return
     }
-    const map = this.array ? (this.beyond ??= new Map()) : this.map!
+    const map = array ? (this.beyond ??= new Map()) : (this.map ??= new Map())
     const n = (map.get(index) ?? 0) + count
     if (n === 0) map.delete(index)
     else map.set(index, n)
-    if (!this.array && map.size > ARRAY_FROM) this.toArray()
+    if (!array && map.size > ARRAY_FROM) this.toArray()
   }
 
   private toArray(): void {
     this.array = new Float64Array(GRID_CELLS)
-    const map = this.map!
+    const map = this.map
     this.map = undefined
-    for (const [index, count] of map) this.addIndex(index, count)
-  }
-
-  /** Every non-empty cell as [index, count], by index. */
-  *entries(): Generator<[number, number]> {
-    if (this.array) {
-      const array = this.array
-      for (let i = 0; i < GRID_CELLS; i++) if (array[i] !== 0) yield [i, array[i]!]
-    }
-    const map = this.array ? this.beyond : this.map
-    if (map) for (const index of Float64Array.from(map.keys()).sort()) yield [index, map.get(index)!]
+    if (map) for (const [index, count] of map) this.addIndex(index, count)
   }
 
   get empty(): boolean {
-    for (const _ of this.entries()) return false
-    return true
+    return this.array ? this.arrayCells === 0 && (this.beyond?.size ?? 0) === 0 : (this.map?.size ?? 0) === 0
+  }
+
+  /** Calls `visit` with every non-empty cell, in no particular order (what adding up needs). */
+  eachCell(visit: (index: number, count: number) => void): void {
+    const array = this.array
+    if (array && this.arrayCells > 0) for (let i = 0; i < GRID_CELLS; i++) if (array[i] !== 0) visit(i, array[i]!)
+    const map = array ? this.beyond : this.map
+    if (map) for (const [index, count] of map) visit(index, count)
+  }
+
+  /** Every non-empty cell as [index, count], by index. */
+  entries(): [number, number][] {
+    const out: [number, number][] = []
+    const array = this.array
+    if (array && this.arrayCells > 0) for (let i = 0; i < GRID_CELLS; i++) if (array[i] !== 0) out.push([i, array[i]!])
+    const map = array ? this.beyond : this.map
+    if (map && map.size > 0) for (const index of Float64Array.from(map.keys()).sort()) out.push([index, map.get(index)!])
+    return out
   }
 }
 
@@ -78,7 +93,9 @@ export function addToHistogram(h: Histogram, value: number, count = 1): void {
 }
 
 export function mergeHistograms(into: Histogram, from: Histogram): void {
-  for (const [index, count] of from.entries()) into.addIndex(index, count)
+  from.eachCell((index, count) => {
+    into.addIndex(index, count)
+  })
 }
 
 /** The nearest-rank `p`-th percentile (0 < p <= 100): the smallest grid value with at least p % of values at or below it. */
@@ -88,7 +105,7 @@ export function percentile(h: Histogram, p: number): number | null {
 
 /** Several percentiles of one histogram (ascending `ps`), in one pass over its cells. */
 export function percentiles(h: Histogram, ps: readonly number[]): (number | null)[] {
-  const cells = [...h.entries()]
+  const cells = h.entries()
   let n = 0
   for (const [, count] of cells) n += count
   if (n === 0) return ps.map(() => null)
@@ -106,14 +123,18 @@ export function percentiles(h: Histogram, ps: readonly number[]): (number | null
 /** How many values there are. */
 export function countOf(h: Histogram): number {
   let n = 0
-  for (const [, count] of h.entries()) n += count
+  h.eachCell((_, count) => {
+    n += count
+  })
   return n
 }
 
 /** How many values are at or below `limit` (exact for whole limits up to 9,999). */
 export function countAtMost(h: Histogram, limit: number): number {
   let n = 0
-  for (const [index, count] of h.entries()) if (cellOf(index) <= limit) n += count
+  h.eachCell((index, count) => {
+    if (cellOf(index) <= limit) n += count
+  })
   return n
 }
 
@@ -122,7 +143,7 @@ export function countAtMost(h: Histogram, limit: number): number {
  * far faster than JSON). Stored totals never hold a negative count.
  */
 export function histogramText(h: Histogram): string {
-  const cells = [...h.entries()]
+  const cells = h.entries()
   const ints = new Int32Array(cells.length * 2)
   cells.forEach(([index, count], i) => {
     ints[2 * i] = index
