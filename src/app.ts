@@ -15,6 +15,7 @@ import { mfaRoutes } from './modules/mfa/index.ts'
 import { oauthClientsRoutes } from './modules/oauth-clients/index.ts'
 import { oauthRoutes } from './modules/oauth/index.ts'
 import { crmRoutes, crmStreamedBodies } from './modules/crm/index.ts'
+import { dashboardRoutes } from './modules/dashboard/index.ts'
 import { engagementsRoutes } from './modules/engagements/index.ts'
 import { eventStreamRoutes } from './modules/event-stream/index.ts'
 import { organizationRoutes } from './modules/organizations/index.ts'
@@ -42,6 +43,7 @@ export function createApp(context: AppContext) {
   const app = new Elysia()
     .use(httpPlatform(context, (): RouteTable => (routeTable ??= createRouteTable(app.routes.map(routeEntry))), streamed))
     .use(apiDocs(context.config))
+    .use(dashboardRoutes(context))
     .use(systemRoutes(context))
     .use(keysRoutes(context))
     .use(signInRoutes(context))

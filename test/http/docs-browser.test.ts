@@ -1,18 +1,17 @@
 // /docs on the compiled binary with no network: the page and Scalar's bundle come from the binary, and a
 // real headless Chromium that may reach nothing but the server renders the operations and their bodies.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import scalarPackage from '../../node_modules/@scalar/api-reference/package.json' with { type: 'json' }
 import { tempDir } from '../helpers/app.ts'
+import { CHROMIUM, offlineContext } from '../helpers/offline-browser.ts'
 import { compiledBinary } from '../helpers/binary.ts'
 import { ROOT, type RunningServer, startServer } from '../helpers/process.ts'
 
 const SCALAR_BUNDLE = join(ROOT, 'node_modules/@scalar/api-reference/dist/browser/standalone.js')
 const ASSET = `/docs/assets/scalar-${scalarPackage.version}.js`
-const CHROMIUM =
-  Bun.which('chromium') ?? Bun.which('chromium-browser') ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined)
 // CI must run the browser test: .ci/run installs Debian's chromium when it is missing.
 const IN_CI = process.env.CI === 'true'
 if (!CHROMIUM && !IN_CI) console.warn('docs-browser.test.ts: skipping the Chromium tests: no `chromium` on PATH (apt-get install chromium)')
@@ -98,22 +97,8 @@ describe.skipIf(!CHROMIUM)('/docs in headless Chromium, offline', () => {
 
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
-    context = await browser.newContext()
-    const origin = new URL(server.url).origin
-    await context.route('**/*', (route) => {
-      const url = route.request().url()
-      if (new URL(url).origin === origin) return route.continue()
-      refused.push(url)
-      return route.abort('internetdisconnected')
-    })
-    // The browser's own report of anything the Content-Security-Policy blocked, except one expected
-    // refusal: Zod (inside Scalar) probes for eval with `Function('')` and, refused, validates without it.
-    await context.addInitScript(`
-      document.addEventListener('securitypolicyviolation', (event) => {
-        if (event.blockedURI === 'eval') return
-        console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI + ' at ' + event.sourceFile + ':' + event.lineNumber)
-      })
-    `)
+    // Zod (inside Scalar) probes for eval with `Function('')` and, refused, validates without it.
+    context = await offlineContext(browser, new URL(server.url).origin, refused, ['eval'])
   }, 60_000)
   afterAll(() => browser?.close())
 
