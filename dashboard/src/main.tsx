@@ -1,4 +1,5 @@
-// The dashboard's entry: signs a user in through the public API and shows who is signed in.
+// The dashboard's entry: signs a user in through the public API (a password, then TOTP, a text message
+// or a recovery code when enrolled) and shows who is signed in.
 import { render } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, setToken } from './api.ts'
@@ -9,9 +10,29 @@ interface Me {
   role: string
 }
 
+type Method = 'totp' | 'sms' | 'recovery'
+interface Challenge {
+  mfaToken: string
+  methods: Method[]
+}
+
+const METHOD_LABELS: Record<Method, string> = {
+  totp: 'Authenticator app',
+  sms: 'Text message',
+  recovery: 'Recovery code',
+}
+
+/** Signs in with the tokens of a login or an MFA check: the access token is kept, then the user is read. */
+async function finishSignIn(accessToken: string, onSignedIn: (me: Me) => void): Promise<void> {
+  setToken(accessToken)
+  const me = await api().GET('/api/v1/me')
+  if (me.data) onSignedIn(me.data as Me)
+}
+
 function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [error, setError] = useState<string | undefined>()
   const [busy, setBusy] = useState(false)
+  const [challenge, setChallenge] = useState<Challenge | undefined>()
   async function submit(event: SubmitEvent) {
     event.preventDefault()
     const form = new FormData(event.currentTarget as HTMLFormElement)
@@ -22,11 +43,46 @@ function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
     })
     setBusy(false)
     if (failed || !data) return setError(failed?.message ?? 'Sign-in failed')
-    if (!('access_token' in data)) return setError('This account signs in with a second factor, which the dashboard does not take yet.')
-    setToken(data.access_token)
-    const me = await api().GET('/api/v1/me')
-    if (me.data) onSignedIn(me.data as Me)
+    if ('access_token' in data) return finishSignIn(data.access_token, onSignedIn)
+    setChallenge({ mfaToken: data.mfa_token, methods: [...data.mfa_methods, 'recovery'] })
   }
+  async function verify(event: SubmitEvent) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget as HTMLFormElement)
+    setBusy(true)
+    setError(undefined)
+    const { data, error: failed } = await api().POST('/api/v1/auth/mfa/verify', {
+      body: { mfa_token: challenge!.mfaToken, method: String(form.get('method')) as Method, code: String(form.get('code')).trim() },
+    })
+    setBusy(false)
+    if (failed || !data) return setError(failed?.message ?? 'The code was not accepted')
+    return finishSignIn(data.access_token, onSignedIn)
+  }
+  const alert = error && (
+    <p role="alert" class="error">
+      {error}
+    </p>
+  )
+  if (challenge)
+    return (
+      <main class="card">
+        <h1>Second step</h1>
+        <form onSubmit={verify}>
+          <label for="method">Method</label>
+          <select id="method" name="method">
+            {challenge.methods.map((method) => (
+              <option value={method}>{METHOD_LABELS[method]}</option>
+            ))}
+          </select>
+          <label for="code">Code</label>
+          <input id="code" name="code" autocomplete="one-time-code" required />
+          {alert}
+          <button type="submit" disabled={busy}>
+            {busy ? 'Checking…' : 'Verify'}
+          </button>
+        </form>
+      </main>
+    )
   return (
     <main class="card">
       <h1>Sign in to Switchboard</h1>
@@ -35,11 +91,7 @@ function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
         <input id="email" name="email" type="email" autocomplete="username" required />
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required />
-        {error && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
+        {alert}
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>

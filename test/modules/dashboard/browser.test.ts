@@ -1,6 +1,6 @@
 // The dashboard in a real headless Chromium against the compiled binary, offline: the page and its files
-// come from the binary, nothing breaks its Content-Security-Policy, a user signs in with a password and
-// sees who is signed in, signs out, and a reload keeps no token; axe finds no serious or critical
+// come from the binary, nothing breaks its Content-Security-Policy, a user signs in with a password (and
+// TOTP or a recovery code when enrolled) and sees who is signed in, signs out, and a reload keeps no token; axe finds no serious or critical
 // problem, in light and in dark. (Both engines: the sign-in goes through the API.)
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { rmSync } from 'node:fs'
@@ -10,6 +10,7 @@ import { tempDir } from '../../helpers/app.ts'
 import { CHROMIUM, offlineContext } from '../../helpers/offline-browser.ts'
 import { compiledBinary } from '../../helpers/binary.ts'
 import { type RunningServer, startServer } from '../../helpers/process.ts'
+import { totpAt } from '../../helpers/totp.ts'
 
 const IN_CI = process.env.CI === 'true'
 if (!CHROMIUM && !IN_CI) console.warn('dashboard browser.test.ts: skipping: no `chromium` on PATH (apt-get install chromium)')
@@ -86,6 +87,55 @@ describe.skipIf(!CHROMIUM)('the dashboard in headless Chromium, offline', () => 
     })
     problems.length = 0
   })
+
+  /** A user made through the API with TOTP turned on: its secret and its recovery codes. */
+  async function userWithTotp(email: string) {
+    const call = async (path: string, token: string | undefined, body?: unknown) => {
+      const reply = await fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+      expect({ path, status: reply.status }).toMatchObject({ path, status: path === '/api/v1/users' ? 201 : 200 })
+      return (await reply.json()) as Record<string, unknown>
+    }
+    const admin = (await call('/api/v1/auth/login', undefined, { email: ADMIN.email, password: ADMIN.password })).access_token as string
+    await call('/api/v1/users', admin, { email, name: 'Tess Totp', password: ADMIN.password, role: 'admin' })
+    const own = (await call('/api/v1/auth/login', undefined, { email, password: ADMIN.password })).access_token as string
+    const { secret } = (await call('/api/v1/auth/mfa/totp', own)) as { secret: string }
+    const confirmed = await call('/api/v1/auth/mfa/totp/confirm', own, { code: totpAt(secret, Date.now()) })
+    return { secret, recoveryCodes: confirmed.recovery_codes as string[], enrolledAt: Date.now() }
+  }
+
+  test('a user with TOTP signs in with a code from the authenticator, or with a recovery code', async () => {
+    const email = 'tess@dashboard.test'
+    const { secret, recoveryCodes, enrolledAt } = await userWithTotp(email)
+    const page = await open('/app/')
+    const signIn = async () => {
+      await page.getByLabel('Email').fill(email)
+      await page.getByLabel('Password').fill(ADMIN.password)
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.getByRole('heading', { name: 'Second step' }).waitFor({ timeout: 20_000 })
+    }
+    await signIn()
+    expect(await page.getByLabel('Method').locator('option').allTextContents()).toEqual(['Authenticator app', 'Recovery code'])
+    const grave = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    expect(grave.map((v) => `${v.id}: ${v.help}`)).toEqual([])
+    // A code is good once: the one that confirmed the enrollment is spent, so the next time step's is used.
+    await Bun.sleep(Math.max(0, (Math.floor(enrolledAt / 30_000) + 1) * 30_000 - Date.now() + 200))
+    await page.getByLabel('Code').fill(totpAt(secret, Date.now()))
+    await page.getByRole('button', { name: 'Verify' }).click()
+    await page.getByText('Signed in as').waitFor({ timeout: 20_000 })
+    expect(await page.locator('main').textContent()).toContain(email)
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await signIn()
+    await page.getByLabel('Method').selectOption('recovery')
+    await page.getByLabel('Code').fill(recoveryCodes[0]!)
+    await page.getByRole('button', { name: 'Verify' }).click()
+    await page.getByText('Signed in as').waitFor({ timeout: 20_000 })
+    await page.close()
+    expect({ problems, refused }).toEqual({ problems: [], refused: [] })
+  }, 90_000)
 
   for (const scheme of ['light', 'dark'] as const)
     test(`axe: no serious or critical problem on the sign-in page (${scheme})`, async () => {
