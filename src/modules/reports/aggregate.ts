@@ -198,7 +198,7 @@ async function unfoldedFacts(db: Queries, q: AggregateQuery, streams: readonly s
   return facts.filter((f) => wanted.has(f.stream) && !deleted.has(f.recordId)).flatMap((f) => clipped(f, q) ?? [])
 }
 
-/** Each agent's current status (and login) as an interval from its start to now, in bucket pieces. */
+/** Each agent's current status (and login) as an interval from its start to now, in 15-minute pieces. */
 async function openIntervals(db: Queries, q: AggregateQuery, state: StateView): Promise<Fact[]> {
   const facts: Fact[] = []
   const piece = (stream: string, agentId: string, since: number, dims: Record<string, string>) => {

@@ -129,7 +129,7 @@ export async function reportOrganizations(app: Pick<AppContext, 'db'>, only?: st
 }
 
 /**
- * Forgets an organization's folded reports (from `from` on: the facts of earlier buckets stay) and
+ * Forgets an organization's folded reports (from `from` on: earlier facts and totals stay) and
  * folds its log again from the first event.
  */
 export async function rebuildReports(app: Pick<AppContext, 'db' | 'clock'>, organizationId: string, from?: number): Promise<number> {

@@ -1,5 +1,5 @@
 // The reports' part in deleting a ticket (src/references.ts): in the deleting transaction, the ticket is
-// marked deleted for the reports, so its facts leave every figure at once (and the buckets at the next fold).
+// marked deleted for the reports, so its facts leave every figure at once (and the totals at the next fold).
 import type { Referrer } from '../../references.ts'
 import { insertDeletion } from './store.ts'
 

@@ -11,7 +11,7 @@ export function insertDeletion(tx: Tx, organizationId: string, recordId: string,
   )
 }
 
-/** The deleted records the fold has not taken out of the buckets yet. */
+/** The deleted records the fold has not taken out of the totals yet. */
 export async function pendingDeletions(db: Queries, organizationId: string): Promise<Set<string>> {
   const rows = await db.raw.all<{ record_id: string }>(
     'SELECT record_id FROM report_deletions WHERE organization_id = ? AND folded = false',
