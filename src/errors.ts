@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   INSUFFICIENT_PERMISSIONS: { status: 403, message: 'The token lacks a required permission' },
   IP_NOT_ALLOWED: { status: 403, message: 'Requests from this address are not allowed for this organization' },
   SESSION_LIMIT_REACHED: { status: 403, message: 'The maximum number of concurrent sessions is reached' },
+  ORIGIN_NOT_ALLOWED: { status: 403, message: 'This credential is accepted only from this server’s own pages' },
   MFA_ENROLLMENT_REQUIRED: { status: 403, message: 'Your organization requires multi-factor authentication: enroll a method first' },
   PAYMENT_FAILED: { status: 402, message: 'The payment failed' },
   NOT_FOUND: { status: 404, message: 'Not found' },

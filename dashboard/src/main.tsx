@@ -1,124 +1,99 @@
-// The dashboard's entry: signs a user in through the public API (a password, then TOTP, a text message
-// or a recovery code when enrolled) and shows who is signed in.
+// The dashboard's entry: resumes the session from the refresh cookie (or shows the sign-in), then the
+// frame of every screen: the navigation the user's role may use, who is signed in, and the screen.
 import { render } from 'preact'
-import { useState } from 'preact/hooks'
-import { api, setToken } from './api.ts'
+import { useEffect, useState } from 'preact/hooks'
+import { api } from './api.ts'
+import { followLink, navigate, useLocation } from './router.ts'
+import { SCREENS, screenOf } from './screens.ts'
+import { resume, signOut, whenSessionEnds } from './session.ts'
+import { SignIn } from './sign-in.tsx'
+import { allows, type Me, MeContext, Page } from './ui.tsx'
 
-interface Me {
-  name: string
-  email: string
-  role: string
-}
-
-type Method = 'totp' | 'sms' | 'recovery'
-interface Challenge {
-  mfaToken: string
-  methods: Method[]
-}
-
-const METHOD_LABELS: Record<Method, string> = {
-  totp: 'Authenticator app',
-  sms: 'Text message',
-  recovery: 'Recovery code',
-}
-
-/** Signs in with the tokens of a login or an MFA check: the access token is kept, then the user is read. */
-async function finishSignIn(accessToken: string, onSignedIn: (me: Me) => void): Promise<void> {
-  setToken(accessToken)
-  const me = await api().GET('/api/v1/me')
-  if (me.data) onSignedIn(me.data as Me)
-}
-
-function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
-  const [error, setError] = useState<string | undefined>()
-  const [busy, setBusy] = useState(false)
-  const [challenge, setChallenge] = useState<Challenge | undefined>()
-  async function submit(event: SubmitEvent) {
-    event.preventDefault()
-    const form = new FormData(event.currentTarget as HTMLFormElement)
-    setBusy(true)
-    setError(undefined)
-    const { data, error: failed } = await api().POST('/api/v1/auth/login', {
-      body: { email: String(form.get('email')), password: String(form.get('password')) },
-    })
-    setBusy(false)
-    if (failed || !data) return setError(failed?.message ?? 'Sign-in failed')
-    if ('access_token' in data) return finishSignIn(data.access_token, onSignedIn)
-    setChallenge({ mfaToken: data.mfa_token, methods: [...data.mfa_methods, 'recovery'] })
-  }
-  async function verify(event: SubmitEvent) {
-    event.preventDefault()
-    const form = new FormData(event.currentTarget as HTMLFormElement)
-    setBusy(true)
-    setError(undefined)
-    const { data, error: failed } = await api().POST('/api/v1/auth/mfa/verify', {
-      body: { mfa_token: challenge!.mfaToken, method: String(form.get('method')) as Method, code: String(form.get('code')).trim() },
-    })
-    setBusy(false)
-    if (failed || !data) return setError(failed?.message ?? 'The code was not accepted')
-    return finishSignIn(data.access_token, onSignedIn)
-  }
-  const alert = error && (
-    <p role="alert" class="error">
-      {error}
-    </p>
-  )
-  if (challenge)
-    return (
-      <main class="card">
-        <h1>Second step</h1>
-        <form onSubmit={verify}>
-          <label for="method">Method</label>
-          <select id="method" name="method">
-            {challenge.methods.map((method) => (
-              <option value={method}>{METHOD_LABELS[method]}</option>
-            ))}
-          </select>
-          <label for="code">Code</label>
-          <input id="code" name="code" autocomplete="one-time-code" required />
-          {alert}
-          <button type="submit" disabled={busy}>
-            {busy ? 'Checking…' : 'Verify'}
-          </button>
-        </form>
-      </main>
-    )
+function Home({ me }: { me: Me }) {
+  const open = SCREENS.filter((screen) => !screen.permission || allows(me.permissions, screen.permission))
   return (
-    <main class="card">
-      <h1>Sign in to Switchboard</h1>
-      <form onSubmit={submit}>
-        <label for="email">Email</label>
-        <input id="email" name="email" type="email" autocomplete="username" required />
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="current-password" required />
-        {alert}
-        <button type="submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
+    <Page title="Switchboard">
+      <p>
+        Signed in as <strong>{me.name}</strong> ({me.email}, {me.role.replace('_', ' ')}).
+      </p>
+      <ul class="tiles">
+        {open.map((screen) => (
+          <li>
+            <a href={`/app${screen.path}`}>{screen.title}</a>
+          </li>
+        ))}
+      </ul>
+    </Page>
+  )
+}
+
+function Shell({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
+  const { path } = useLocation()
+  const [menuOpen, setMenuOpen] = useState(false)
+  const found = screenOf(path)
+  useEffect(() => setMenuOpen(false), [path])
+  if (!found && path !== '/') navigate('/', true)
+  const visible = SCREENS.filter((screen) => !screen.permission || allows(me.permissions, screen.permission))
+  return (
+    <MeContext.Provider value={me}>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="bar">
+        <a class="brand" href="/app/">
+          Switchboard
+        </a>
+        <button type="button" class="secondary menu" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>
+          Menu
         </button>
-      </form>
-    </main>
+        <span class="who">
+          {me.name} · {me.role.replace('_', ' ')}
+        </span>
+        <button type="button" class="secondary" onClick={onSignOut}>
+          Sign out
+        </button>
+      </header>
+      <div class="layout">
+        <nav id="nav" aria-label="Main" class={menuOpen ? 'open' : ''}>
+          <ul>
+            {visible.map((screen) => (
+              <li>
+                <a href={`/app${screen.path}`} aria-current={found?.screen === screen ? 'page' : undefined}>
+                  {screen.title}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main id="main" tabIndex={-1}>
+          {found ? <found.screen.view rest={found.rest} /> : <Home me={me} />}
+        </main>
+      </div>
+    </MeContext.Provider>
   )
 }
 
 function App() {
   const [me, setMe] = useState<Me | undefined>()
-  async function signOut() {
-    await api().POST('/api/v1/auth/logout')
-    setToken(undefined)
+  const [resuming, setResuming] = useState(true)
+  async function loadMe() {
+    const { data } = await api().GET('/api/v1/me')
+    setMe(data)
+  }
+  useEffect(() => {
+    whenSessionEnds(() => setMe(undefined))
+    resume()
+      .then((live) => (live ? loadMe() : undefined))
+      .finally(() => setResuming(false))
+  }, [])
+  async function end() {
+    await signOut()
     setMe(undefined)
   }
-  if (!me) return <SignIn onSignedIn={setMe} />
-  return (
-    <main class="card">
-      <h1>Switchboard</h1>
-      <p>
-        Signed in as <strong>{me.name}</strong> ({me.email}, {me.role.replace('_', ' ')}).
-      </p>
-      <button type="button" onClick={signOut}>
-        Sign out
-      </button>
-    </main>
-  )
+  if (resuming) return <p class="card">Loading…</p>
+  if (!me) return <SignIn onSignedIn={loadMe} />
+  return <Shell me={me} onSignOut={end} />
 }
 
+document.addEventListener('click', followLink)
 render(<App />, document.getElementById('app')!)

@@ -115,7 +115,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a refresh token for new tokens
-         * @description The refresh token is rotated: the one sent is used up. Sending a used one again ends the whole session.
+         * @description The refresh token is rotated: the one sent is used up. Sending a used one again ends the whole session. Without `refresh_token`, the refresh cookie is spent (only from this server’s own origin) and its successor set in its place.
          */
         post: operations["refreshTokens"];
         delete?: never;
@@ -5299,8 +5299,8 @@ export interface components {
         Tokens: {
             /** @description JWT, RS256 */
             access_token: string;
-            /** @description Opaque; single use: each refresh returns a new one */
-            refresh_token: string;
+            /** @description Opaque; single use: each refresh returns a new one. Absent when it was set as the refresh cookie */
+            refresh_token?: string;
             /** @constant */
             token_type: "Bearer";
             /** @description Seconds until the access token expires */
@@ -5689,6 +5689,8 @@ export interface operations {
                 "application/json": {
                     email: string;
                     password: string;
+                    /** @description For browser clients: the refresh token is set as an HttpOnly, SameSite=Strict cookie sent only to POST /api/v1/auth/refresh, and left out of the answer */
+                    refresh_cookie?: boolean;
                 };
             };
         };
@@ -5981,7 +5983,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    refresh_token: string;
+                    /** @description Absent: the refresh cookie is used (asked with refresh_cookie on sign-in) */
+                    refresh_token?: string;
+                    /** @description For browser clients: the refresh token is set as an HttpOnly, SameSite=Strict cookie sent only to POST /api/v1/auth/refresh, and left out of the answer */
+                    refresh_cookie?: boolean;
                 };
             };
         };
@@ -6058,7 +6063,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IP_NOT_ALLOWED */
+            /** @description IP_NOT_ALLOWED, ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6559,6 +6564,8 @@ export interface operations {
                     code: string;
                     /** @enum {string} */
                     method: "totp" | "sms" | "recovery";
+                    /** @description For browser clients: the refresh token is set as an HttpOnly, SameSite=Strict cookie sent only to POST /api/v1/auth/refresh, and left out of the answer */
+                    refresh_cookie?: boolean;
                 };
             };
         };

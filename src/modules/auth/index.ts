@@ -6,7 +6,8 @@
 // Password and schema pieces first of all: users and mfa import them through here while auth's own
 // imports (which reach users) are still loading.
 export { dummyHash, generatePassword, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from '../../lib/password.ts'
-export { RefreshBody, TokenResponse } from './model.ts'
+export { RefreshBody, RefreshCookieFlag, TokenResponse } from './model.ts'
+export { deliverTokens } from './refresh-cookie.ts'
 export type { TokenHolder } from './active-user.ts'
 export { authenticate, authenticateAccessToken, tokenHolder } from './authenticate.ts'
 export { chargePasswordAttempt } from './attempt-limit.ts'
@@ -41,6 +42,7 @@ export { type VerifiedClaims, VerifiedTokens } from './verified-tokens.ts'
 
 import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../context.ts'
+import { AppError } from '../../errors.ts'
 import { listBody } from '../../db/list.ts'
 import { authMacros, protectedErrors } from '../../http/auth.ts'
 import { listRequest } from '../../http/list.ts'
@@ -51,6 +53,7 @@ import { listSessions, sessionJson } from './list-sessions.ts'
 import { logout } from './logout.ts'
 import { RefreshBody, SessionIdParams, SessionList, SessionListQuery, TokenResponse } from './model.ts'
 import { refresh } from './refresh.ts'
+import { checkCookieOrigin, deliverTokens, readRefreshCookie, refreshCookie } from './refresh-cookie.ts'
 
 export function authRoutes(app: AppContext) {
   const meta = (c: Parameters<typeof requestMeta>[0]) => requestMeta(c, app.config.trustedProxies)
@@ -61,23 +64,35 @@ export function authRoutes(app: AppContext) {
         '/refresh',
         async (c) => {
           c.set.headers['cache-control'] = 'no-store'
-          return refresh(app, { refreshToken: c.body.refresh_token, request: meta(c) })
+          const fromCookie = c.body.refresh_token === undefined
+          if (fromCookie) checkCookieOrigin(app.config, c.request)
+          const refreshToken = c.body.refresh_token ?? readRefreshCookie(app.config, c.request)
+          if (refreshToken === undefined) throw new AppError('TOKEN_INVALID', 'No refresh token: send refresh_token, or the refresh cookie')
+          const tokens = await refresh(app, { refreshToken, request: meta(c) })
+          // A cookie spent is replaced by its successor in the cookie, whatever the body asked.
+          return deliverTokens(app.config, c.request, c.set.headers, tokens, fromCookie || c.body.refresh_cookie)
         },
         {
           body: RefreshBody,
-          response: { 200: TokenResponse, ...errorResponses('VALIDATION_FAILED', 'TOKEN_INVALID', 'IP_NOT_ALLOWED', 'RATE_LIMITED') },
+          response: {
+            200: TokenResponse,
+            ...errorResponses('VALIDATION_FAILED', 'TOKEN_INVALID', 'IP_NOT_ALLOWED', 'ORIGIN_NOT_ALLOWED', 'RATE_LIMITED'),
+          },
           detail: {
             tags: ['Auth'],
             operationId: 'refreshTokens',
             summary: 'Exchange a refresh token for new tokens',
-            description: 'The refresh token is rotated: the one sent is used up. Sending a used one again ends the whole session.',
+            description:
+              'The refresh token is rotated: the one sent is used up. Sending a used one again ends the whole session. Without `refresh_token`, the refresh cookie is spent (only from this server’s own origin) and its successor set in its place.',
           },
         },
       )
       .post(
         '/logout',
-        async ({ ctx, set }) => {
+        async ({ ctx, set, request }) => {
           await logout(ctx)
+          // The refresh cookie, if this browser holds one, is of the session just ended: forget it.
+          set.headers['set-cookie'] = refreshCookie(app.config, request, '', 0)
           set.status = 204
         },
         {

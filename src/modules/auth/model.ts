@@ -3,14 +3,29 @@ import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { listResponse, pagingQuery } from '../../http/list.ts'
 
+/** `refresh_cookie` on login, MFA verify and refresh: the refresh token goes into an HttpOnly cookie. */
+export const RefreshCookieFlag = t.Optional(
+  t.Boolean({
+    description:
+      'For browser clients: the refresh token is set as an HttpOnly, SameSite=Strict cookie sent only to POST /api/v1/auth/refresh, and left out of the answer',
+  }),
+)
+
 export const RefreshBody = t.Object(
-  { refresh_token: t.String({ minLength: 1, maxLength: 512 }) },
-  { examples: [{ refresh_token: 'rt_3J8kQ2vN5xW7yZ1aB4cD6eF8gH0iK2mP' }] },
+  {
+    refresh_token: t.Optional(
+      t.String({ minLength: 1, maxLength: 512, description: 'Absent: the refresh cookie is used (asked with refresh_cookie on sign-in)' }),
+    ),
+    refresh_cookie: RefreshCookieFlag,
+  },
+  { examples: [{ refresh_token: 'rt_3J8kQ2vN5xW7yZ1aB4cD6eF8gH0iK2mP' }, { refresh_cookie: true }] },
 )
 export const TokenResponse = t.Object(
   {
     access_token: t.String({ description: 'JWT, RS256' }),
-    refresh_token: t.String({ description: 'Opaque; single use: each refresh returns a new one' }),
+    refresh_token: t.Optional(
+      t.String({ description: 'Opaque; single use: each refresh returns a new one. Absent when it was set as the refresh cookie' }),
+    ),
     token_type: t.Literal('Bearer'),
     expires_in: Type.Integer({ description: 'Seconds until the access token expires' }),
     user: t.Object({

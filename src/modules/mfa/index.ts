@@ -42,7 +42,7 @@ import type { AppContext } from '../../context.ts'
 import { authMacros, protectedErrors } from '../../http/auth.ts'
 import { errorResponses } from '../../http/problem.ts'
 import { requestMeta } from '../../http/request-meta.ts'
-import { TokenResponse } from '../auth/index.ts'
+import { deliverTokens, TokenResponse } from '../auth/index.ts'
 import { confirmSmsEnrollment, removeSms, startSmsEnrollment } from './enroll-sms.ts'
 import { confirmTotpEnrollment, removeTotp, startTotpEnrollment } from './enroll-totp.ts'
 import {
@@ -73,7 +73,8 @@ export function mfaRoutes(app: AppContext) {
       '/verify',
       async (c) => {
         noStore(c.set)
-        return verifyMfa(app, c.body, meta(c))
+        const tokens = await verifyMfa(app, c.body, meta(c))
+        return deliverTokens(app.config, c.request, c.set.headers, tokens, c.body.refresh_cookie)
       },
       {
         body: VerifyBody,

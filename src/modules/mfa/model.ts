@@ -1,7 +1,7 @@
 // Request and response schemas of the MFA endpoints.
 import { t } from 'elysia'
 import { oneOf } from '../../http/schema.ts'
-import { TokenResponse } from '../auth/index.ts'
+import { RefreshCookieFlag, TokenResponse } from '../auth/index.ts'
 import { E164 } from './sms-codes.ts'
 import { STEP_UP_METHODS } from './step-up.ts'
 import { MFA_METHODS } from './table.ts'
@@ -24,7 +24,12 @@ export const LoginResult = t.Union([TokenResponse, MfaChallengeBody], {
 })
 
 export const VerifyBody = t.Object(
-  { mfa_token: MfaToken, code: Code, method: oneOf(VERIFY_METHODS, { description: 'One of the offered mfa_methods, or recovery' }) },
+  {
+    mfa_token: MfaToken,
+    code: Code,
+    method: oneOf(VERIFY_METHODS, { description: 'One of the offered mfa_methods, or recovery' }),
+    refresh_cookie: RefreshCookieFlag,
+  },
   { examples: [{ mfa_token: 'mfa_9fK2xQ7rT4vW1zY3bN6cM8dL0', code: '492039', method: 'totp' }] },
 )
 export const SendLoginSmsBody = t.Object({ mfa_token: MfaToken }, { examples: [{ mfa_token: 'mfa_9fK2xQ7rT4vW1zY3bN6cM8dL0' }] })

@@ -9,6 +9,7 @@ import { authMacros, protectedErrors } from '../../http/auth.ts'
 import { errorResponses } from '../../http/problem.ts'
 import { chargeLogin } from '../../http/rate-limit.ts'
 import { requestMeta } from '../../http/request-meta.ts'
+import { deliverTokens } from '../auth/index.ts'
 import { LoginResult } from '../mfa/index.ts'
 import { changePassword } from './change-password.ts'
 import { login } from './login.ts'
@@ -24,7 +25,8 @@ export function signInRoutes(app: AppContext) {
         c.set.headers['cache-control'] = 'no-store'
         // Before the password is hashed: a refused attempt costs the server nothing.
         await chargeLogin(app, c, c.body.email)
-        return login(app, { email: c.body.email, password: c.body.password, request: meta(c) })
+        const result = await login(app, { email: c.body.email, password: c.body.password, request: meta(c) })
+        return 'access_token' in result ? deliverTokens(app.config, c.request, c.set.headers, result, c.body.refresh_cookie) : result
       },
       {
         body: LoginBody,

@@ -1,0 +1,7 @@
+// Placeholder until the screen is built in this issue.
+import type { ScreenProps } from '../screens.ts'
+import { Page } from '../ui.tsx'
+
+export function Reports(_: ScreenProps) {
+  return <Page title="Reports">{null}</Page>
+}
