@@ -28,7 +28,13 @@ export const SCREENSHOTS: { file: string; path: string; ready: string; colorSche
   { file: 'tickets-phone.png', path: '/tickets', ready: 'Printer on fire', width: 360 },
 ]
 
-async function call(base: string, method: string, path: string, token: string | undefined, body?: unknown): Promise<Record<string, unknown>> {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  token: string | undefined,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
   const response = await fetch(`${base}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -49,17 +55,28 @@ async function seed(base: string): Promise<{ ticket: string }> {
     ['Vic Viewer', 'vic@example.com', 'viewer'],
   ]
   const ids: string[] = []
-  for (const [name, email, role] of people) ids.push((await call(base, 'POST', '/api/v1/users', token, { name, email, role, password: ADMIN.password })).id as string)
+  for (const [name, email, role] of people)
+    ids.push((await call(base, 'POST', '/api/v1/users', token, { name, email, role, password: ADMIN.password })).id as string)
   for (const [name, email] of [
     ['Grace Hopper', 'grace@navy.example'],
     ['Alan Turing', 'alan@bletchley.example'],
     ['Katherine Johnson', 'katherine@nasa.example'],
   ])
     await call(base, 'POST', '/api/v1/contacts', token, { name, email })
-  const subjects = ['Printer on fire', 'Cannot log in after password reset', 'Invoice shows the wrong VAT', 'Call dropped twice', 'Feature request: dark mode']
+  const subjects = [
+    'Printer on fire',
+    'Cannot log in after password reset',
+    'Invoice shows the wrong VAT',
+    'Call dropped twice',
+    'Feature request: dark mode',
+  ]
   let first = ''
   for (const [i, subject] of subjects.entries()) {
-    const ticket = await call(base, 'POST', '/api/v1/tickets', token, { subject, description: `${subject}. Reported by phone.`, priority: ['urgent', 'high', 'normal', 'low', 'normal'][i] })
+    const ticket = await call(base, 'POST', '/api/v1/tickets', token, {
+      subject,
+      description: `${subject}. Reported by phone.`,
+      priority: ['urgent', 'high', 'normal', 'low', 'normal'][i],
+    })
     first ||= ticket.id as string
     if (i % 2 === 0) await call(base, 'POST', `/api/v1/tickets/${ticket.id}/comments`, token, { body: 'Looking into it now.' })
   }
@@ -92,13 +109,27 @@ if (import.meta.main) {
   const port = 20000 + Math.floor(Math.random() * 20000)
   const base = `http://127.0.0.1:${port}`
   const server = Bun.spawn([binary, 'serve'], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: join(folder, 'data'), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, REPORTS_FOLD_INTERVAL: '1' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: join(folder, 'data'),
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      REPORTS_FOLD_INTERVAL: '1',
+    },
     stdout: 'ignore',
     stderr: 'inherit',
   })
   try {
     for (let i = 0; i < 200; i++) {
-      if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) break
+      if (
+        await fetch(`${base}/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break
       await Bun.sleep(100)
     }
     const { ticket } = await seed(base)

@@ -11,6 +11,18 @@ export interface Tokens {
 
 let timer: ReturnType<typeof setTimeout> | undefined
 let onEnded: (() => void) | undefined
+/** When the access token is due for renewal (ms); a machine waking from sleep may be past it. */
+let renewAt = 0
+
+// A timer does not run while the machine sleeps: on waking, renew at once if the token is due.
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible' && renewAt > 0 && Date.now() >= renewAt) void renew()
+})
+
+async function renew(): Promise<void> {
+  renewAt = 0
+  if (!(await resume())) onEnded?.()
+}
 
 /** Called when the session ends on its own (a refresh refused): the app shows the sign-in again. */
 export function whenSessionEnds(callback: () => void): void {
@@ -21,12 +33,9 @@ export function whenSessionEnds(callback: () => void): void {
 export function adopt(tokens: Tokens): void {
   setToken(tokens.access_token)
   clearTimeout(timer)
-  timer = setTimeout(
-    async () => {
-      if (!(await resume())) onEnded?.()
-    },
-    Math.max(5, tokens.expires_in * 0.8) * 1000,
-  )
+  const delay = Math.max(5, tokens.expires_in * 0.8) * 1000
+  renewAt = Date.now() + delay
+  timer = setTimeout(renew, delay)
 }
 
 function withLock<T>(task: () => Promise<T>): Promise<T> {
@@ -51,6 +60,7 @@ export function resume(): Promise<boolean> {
 /** Ends the session on the server (the cookie is cleared by the answer) and forgets the token. */
 export async function signOut(): Promise<void> {
   clearTimeout(timer)
+  renewAt = 0
   await api().POST('/api/v1/auth/logout')
   setToken(undefined)
 }
