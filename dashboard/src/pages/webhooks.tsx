@@ -1,7 +1,14 @@
-// Placeholder until the screen is built in this issue.
+// The Webhooks screen: the list at /app/webhooks, registering at /app/webhooks/new, one webhook's page
+// (settings, actions, test send, recovery, delivery log) at /app/webhooks/<id>.
 import type { ScreenProps } from '../screens.ts'
-import { Page } from '../ui.tsx'
+import { NewWebhook } from './webhooks/create.tsx'
+import { WebhookDetail } from './webhooks/detail.tsx'
+import { WebhookList } from './webhooks/list.tsx'
 
-export function Webhooks(_: ScreenProps) {
-  return <Page title="Webhooks">{null}</Page>
+export function Webhooks({ rest }: ScreenProps) {
+  const id = rest.replace(/^\/+|\/+$/g, '')
+  if (id === '') return <WebhookList />
+  if (id === 'new') return <NewWebhook />
+  // Keyed: another webhook's page starts with its own state.
+  return <WebhookDetail key={id} id={decodeURIComponent(id)} />
 }
