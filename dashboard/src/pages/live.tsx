@@ -1,7 +1,2 @@
-// Placeholder until the screen is built in this issue.
-import type { ScreenProps } from '../screens.ts'
-import { Page } from '../ui.tsx'
-
-export function Live(_: ScreenProps) {
-  return <Page title="Live">{null}</Page>
-}
+// The Live screen (its parts are in live/).
+export { Live } from './live/screen.tsx'

@@ -1,7 +1,2 @@
-// Placeholder until the screen is built in this issue.
-import type { ScreenProps } from '../screens.ts'
-import { Page } from '../ui.tsx'
-
-export function Reports(_: ScreenProps) {
-  return <Page title="Reports">{null}</Page>
-}
+// The Reports screen (its parts are in reports/).
+export { Reports } from './reports/screen.tsx'
