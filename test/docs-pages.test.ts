@@ -61,7 +61,7 @@ test('every page of docs/ with `sh` blocks has its test here', () => {
 })
 
 pageTest(
-  'docs/security.md: sign-in, refresh and logout, a personal access token, TOTP with a recovery code, sessions, the allowlist, the audit log',
+  'docs/security.md: sign-in, refresh and logout, a personal access token, TOTP with a recovery code, sessions, the allowlist, the audit log and its chain verified',
   async () => {
     expect(await runPage('docs/security.md')).toEqual([
       'super_admin',
@@ -80,6 +80,7 @@ pageTest(
       '["127.0.0.1","::1","10.0.0.0/8"]',
       '[]',
       '{"from":["127.0.0.1","::1","10.0.0.0/8"],"to":[]}',
+      '{"intact":true,"broken":null}',
     ])
   },
   TIMEOUT_MS,

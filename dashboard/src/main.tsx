@@ -4,6 +4,7 @@ import { render } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { api } from './api.ts'
 import { followLink, navigate, useLocation } from './router.ts'
+import { MfaEnrollmentRequired, needsMfaEnrollment } from './pages/security.tsx'
 import { SCREENS, screenOf } from './screens.ts'
 import { resume, signOut, whenSessionEnds } from './session.ts'
 import { SignIn } from './sign-in.tsx'
@@ -76,8 +77,11 @@ function Shell({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
 function App() {
   const [me, setMe] = useState<Me | undefined>()
   const [resuming, setResuming] = useState(true)
+  // The organization requires MFA and the user has none: the tokens reach only MFA enrollment (/me is 403).
+  const [enroll, setEnroll] = useState(false)
   async function loadMe() {
-    const { data } = await api().GET('/api/v1/me')
+    const { data, error } = await api().GET('/api/v1/me')
+    setEnroll(needsMfaEnrollment(error))
     setMe(data)
   }
   useEffect(() => {
@@ -88,9 +92,11 @@ function App() {
   }, [])
   async function end() {
     await signOut()
+    setEnroll(false)
     setMe(undefined)
   }
   if (resuming) return <p class="card">Loading…</p>
+  if (enroll) return <MfaEnrollmentRequired onSignOut={end} />
   if (!me) return <SignIn onSignedIn={loadMe} />
   return <Shell me={me} onSignOut={end} />
 }

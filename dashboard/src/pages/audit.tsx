@@ -1,7 +1,2 @@
-// Placeholder until the screen is built in this issue.
-import type { ScreenProps } from '../screens.ts'
-import { Page } from '../ui.tsx'
-
-export function Audit(_: ScreenProps) {
-  return <Page title="Audit">{null}</Page>
-}
+// The Audit log screen's entry (screens.ts imports it); the screen itself lives in pages/audit/.
+export { Audit } from './audit/index.tsx'

@@ -1,7 +1,3 @@
-// Placeholder until the screen is built in this issue.
-import type { ScreenProps } from '../screens.ts'
-import { Page } from '../ui.tsx'
-
-export function Security(_: ScreenProps) {
-  return <Page title="Security">{null}</Page>
-}
+// The Security screen's entry (screens.ts imports it); the screen itself lives in pages/security/.
+export { MfaEnrollmentRequired, needsMfaEnrollment } from './security/enrollment-required.tsx'
+export { Security } from './security/index.tsx'

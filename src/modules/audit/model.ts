@@ -1,4 +1,5 @@
 // Query and response schemas of the audit log endpoint.
+import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { listResponse, pagingQuery } from '../../http/list.ts'
 
@@ -57,3 +58,32 @@ export const AuditLogQuery = t.Object({
 })
 
 export const AuditLogList = listResponse('audit_logs', AuditLogItem)
+
+export const ChainVerification = t.Object(
+  {
+    intact: t.Boolean({ description: 'Every record matches its hash and follows the previous one' }),
+    records: Type.Integer({ description: "Records in the organization's chain" }),
+    broken: t.Union([
+      t.Object(
+        {
+          seq: Type.Integer({ description: 'Where the chain first breaks' }),
+          id: t.String(),
+          problem: t.String({ examples: ['the record does not match its hash: it was changed'] }),
+        },
+        { description: 'The first broken link; null when intact' },
+      ),
+      t.Null(),
+    ]),
+  },
+  {
+    title: 'AuditChainVerification',
+    examples: [
+      { intact: true, records: 1842, broken: null },
+      {
+        intact: false,
+        records: 1842,
+        broken: { seq: 1207, id: 'aud_01KAX3M6W9P8T2V5G7H4J3C1QZ', problem: 'the record does not match its hash: it was changed' },
+      },
+    ],
+  },
+)

@@ -45,6 +45,15 @@ async function verifyChain(view: Queries, organizationId: string | null, pageSiz
   }
 }
 
+/** The chain of one organization (GET /api/v1/audit-logs/verify: an organization checks its own chain). */
+export async function verifyOrganizationChain(
+  ctx: Pick<Ctx, 'db'>,
+  organizationId: string,
+  options: { pageSize?: number } = {},
+): Promise<ChainReport> {
+  return ctx.db.admin.snapshot((view) => verifyChain(view, organizationId, options.pageSize ?? VERIFY_PAGE_SIZE))
+}
+
 /** One report per chain: the installation chain first (when it has records), then each organization's by id. */
 export async function verifyChains(ctx: Pick<Ctx, 'db'>, options: { pageSize?: number } = {}): Promise<ChainReport[]> {
   const pageSize = options.pageSize ?? VERIFY_PAGE_SIZE
