@@ -179,6 +179,7 @@ interface Route {
 const ROUTES: Route[] = [
   { method: 'GET', path: () => '/api/v1/me', permission: null },
   { method: 'GET', path: () => '/api/v1/roles', permission: 'role:read' },
+  { method: 'GET', path: () => '/api/v1/permissions', permission: null },
   {
     method: 'POST',
     path: () => '/api/v1/users',

@@ -482,6 +482,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every permission
+         * @description Every `resource:action` of the API, for any signed-in user: what a wildcard grant such as `ticket:*` or `*:*` stands for, and what a personal access token may be narrowed to.
+         */
+        get: operations["listPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organization/security": {
         parameters: {
             query?: never;
@@ -515,9 +535,29 @@ export interface paths {
         };
         /**
          * List audit records
-         * @description Newest first. Append-only and hash-chained per organization: `switchboard audit verify` checks every chain. Requires the `audit:read` permission.
+         * @description Newest first. Append-only and hash-chained per organization: GET /api/v1/audit-logs/verify checks your chain, `switchboard audit verify` every chain. Requires the `audit:read` permission.
          */
         get: operations["listAuditLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit-logs/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify your organization's audit chain
+         * @description Recomputes every hash of the chain, oldest first, on one consistent snapshot, and names the first broken link: a record changed, one missing, or one out of place. Reads the whole chain: meant for a person asking, not for polling. Requires the `audit:read` permission.
+         */
+        get: operations["verifyAuditChain"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3645,6 +3685,37 @@ export interface components {
              */
             last_used_at: string | null;
             last_used_ip: string | null;
+        };
+        /**
+         * AuditChainVerification
+         * @example {
+         *       "intact": true,
+         *       "records": 1842,
+         *       "broken": null
+         *     }
+         * @example {
+         *       "intact": false,
+         *       "records": 1842,
+         *       "broken": {
+         *         "seq": 1207,
+         *         "id": "aud_01KAX3M6W9P8T2V5G7H4J3C1QZ",
+         *         "problem": "the record does not match its hash: it was changed"
+         *       }
+         *     }
+         */
+        AuditChainVerification: {
+            /** @description Every record matches its hash and follows the previous one */
+            intact: boolean;
+            /** @description Records in the organization's chain */
+            records: number;
+            /** @description The first broken link; null when intact */
+            broken: {
+                /** @description Where the chain first breaks */
+                seq: number;
+                id: string;
+                /** @example the record does not match its hash: it was changed */
+                problem: string;
+            } | null;
         };
         /**
          * AuditLog
@@ -7134,7 +7205,7 @@ export interface operations {
                  */
                 "application/json": {
                     password: string;
-                    /** @description 6 digits (TOTP, SMS) or a recovery code */
+                    /** @description A current code of the authenticator app (6 digits) */
                     code: string;
                 };
             };
@@ -9620,6 +9691,129 @@ export interface operations {
             };
         };
     };
+    listPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "permissions": [
+                     *         "ticket:read",
+                     *         "ticket:create"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Every `resource:action`, grouped by resource
+                         * @example [
+                         *       "ticket:read",
+                         *       "ticket:create"
+                         *     ]
+                         */
+                        permissions: string[];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_INVALID, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required",
+                     *       "request_id": "0af7651916cd43dd8448eb211c80319c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS, IP_NOT_ALLOWED, MFA_ENROLLMENT_REQUIRED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INSUFFICIENT_PERMISSIONS",
+                     *       "message": "The token lacks a required permission",
+                     *       "request_id": "0af7651916cd43dd8448eb211c80319c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "Too many requests",
+                     *       "retry_after": 12,
+                     *       "error": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL",
+                     *       "message": "Internal error",
+                     *       "request_id": "0af7651916cd43dd8448eb211c80319c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getOrganizationSecurity: {
         parameters: {
             query?: never;
@@ -10012,6 +10206,119 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED, TOKEN_INVALID, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required",
+                     *       "request_id": "0af7651916cd43dd8448eb211c80319c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS, IP_NOT_ALLOWED, MFA_ENROLLMENT_REQUIRED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INSUFFICIENT_PERMISSIONS",
+                     *       "message": "The token lacks a required permission",
+                     *       "request_id": "0af7651916cd43dd8448eb211c80319c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "Too many requests",
+                     *       "retry_after": 12,
+                     *       "error": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL",
+                     *       "message": "Internal error",
+                     *       "request_id": "0af7651916cd43dd8448eb211c80319c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyAuditChain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "intact": true,
+                     *       "records": 1842,
+                     *       "broken": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditChainVerification"];
                 };
             };
             /** @description UNAUTHENTICATED, TOKEN_INVALID, TOKEN_EXPIRED */

@@ -1,7 +1,2 @@
-// Placeholder until the screen is built in this issue.
-import type { ScreenProps } from '../screens.ts'
-import { Page } from '../ui.tsx'
-
-export function ApiKeys(_: ScreenProps) {
-  return <Page title="ApiKeys">{null}</Page>
-}
+// Settings > API keys: the screen lives in ./api-keys/.
+export { ApiKeys } from './api-keys/index.tsx'

@@ -1,7 +1,2 @@
-// Placeholder until the screen is built in this issue.
-import type { ScreenProps } from '../screens.ts'
-import { Page } from '../ui.tsx'
-
-export function Users(_: ScreenProps) {
-  return <Page title="Users">{null}</Page>
-}
+// Users and roles: the screen lives in ./users/.
+export { Users } from './users/index.tsx'

@@ -1,5 +1,6 @@
 // The access module's public entry: the roles and permissions as data, the matching rules, the checks
-// services and routes share, and GET /api/v1/roles (the five roles and what each grants).
+// services and routes share, GET /api/v1/roles (the five roles and what each grants) and
+// GET /api/v1/permissions (the vocabulary, which a wildcard grant stands for).
 // The pure re-exports come first: they must be evaluated before any module that imports them through
 // this file while the route's own imports (http/auth.ts) are still loading.
 export {
@@ -20,8 +21,8 @@ export { requirePermission, requireSession } from './require.ts'
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../context.ts'
 import { authMacros, protectedErrors } from '../../http/auth.ts'
-import { RolesBody } from './model.ts'
-import { ROLE_GRANTS, ROLES } from './permissions.ts'
+import { PermissionsBody, RolesBody } from './model.ts'
+import { ALL_PERMISSIONS, ROLE_GRANTS, ROLES } from './permissions.ts'
 
 /** Needs no data: the roles are constants; the app only for the auth macros. */
 export function accessRoutes(app: AppContext) {
@@ -31,5 +32,16 @@ export function accessRoutes(app: AppContext) {
       permission: 'role:read',
       response: { 200: RolesBody, ...protectedErrors() },
       detail: { tags: ['Users'], operationId: 'listRoles', summary: 'List roles and their permissions' },
+    })
+    .get('/permissions', () => ({ permissions: [...ALL_PERMISSIONS] }), {
+      auth: true,
+      response: { 200: PermissionsBody, ...protectedErrors() },
+      detail: {
+        tags: ['Users'],
+        operationId: 'listPermissions',
+        summary: 'List every permission',
+        description:
+          'Every `resource:action` of the API, for any signed-in user: what a wildcard grant such as `ticket:*` or `*:*` stands for, and what a personal access token may be narrowed to.',
+      },
     })
 }

@@ -79,7 +79,10 @@ export const PhoneBody = t.Object(
   { examples: [{ phone: '+4915112345678' }] },
 )
 export const RemoveTotpBody = t.Object(
-  { password: t.String({ maxLength: 1024 }), code: Code },
+  {
+    password: t.String({ maxLength: 1024 }),
+    code: t.String({ minLength: 1, maxLength: 64, description: 'A current code of the authenticator app (6 digits)' }),
+  },
   { examples: [{ password: 'correct horse battery staple', code: '492039' }] },
 )
 export const RemoveSmsBody = t.Object(

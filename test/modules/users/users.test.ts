@@ -1,7 +1,7 @@
-// Users within the caller's organization: create, read, update, disable, /me and /roles, with the
+// Users within the caller's organization: create, read, update, disable, /me, /roles and /permissions, with the
 // management rules and the user.* events written alongside each change.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { ROLE_GRANTS } from '../../../src/modules/access/index.ts'
+import { ALL_PERMISSIONS, ROLE_GRANTS } from '../../../src/modules/access/index.ts'
 import { json, makeTestApp } from '../../helpers/app.ts'
 import { PASSWORD, seedOrganization } from '../../helpers/seed.ts'
 
@@ -145,6 +145,20 @@ describe('GET /api/v1/users/{id} and /me', () => {
     const body = await json<{ roles: { name: string; permissions: string[] }[] }>(await send('GET', '/api/v1/roles', users.viewer.auth))
     expect(body.roles.map((r) => r.name)).toEqual(['super_admin', 'admin', 'supervisor', 'agent', 'viewer'])
     expect(body.roles[0]!.permissions).toEqual(['*:*'])
+  })
+
+  test('/permissions lists every resource:action to any signed-in user (what `*:*` and `ticket:*` stand for)', async () => {
+    const body = await json<{ permissions: string[] }>(await send('GET', '/api/v1/permissions', users.agent.auth))
+    expect(body.permissions).toEqual([...ALL_PERMISSIONS])
+    expect(body.permissions.filter((p) => p.startsWith('ticket:'))).toEqual([
+      'ticket:read',
+      'ticket:create',
+      'ticket:update',
+      'ticket:delete',
+      'ticket:assign',
+      'ticket:comment',
+    ])
+    expect((await send('GET', '/api/v1/permissions', {})).status).toBe(401)
   })
 })
 
