@@ -1,7 +1,13 @@
-// Placeholder until the screen is built in this issue.
+// The Tickets screen: the list at /app/tickets, the "New ticket" form at /app/tickets/new, and one
+// ticket at /app/tickets/<id> (the pieces are in ./tickets/).
 import type { ScreenProps } from '../screens.ts'
-import { Page } from '../ui.tsx'
+import { TicketDetail } from './tickets/detail.tsx'
+import { TicketList } from './tickets/list.tsx'
+import { NewTicket } from './tickets/new.tsx'
 
-export function Tickets(_: ScreenProps) {
-  return <Page title="Tickets">{null}</Page>
+export function Tickets({ rest }: ScreenProps) {
+  const id = decodeURIComponent(rest.replace(/^\/+|\/+$/g, ''))
+  if (id === '') return <TicketList />
+  if (id === 'new') return <NewTicket />
+  return <TicketDetail key={id} id={id} />
 }
