@@ -98,7 +98,8 @@ async function photograph(page: Page, base: string, shot: (typeof SCREENSHOTS)[n
   await page.emulateMedia({ colorScheme: shot.colorScheme ?? 'light' })
   await page.goto(`${base}/app${shot.path.replace('{ticket}', ticket)}`)
   await page.getByText(shot.ready).first().waitFor({ timeout: 20_000 })
-  await page.waitForLoadState('networkidle')
+  // Not 'networkidle': the Live screen keeps its event stream open. Let the other reads land.
+  await page.waitForTimeout(1500)
   await page.screenshot({ path: join(SHOTS, shot.file) })
 }
 

@@ -5,7 +5,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import { ROOT } from './helpers/root.ts'
 
-const pages = ['README.md', 'CHANGELOG.md', ...readdirSync(join(ROOT, 'docs')).map((name) => `docs/${name}`)]
+const pages = [
+  'README.md',
+  'CHANGELOG.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+]
 
 /** GitHub's anchor of a heading: lowercased, punctuation dropped, spaces as hyphens. */
 const slug = (heading: string) =>

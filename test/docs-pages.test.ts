@@ -55,6 +55,7 @@ const PAGES = [
 
 test('every page of docs/ with `sh` blocks has its test here', () => {
   const withBlocks = readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`)
     .filter((page) => shBlocks(page).length > 0)
   expect(withBlocks.sort()).toEqual([...PAGES].sort())

@@ -403,6 +403,7 @@ const ROUTES: Route[] = [
   { method: 'GET', path: () => '/api/v1/organization/security', permission: 'organization:read' },
   { method: 'PATCH', path: () => '/api/v1/organization/security', permission: 'organization:update', body: { mfa_required: false } },
   { method: 'GET', path: () => '/api/v1/audit-logs', permission: 'audit:read' },
+  { method: 'GET', path: () => '/api/v1/audit-logs/verify', permission: 'audit:read' },
   { method: 'POST', path: () => '/api/v1/webhooks', permission: 'webhook:create', body: hook },
   { method: 'GET', path: () => '/api/v1/webhooks', permission: 'webhook:read' },
   { method: 'GET', path: (id) => `/api/v1/webhooks/${id}`, permission: 'webhook:read', byId: 'webhook' },

@@ -8,7 +8,7 @@ import { MfaEnrollmentRequired, needsMfaEnrollment } from './pages/security.tsx'
 import { SCREENS, screenOf } from './screens.ts'
 import { resume, signOut, whenSessionEnds } from './session.ts'
 import { SignIn } from './sign-in.tsx'
-import { allows, type Me, MeContext, Page } from './ui.tsx'
+import { allows, type Me, MeContext, Page, ReloadMeContext } from './ui.tsx'
 
 function Home({ me }: { me: Me }) {
   const open = SCREENS.filter((screen) => !screen.permission || allows(me.permissions, screen.permission))
@@ -28,7 +28,7 @@ function Home({ me }: { me: Me }) {
   )
 }
 
-function Shell({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
+function Shell({ me, onSignOut, reloadMe }: { me: Me; onSignOut: () => void; reloadMe: () => void }) {
   const { path } = useLocation()
   const [menuOpen, setMenuOpen] = useState(false)
   const found = screenOf(path)
@@ -37,39 +37,41 @@ function Shell({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
   const visible = SCREENS.filter((screen) => !screen.permission || allows(me.permissions, screen.permission))
   return (
     <MeContext.Provider value={me}>
-      <a class="skip" href="#main">
-        Skip to content
-      </a>
-      <header class="bar">
-        <a class="brand" href="/app/">
-          Switchboard
+      <ReloadMeContext.Provider value={reloadMe}>
+        <a class="skip" href="#main">
+          Skip to content
         </a>
-        <button type="button" class="secondary menu" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>
-          Menu
-        </button>
-        <span class="who">
-          {me.name} · {me.role.replace('_', ' ')}
-        </span>
-        <button type="button" class="secondary" onClick={onSignOut}>
-          Sign out
-        </button>
-      </header>
-      <div class="layout">
-        <nav id="nav" aria-label="Main" class={menuOpen ? 'open' : ''}>
-          <ul>
-            {visible.map((screen) => (
-              <li>
-                <a href={`/app${screen.path}`} aria-current={found?.screen === screen ? 'page' : undefined}>
-                  {screen.title}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <main id="main" tabIndex={-1}>
-          {found ? <found.screen.view rest={found.rest} /> : <Home me={me} />}
-        </main>
-      </div>
+        <header class="bar">
+          <a class="brand" href="/app/">
+            Switchboard
+          </a>
+          <button type="button" class="secondary menu" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>
+            Menu
+          </button>
+          <span class="who">
+            {me.name} · {me.role.replace('_', ' ')}
+          </span>
+          <button type="button" class="secondary" onClick={onSignOut}>
+            Sign out
+          </button>
+        </header>
+        <div class="layout">
+          <nav id="nav" aria-label="Main" class={menuOpen ? 'open' : ''}>
+            <ul>
+              {visible.map((screen) => (
+                <li>
+                  <a href={`/app${screen.path}`} aria-current={found?.screen === screen ? 'page' : undefined}>
+                    {screen.title}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <main id="main" tabIndex={-1}>
+            {found ? <found.screen.view rest={found.rest} /> : <Home me={me} />}
+          </main>
+        </div>
+      </ReloadMeContext.Provider>
     </MeContext.Provider>
   )
 }
@@ -98,7 +100,7 @@ function App() {
   if (resuming) return <p class="card">Loading…</p>
   if (enroll) return <MfaEnrollmentRequired onSignOut={end} />
   if (!me) return <SignIn onSignedIn={loadMe} />
-  return <Shell me={me} onSignOut={end} />
+  return <Shell me={me} onSignOut={end} reloadMe={loadMe} />
 }
 
 document.addEventListener('click', followLink)

@@ -15,6 +15,8 @@ export interface Me {
 }
 
 export const MeContext = createContext<Me | undefined>(undefined)
+/** Reads the signed-in user again (after a change of their own role, say), so the screens follow it. */
+export const ReloadMeContext = createContext<() => void>(() => undefined)
 
 /** The signed-in user (every screen but the sign-in is rendered inside one). */
 export function useMe(): Me {

@@ -16,7 +16,6 @@ if (!CHROMIUM && IN_CI)
     throw new Error('no `chromium` on PATH: .ci/run installs it with apt-get install chromium')
   })
 
-
 /** axe on the page as it is, in light then in dark. */
 async function accessibleInBothSchemes(page: Page) {
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -220,43 +219,39 @@ describe.skipIf(!CHROMIUM)('the Security screen', () => {
     }
   }, 150_000)
 
-  test(
-    'a user who must enroll lands on the enrollment, sets up an authenticator app, and signs in again with it',
-    async () => {
-      const page = await dashboard.open('/app/')
-      await page.getByLabel('Email').fill(ADMIN.email)
-      await page.getByLabel('Password').fill(PASSWORD)
-      await page.getByRole('button', { name: 'Sign in' }).click()
-      await page.getByRole('heading', { name: 'Set up multi-factor authentication' }).waitFor({ timeout: 20_000 })
-      await page.getByText('Your organization requires multi-factor authentication').waitFor({ timeout: 20_000 })
-      await accessibleInBothSchemes(page)
-      await page.getByRole('button', { name: 'Set up an authenticator app' }).click()
-      const key = page.locator('code.security-secret')
-      await key.waitFor({ timeout: 20_000 })
-      const secret = (await key.textContent())!.replaceAll(' ', '')
-      await accessibleInBothSchemes(page)
-      const enrolledAt = Date.now()
-      await page.getByLabel('Code from the app').fill(totpAt(secret, enrolledAt))
-      await page.getByRole('button', { name: 'Turn on' }).click()
-      await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor({ timeout: 20_000 })
-      await accessibleInBothSchemes(page)
-      await page.getByRole('button', { name: 'I have kept them' }).click()
-      await page.getByRole('button', { name: 'Sign in again' }).click()
+  test('a user who must enroll lands on the enrollment, sets up an authenticator app, and signs in again with it', async () => {
+    const page = await dashboard.open('/app/')
+    await page.getByLabel('Email').fill(ADMIN.email)
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { name: 'Set up multi-factor authentication' }).waitFor({ timeout: 20_000 })
+    await page.getByText('Your organization requires multi-factor authentication').waitFor({ timeout: 20_000 })
+    await accessibleInBothSchemes(page)
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click()
+    const key = page.locator('code.security-secret')
+    await key.waitFor({ timeout: 20_000 })
+    const secret = (await key.textContent())!.replaceAll(' ', '')
+    await accessibleInBothSchemes(page)
+    const enrolledAt = Date.now()
+    await page.getByLabel('Code from the app').fill(totpAt(secret, enrolledAt))
+    await page.getByRole('button', { name: 'Turn on' }).click()
+    await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor({ timeout: 20_000 })
+    await accessibleInBothSchemes(page)
+    await page.getByRole('button', { name: 'I have kept them' }).click()
+    await page.getByRole('button', { name: 'Sign in again' }).click()
 
-      await page.getByLabel('Email').fill(ADMIN.email)
-      await page.getByLabel('Password').fill(PASSWORD)
-      await page.getByRole('button', { name: 'Sign in' }).click()
-      await page.getByRole('heading', { name: 'Second step' }).waitFor({ timeout: 20_000 })
-      // A code is good once: the next time step's.
-      await Bun.sleep(Math.max(0, (Math.floor(enrolledAt / 30_000) + 1) * 30_000 - Date.now() + 200))
-      await page.getByLabel('Code').fill(totpAt(secret, Date.now()))
-      await page.getByRole('button', { name: 'Verify' }).click()
-      await page.getByText('Authenticator app: on').waitFor({ timeout: 20_000 })
-      expect(new URL(page.url()).pathname).toBe('/app/security')
-      await page.close()
-    },
-    180_000,
-  )
+    await page.getByLabel('Email').fill(ADMIN.email)
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { name: 'Second step' }).waitFor({ timeout: 20_000 })
+    // A code is good once: the next time step's.
+    await Bun.sleep(Math.max(0, (Math.floor(enrolledAt / 30_000) + 1) * 30_000 - Date.now() + 200))
+    await page.getByLabel('Code').fill(totpAt(secret, Date.now()))
+    await page.getByRole('button', { name: 'Verify' }).click()
+    await page.getByText('Authenticator app: on').waitFor({ timeout: 20_000 })
+    expect(new URL(page.url()).pathname).toBe('/app/security')
+    await page.close()
+  }, 180_000)
 
   test('no console error, CSP violation or outside request', () => {
     // But two the browser logs of refusals the screens are made of: the API's 409 to the unconfirmed

@@ -173,6 +173,22 @@ describe.skipIf(!CHROMIUM)('the Users and roles screen', () => {
     }
   }, 120_000)
 
+  test('an Admin who demotes themselves sees the screens follow at once: Webhooks leaves the navigation', async () => {
+    const email = await dashboard.user('admin')
+    const page = await openSignedIn(dashboard, '/app/users', email)
+    const nav = page.getByRole('navigation', { name: 'Main' })
+    await nav.getByRole('link', { name: 'Webhooks' }).waitFor({ timeout: 20_000 })
+    await page.getByLabel('Name or e-mail starts with').fill(email)
+    await page.getByRole('button', { name: 'Filter' }).click()
+    const own = page.getByRole('row', { name: /\(you\)/ })
+    await own.waitFor({ timeout: 20_000 })
+    await own.getByRole('combobox').selectOption({ label: 'Supervisor' })
+    await own.getByRole('button', { name: 'Change role' }).click()
+    await nav.getByRole('link', { name: 'Webhooks' }).waitFor({ state: 'detached', timeout: 20_000 })
+    expect(await nav.getByRole('link', { name: 'Users and roles' }).count()).toBe(1)
+    await page.close()
+  }, 120_000)
+
   test('in dark, and at 360 px wide: the list, the form and the confirmation pass axe; nothing overflows the page', async () => {
     const page = await openSignedIn(dashboard, '/app/users', ADMIN.email, { colorScheme: 'dark', viewport: { width: 360, height: 740 } })
     await page.getByRole('row', { name: /Crew 25/ }).waitFor({ timeout: 20_000 })

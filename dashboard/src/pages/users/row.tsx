@@ -1,8 +1,8 @@
 // One user of the list with the controls the signed-in role may use on them: change the role, disable
 // (after a confirmation) or enable. None on the organization's only active Super Admin, whom the API protects.
-import { useEffect, useState } from 'preact/hooks'
+import { useContext, useEffect, useState } from 'preact/hooks'
 import { api } from '../../api.ts'
-import { ErrorNote, useAction, When } from '../../ui.tsx'
+import { ErrorNote, ReloadMeContext, useAction, When } from '../../ui.tsx'
 import { Confirm, outcome } from '../api-keys/confirm.tsx'
 import { ROLE_LABELS, type Role, type UserItem } from './roles.ts'
 
@@ -32,6 +32,7 @@ export function UserRow(props: {
   const [confirming, setConfirming] = useState(false)
   const roleChange = useAction()
   const status = useAction()
+  const reloadMe = useContext(ReloadMeContext)
   const name = self ? `${user.name} (you)` : user.name
   async function changeRole(event: SubmitEvent) {
     event.preventDefault()
@@ -39,6 +40,8 @@ export function UserRow(props: {
     // A refusal may come from a change made elsewhere (the other Super Admin demoted): see the list as it is now.
     if (changed) props.onChanged(changed)
     else props.onRefused()
+    // My own role changed: what the screens offer follows the new permissions at once.
+    if (changed && self) reloadMe()
   }
   async function disable() {
     if (!(await status.run(() => outcome(api().DELETE('/api/v1/users/{id}', { params: { path: { id: user.id } } })))))
