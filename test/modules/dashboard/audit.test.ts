@@ -63,9 +63,12 @@ describe.skipIf(!CHROMIUM)('the Audit log screen', () => {
     const firstPage = await page.locator('tbody tr').first().textContent()
     await page.getByRole('button', { name: 'Older records' }).click()
     await page.getByText('Page 2').waitFor({ timeout: 20_000 })
-    await page.waitForFunction(`document.querySelector('tbody tr')?.textContent !== ${JSON.stringify(firstPage)}`, undefined, {
-      timeout: 20_000,
-    })
+    // A locator, not waitForFunction: a string predicate is evaluated by eval, which the page's CSP refuses.
+    await page
+      .locator('tbody tr')
+      .first()
+      .filter({ hasNotText: firstPage ?? '' })
+      .waitFor({ timeout: 20_000 })
     await page.getByRole('button', { name: 'Newer records' }).click()
     await page.getByText('Page 1').waitFor({ timeout: 20_000 })
 
