@@ -2,7 +2,8 @@
 // listed, filtered by status and tag with the filters kept in the URL (a reload keeps them), paged by the
 // API's cursor; one opened, commented on, assigned and moved through its statuses (a refused move is
 // explained in the API's words), each change checked through the API; a new ticket made with the form.
-// A Viewer reads everything and has no write control; an agent sees only its own and unassigned tickets.
+// A Viewer reads everything and has no write control; a write forced after the role was lowered is the
+// API's 403 in words; an agent sees only its own and unassigned tickets.
 // 360 px wide: usable, no horizontal scroll of the page. axe in light and dark. (Both engines.)
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
@@ -271,6 +272,32 @@ describe.skipIf(!CHROMIUM)('the Tickets screen', () => {
     )
     expect(dashboard.problems).toEqual([
       '/app/tickets?status=open: Failed to load resource: the server responded with a status of 404 (Not Found)',
+    ])
+    dashboard.problems.length = 0
+    await page.close()
+  }, 90_000)
+
+  test("a forced write: a comment sent after the user's role became Viewer is the API's 403, shown in words", async () => {
+    const email = await dashboard.user('agent')
+    const page = await openSignedIn(dashboard, `/app/tickets/${ids.toner}`, email)
+    await page.getByLabel('Add a comment').fill('Sent with a role the user no longer has')
+    // Meanwhile an administrator makes the user a Viewer: the screen still shows the control.
+    const token = await dashboard.token(email)
+    const userId = (await dashboard.api('GET', '/api/v1/me', token)).body.id as string
+    expect((await dashboard.api('PATCH', `/api/v1/users/${userId}`, admin, { role: 'viewer' })).status).toBe(200)
+    await page.getByRole('button', { name: 'Add comment', exact: true }).click()
+    const alert = page.getByRole('alert').filter({ hasText: 'Your role does not allow this.' })
+    await alert.waitFor(WAIT)
+    expect(await alert.textContent()).toContain('ticket:comment')
+    const { body } = await dashboard.api('GET', `/api/v1/tickets/${ids.toner}/comments`, admin)
+    expect((body.comments as { body: string }[]).map((c) => c.body)).not.toContain('Sent with a role the user no longer has')
+    // The browser's note of the API's 403 (it comes on its own time).
+    await eventually(
+      async () => dashboard.problems.length,
+      (count) => count > 0,
+    )
+    expect(dashboard.problems).toEqual([
+      `/app/tickets/${ids.toner}: Failed to load resource: the server responded with a status of 403 (Forbidden)`,
     ])
     dashboard.problems.length = 0
     await page.close()
