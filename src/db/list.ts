@@ -199,17 +199,6 @@ export function listBody<K extends string, Row, Item>(key: K, page: Page<Row>, t
   return body
 }
 
-/**
- * `JSON.stringify(listBody(key, page, toItem))` as text, from each row's own JSON text (`toText`): the
- * read path writes rows straight to bytes, without building the objects first. Answered as
- * `application/json` by the route (jsonText in http/list.ts).
- */
-export function listText<Row>(key: string, page: Page<Row>, toText: (row: Row) => string): string {
-  const items = page.rows.map(toText).join(',')
-  const total = page.totalCount === undefined ? '' : `,"total_count":${page.totalCount}`
-  return `{"${key}":[${items}],"next_page_token":${JSON.stringify(page.nextPageToken)}${total}}`
-}
-
 /** Escapes a user-given prefix for `LIKE ? ESCAPE '\'`. */
 export function likePrefix(prefix: string): string {
   return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`

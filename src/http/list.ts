@@ -98,14 +98,3 @@ export function listResponse<K extends string, S extends TSchema>(key: K, item: 
   } as Record<K, TArray<S>> & { next_page_token: TString; total_count: TOptional<TInteger> }
   return t.Object(properties)
 }
-
-/**
- * A route's answer that is already JSON text (listText, ticketJsonText): sent as it is, as
- * `application/json;charset=utf-8` (what Elysia sends for an object), with the headers the platform adds (request id, rate limits) kept.
- */
-export function jsonText(set: { headers: Record<string, unknown> }, text: string): never {
-  set.headers['content-type'] = 'application/json;charset=utf-8'
-  // Typed as never so it satisfies the route's response schema, which the text is a rendering of
-  // (the serializers' byte-for-byte tests say so; the schema still documents it in /openapi.json).
-  return text as never
-}

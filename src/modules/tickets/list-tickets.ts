@@ -2,11 +2,11 @@
 // tag, creation window) before keyset pagination; listContactTickets: those of one contact (GET
 // /contacts/{id}/tickets), under the same visibility. Raw SQL on purpose: this is the hottest read path.
 import type { Ctx, UserActor } from '../../context.ts'
-import { type Condition, type ListRequest, listText, timeWindowConditions } from '../../db/list.ts'
+import { type Condition, type ListRequest, listBody, timeWindowConditions } from '../../db/list.ts'
 import { getContact } from '../crm/index.ts'
 import { priorityRank, type TicketPriority, type TicketStatus } from './lifecycle.ts'
 import { TICKET_LIST, taggedCondition } from './store.ts'
-import { ticketJsonText } from './ticket-json.ts'
+import { ticketJson } from './ticket-json.ts'
 import { ticketScope } from './visibility.ts'
 
 export const TICKET_SORTS = TICKET_LIST.sorts
@@ -35,15 +35,14 @@ export function ticketFilterConditions(filters: TicketFilters): Condition[] {
   return where
 }
 
-/** The page as JSON text (rows spliced, never parsed: ticket-json.ts). */
-export async function listTickets(ctx: Ctx<UserActor>, input: { filters: TicketFilters; request: ListRequest }): Promise<string> {
+export async function listTickets(ctx: Ctx<UserActor>, input: { filters: TicketFilters; request: ListRequest }) {
   const { actor } = ctx
   const page = await TICKET_LIST.page(ctx.db, ctx.pageTokens, input.request, {
     organizationId: actor.organizationId,
     filters: { ...input.filters },
     where: [...ticketScope(actor), ...ticketFilterConditions(input.filters)],
   })
-  return listText('tickets', page, ticketJsonText)
+  return listBody('tickets', page, ticketJson)
 }
 
 /** The tickets of a live contact of the organization (404 otherwise) the caller may see. */

@@ -1,7 +1,5 @@
 // A ticket as the API and its events show it; one function, so responses, events and the benchmark's
-// bare server serialize exactly the same thing. ticketJsonText writes the same JSON as text for the
-// read paths: the JSON columns (tags, custom fields, uploads) are spliced in as stored (written by
-// JSON.stringify on every write, so already in its exact form), never parsed on read.
+// bare server serialize exactly the same thing.
 import { isoTime } from '../../lib/clock.ts'
 import { priorityName } from './lifecycle.ts'
 import type { TicketsTable } from './table.ts'
@@ -32,24 +30,3 @@ export function ticketJson(row: TicketRow) {
 }
 
 export type TicketJson = ReturnType<typeof ticketJson>
-
-const time = (ms: number | null) => (ms === null ? 'null' : `"${isoTime(Number(ms))}"`)
-
-/** `JSON.stringify(ticketJson(row))`, byte for byte, without parsing the JSON columns. */
-export function ticketJsonText(row: TicketRow): string {
-  // The fields before the JSON columns, by the native serializer (strings escaped as it escapes them).
-  const head = JSON.stringify({
-    id: row.id,
-    number: Number(row.number),
-    subject: row.subject,
-    description: row.description,
-    status: row.status,
-    priority: priorityName(row.priority),
-    type: row.type,
-    channel: row.channel,
-    requester: row.requester_email === null ? null : { name: row.requester_name ?? '', email: row.requester_email },
-    contact_id: row.contact_id,
-    assignee_id: row.assignee_id,
-  })
-  return `${head.slice(0, -1)},"tags":${row.tags},"custom_fields":${row.custom_fields},"upload_ids":${row.upload_ids},"created_at":${time(row.created_at)},"updated_at":${time(row.updated_at)},"solved_at":${time(row.solved_at)},"closed_at":${time(row.closed_at)}}`
-}
