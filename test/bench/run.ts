@@ -13,6 +13,8 @@ import { runClusterLatencyBench } from './cluster-latency.ts'
 import { benchVersusMain, printVersusMain, VERSUS_HEADER } from './versus-main.ts'
 import { runWriteCapacityBench } from './write-capacity.ts'
 import { runReportsBench } from './reports.ts'
+import { benchRequestLayers, printRequestLayers } from './request-layers.ts'
+import { benchRequestPath, printRequestPath } from './request-path.ts'
 
 process.stdout.write(
   `Switchboard benchmarks: ${GENERATOR}, ${CONNECTIONS} connections, ${DURATION_S} s per measurement, median of ${ROUNDS} alternating rounds, bun ${Bun.version}\n\n`,
@@ -82,6 +84,12 @@ await runClusterLatencyBench()
 // Issue 28: write capacity with PostgreSQL across a network (a delaying proxy), one and two instances; skipped without the servers.
 process.stdout.write('\n')
 await runWriteCapacityBench()
+
+// Issue 32: the request path — three reads against their essential work on both engines, and the list layer by layer.
+process.stdout.write('\nRequest path: list, ticket by id and /me against their essential work (A/C)\n')
+printRequestPath(await benchRequestPath())
+process.stdout.write('\nRequest path, layer by layer (in process, SQLite, µs per request)\n')
+printRequestLayers(await benchRequestLayers())
 
 // Reports at scale: REPORTS_BENCH_TICKETS tickets (1,000,000) and the rest of two years generated as rows and events, folded,
 // then summary / time series / live against plain SQL, and ticket creation against the tree before reports; PostgreSQL skipped without it.
