@@ -3,7 +3,7 @@
 // pages that collect console errors and CSP violations, signing in through the form, axe, and calls
 // to the API for setting up what a screen shows.
 import { rmSync } from 'node:fs'
-import { expect } from 'bun:test'
+import { expect, test } from 'bun:test'
 import AxeBuilder from '@axe-core/playwright'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { tempDir } from './app.ts'
@@ -12,6 +12,36 @@ import { CHROMIUM, offlineContext } from './offline-browser.ts'
 import { type RunningServer, startServer } from './process.ts'
 
 export { CHROMIUM }
+
+/**
+ * A browser test file's first call: without Chromium it says it skips (the file's describe.skipIf does),
+ * except under CI=true, where a failing test says to install it.
+ */
+export function requireChromium(file: string): void {
+  if (CHROMIUM) return
+  if (process.env.CI !== 'true') console.warn(`dashboard ${file}: skipping: no \`chromium\` on PATH (apt-get install chromium)`)
+  else
+    test('Chromium is installed (CI=true: the browser test must run)', () => {
+      throw new Error('no `chromium` on PATH: .ci/run installs it with apt-get install chromium')
+    })
+}
+
+/** How long a browser test waits for what the user should see. */
+export const WAIT = { timeout: 20_000 }
+
+/** `read()` once `ok` holds of it, asked again every 100 ms for up to 20 s; the error shows the last value. */
+export async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
+  const end = Date.now() + WAIT.timeout
+  for (;;) {
+    const value = await read()
+    if (ok(value)) return value
+    if (Date.now() > end) throw new Error(`still ${JSON.stringify(value)} after ${WAIT.timeout} ms`)
+    await Bun.sleep(100)
+  }
+}
+
+/** How wide the page's content is (wider than the viewport: the page scrolls sideways). */
+export const scrollWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth')
 
 export const ADMIN = { email: 'admin@dashboard.test', password: 'dashboard-password-1', name: 'Admin' }
 export const PASSWORD = ADMIN.password

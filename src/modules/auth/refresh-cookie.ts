@@ -5,6 +5,7 @@
 // server's own origin (the Origin header), so another site cannot spend it.
 import type { Config } from '../../config.ts'
 import { AppError } from '../../errors.ts'
+import { readCookie } from '../../lib/cookies.ts'
 
 export const REFRESH_COOKIE_PATH = '/api/v1/auth/refresh'
 
@@ -25,14 +26,8 @@ export function refreshCookie(config: Pick<Config, 'publicUrl'>, request: Reques
 
 /** The refresh token of the request's cookie, when it has one of our alphabet. */
 export function readRefreshCookie(config: Pick<Config, 'publicUrl'>, request: Request): string | undefined {
-  const name = cookieName(isSecure(config, request))
-  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-    const at = part.indexOf('=')
-    if (at < 0 || part.slice(0, at).trim() !== name) continue
-    const value = part.slice(at + 1).trim()
-    if (/^rt_[A-Za-z0-9_-]{16,128}$/.test(value)) return value
-  }
-  return undefined
+  const value = readCookie(request.headers.get('cookie'), cookieName(isSecure(config, request)))
+  return value?.startsWith('rt_') ? value : undefined
 }
 
 /**

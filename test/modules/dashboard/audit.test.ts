@@ -4,14 +4,17 @@
 // state. (Both engines: the records and the chain come from the API.)
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
-import { ADMIN, CHROMIUM, type Dashboard, expectAccessible, openSignedIn, startDashboard } from '../../helpers/dashboard.ts'
+import {
+  ADMIN,
+  CHROMIUM,
+  type Dashboard,
+  expectAccessible,
+  openSignedIn,
+  startDashboard,
+  requireChromium,
+} from '../../helpers/dashboard.ts'
 
-const IN_CI = process.env.CI === 'true'
-if (!CHROMIUM && !IN_CI) console.warn('dashboard audit.test.ts: skipping: no `chromium` on PATH (apt-get install chromium)')
-if (!CHROMIUM && IN_CI)
-  test('Chromium is installed (CI=true: the browser test must run)', () => {
-    throw new Error('no `chromium` on PATH: .ci/run installs it with apt-get install chromium')
-  })
+requireChromium('audit.test.ts')
 
 /** axe on the page as it is, in light then in dark. */
 async function accessibleInBothSchemes(page: Page) {

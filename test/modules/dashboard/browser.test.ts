@@ -4,15 +4,10 @@
 // HttpOnly refresh cookie (no token any page script can read), and signing out ends it; axe finds no
 // serious or critical problem, in light and in dark. (Both engines: the sign-in goes through the API.)
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { ADMIN, CHROMIUM, type Dashboard, expectAccessible, signIn, startDashboard } from '../../helpers/dashboard.ts'
+import { ADMIN, CHROMIUM, type Dashboard, expectAccessible, signIn, startDashboard, requireChromium } from '../../helpers/dashboard.ts'
 import { totpAt } from '../../helpers/totp.ts'
 
-const IN_CI = process.env.CI === 'true'
-if (!CHROMIUM && !IN_CI) console.warn('dashboard browser.test.ts: skipping: no `chromium` on PATH (apt-get install chromium)')
-if (!CHROMIUM && IN_CI)
-  test('Chromium is installed (CI=true: the browser test must run)', () => {
-    throw new Error('no `chromium` on PATH: .ci/run installs it with apt-get install chromium')
-  })
+requireChromium('browser.test.ts')
 
 describe.skipIf(!CHROMIUM)('the dashboard in headless Chromium, offline', () => {
   let dashboard: Dashboard

@@ -5,30 +5,20 @@
 // 360 px wide: usable, no horizontal scroll of the page. axe in light and dark. (Both engines.)
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
-import { ADMIN, CHROMIUM, type Dashboard, expectAccessible, openSignedIn, startDashboard } from '../../helpers/dashboard.ts'
+import {
+  ADMIN,
+  CHROMIUM,
+  type Dashboard,
+  expectAccessible,
+  openSignedIn,
+  startDashboard,
+  requireChromium,
+  eventually,
+  scrollWidth,
+  WAIT,
+} from '../../helpers/dashboard.ts'
 
-const IN_CI = process.env.CI === 'true'
-if (!CHROMIUM && !IN_CI) console.warn('dashboard contacts.test.ts: skipping: no `chromium` on PATH (apt-get install chromium)')
-if (!CHROMIUM && IN_CI)
-  test('Chromium is installed (CI=true: the browser test must run)', () => {
-    throw new Error('no `chromium` on PATH: .ci/run installs it with apt-get install chromium')
-  })
-
-const WAIT = { timeout: 20_000 }
-
-/** `read()` once `ok` holds of it, asked again every 100 ms for up to 20 s. */
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-  const end = Date.now() + WAIT.timeout
-  for (;;) {
-    const value = await read()
-    if (ok(value)) return value
-    if (Date.now() > end) throw new Error(`still ${JSON.stringify(value)} after ${WAIT.timeout} ms`)
-    await Bun.sleep(100)
-  }
-}
-
-/** How wide the page's content is (wider than the viewport: the page scrolls sideways). */
-const scrollWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth')
+requireChromium('contacts.test.ts')
 
 describe.skipIf(!CHROMIUM)('the Contacts screen', () => {
   let dashboard: Dashboard

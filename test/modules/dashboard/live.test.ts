@@ -6,7 +6,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { SseParser } from '../../../dashboard/src/pages/live/sse.ts'
 import type { Page } from 'playwright-core'
-import { ADMIN, CHROMIUM, type Dashboard, expectAccessible, openSignedIn, startDashboard } from '../../helpers/dashboard.ts'
+import {
+  ADMIN,
+  CHROMIUM,
+  type Dashboard,
+  expectAccessible,
+  openSignedIn,
+  startDashboard,
+  requireChromium,
+} from '../../helpers/dashboard.ts'
 
 describe('the Live screen’s text/event-stream parser', () => {
   test('events, comments, ids carried over, retry, multi-line data', () => {
@@ -40,12 +48,7 @@ describe('the Live screen’s text/event-stream parser', () => {
   })
 })
 
-const IN_CI = process.env.CI === 'true'
-if (!CHROMIUM && !IN_CI) console.warn('dashboard live.test.ts: skipping: no `chromium` on PATH (apt-get install chromium)')
-if (!CHROMIUM && IN_CI)
-  test('Chromium is installed (CI=true: the browser test must run)', () => {
-    throw new Error('no `chromium` on PATH: .ci/run installs it with apt-get install chromium')
-  })
+requireChromium('live.test.ts')
 
 describe.skipIf(!CHROMIUM)('the Live screen in headless Chromium', () => {
   let dashboard: Dashboard

@@ -3,7 +3,9 @@
 // past the first token's expiry the page still acts as the user (signing out answers 204, which an
 // expired token could not).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { ADMIN, CHROMIUM, type Dashboard, signIn, startDashboard } from '../../helpers/dashboard.ts'
+import { ADMIN, CHROMIUM, type Dashboard, requireChromium, signIn, startDashboard } from '../../helpers/dashboard.ts'
+
+requireChromium('renewal.test.ts')
 
 describe.skipIf(!CHROMIUM)('access token renewal in the browser', () => {
   let dashboard: Dashboard

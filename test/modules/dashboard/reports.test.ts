@@ -6,14 +6,17 @@
 // each browser test signs in as its own user and the checks through the API use yet another.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
-import { ADMIN, CHROMIUM, type Dashboard, expectAccessible, openSignedIn, startDashboard } from '../../helpers/dashboard.ts'
+import {
+  ADMIN,
+  CHROMIUM,
+  type Dashboard,
+  expectAccessible,
+  openSignedIn,
+  startDashboard,
+  requireChromium,
+} from '../../helpers/dashboard.ts'
 
-const IN_CI = process.env.CI === 'true'
-if (!CHROMIUM && !IN_CI) console.warn('dashboard reports.test.ts: skipping: no `chromium` on PATH (apt-get install chromium)')
-if (!CHROMIUM && IN_CI)
-  test('Chromium is installed (CI=true: the browser test must run)', () => {
-    throw new Error('no `chromium` on PATH: .ci/run installs it with apt-get install chromium')
-  })
+requireChromium('reports.test.ts')
 
 describe.skipIf(!CHROMIUM)('the Reports screen', () => {
   let dashboard: Dashboard

@@ -6,15 +6,19 @@
 // on every state. (Both engines: everything goes through the API.)
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
-import { ADMIN, CHROMIUM, type Dashboard, expectAccessible, openSignedIn, PASSWORD, startDashboard } from '../../helpers/dashboard.ts'
+import {
+  ADMIN,
+  CHROMIUM,
+  type Dashboard,
+  expectAccessible,
+  openSignedIn,
+  PASSWORD,
+  startDashboard,
+  requireChromium,
+} from '../../helpers/dashboard.ts'
 import { totpAt } from '../../helpers/totp.ts'
 
-const IN_CI = process.env.CI === 'true'
-if (!CHROMIUM && !IN_CI) console.warn('dashboard security.test.ts: skipping: no `chromium` on PATH (apt-get install chromium)')
-if (!CHROMIUM && IN_CI)
-  test('Chromium is installed (CI=true: the browser test must run)', () => {
-    throw new Error('no `chromium` on PATH: .ci/run installs it with apt-get install chromium')
-  })
+requireChromium('security.test.ts')
 
 /** axe on the page as it is, in light then in dark. */
 async function accessibleInBothSchemes(page: Page) {

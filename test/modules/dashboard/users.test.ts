@@ -4,14 +4,18 @@
 // list made stale by a change elsewhere, refused in words. Roles without user:update see no control. axe
 // in light and dark on the list, the form and the confirmation, and at 360 px wide. (Both engines.)
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { ADMIN, CHROMIUM, type Dashboard, expectAccessible, openSignedIn, PASSWORD, startDashboard } from '../../helpers/dashboard.ts'
+import {
+  ADMIN,
+  CHROMIUM,
+  type Dashboard,
+  expectAccessible,
+  openSignedIn,
+  PASSWORD,
+  startDashboard,
+  requireChromium,
+} from '../../helpers/dashboard.ts'
 
-const IN_CI = process.env.CI === 'true'
-if (!CHROMIUM && !IN_CI) console.warn('dashboard users.test.ts: skipping: no `chromium` on PATH (apt-get install chromium)')
-if (!CHROMIUM && IN_CI)
-  test('Chromium is installed (CI=true: the browser test must run)', () => {
-    throw new Error('no `chromium` on PATH: .ci/run installs it with apt-get install chromium')
-  })
+requireChromium('users.test.ts')
 
 describe.skipIf(!CHROMIUM)('the Users and roles screen', () => {
   let dashboard: Dashboard

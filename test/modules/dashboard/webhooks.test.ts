@@ -11,16 +11,19 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { tempDirs } from '../../helpers/app.ts'
 import { compiledBinary } from '../../helpers/binary.ts'
-import { ADMIN, CHROMIUM, type Dashboard, expectAccessible, openSignedIn, startDashboard } from '../../helpers/dashboard.ts'
+import {
+  ADMIN,
+  CHROMIUM,
+  type Dashboard,
+  expectAccessible,
+  openSignedIn,
+  startDashboard,
+  requireChromium,
+} from '../../helpers/dashboard.ts'
 import { run } from '../../helpers/process.ts'
 import { CA_FILE, type Receiver, startReceiver } from '../../helpers/receiver.ts'
 
-const IN_CI = process.env.CI === 'true'
-if (!CHROMIUM && !IN_CI) console.warn('dashboard webhooks.test.ts: skipping: no `chromium` on PATH (apt-get install chromium)')
-if (!CHROMIUM && IN_CI)
-  test('Chromium is installed (CI=true: the browser test must run)', () => {
-    throw new Error('no `chromium` on PATH: .ci/run installs it with apt-get install chromium')
-  })
+requireChromium('webhooks.test.ts')
 
 const WAIT = { timeout: 20_000 }
 /** The receiver's answer, which the API keeps in the delivery record. */

@@ -5,6 +5,8 @@
 // POST or subresource does not.
 import type { Config } from '../../../config.ts'
 
+export { readCookie } from '../../../lib/cookies.ts'
+
 export interface CookieNames {
   session: string
   csrf: string
@@ -24,18 +26,6 @@ export function randomCookieValue(): string {
 /** SHA-256 (hex) of a cookie value: what the sessions table keeps. */
 export function cookieHash(value: string): string {
   return new Bun.CryptoHasher('sha256').update(value).digest('hex')
-}
-
-/** The value of cookie `name` in a Cookie header; only values of our own alphabet count. */
-export function readCookie(header: string | null, name: string): string | undefined {
-  if (!header) return undefined
-  for (const part of header.split(';')) {
-    const at = part.indexOf('=')
-    if (at < 0 || part.slice(0, at).trim() !== name) continue
-    const value = part.slice(at + 1).trim()
-    if (/^[A-Za-z0-9_-]{16,128}$/.test(value)) return value
-  }
-  return undefined
 }
 
 /** A Set-Cookie header value; `maxAgeS` 0 deletes the cookie. */
