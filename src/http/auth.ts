@@ -39,19 +39,23 @@ let apps = 0
 function buildMacros(app: AppContext) {
   // After each macro's resolve (hooks run in the order of their keys): authenticated, counted and
   // authorized, the request claims its key last, just before the handler; a replay answers here.
-  const idempotency = { beforeHandle: async (c: { request: Request; route: string }) => claimIdempotencyKey(app, c) }
+  // Each hook names what it reads, never its whole context (request-state.ts says why).
+  const idempotency = {
+    beforeHandle: async ({ request, route, actor }: { request: Request; route: string; actor?: UserActor | SystemActor }) =>
+      claimIdempotencyKey(app, { request, route, actor }),
+  }
   return new Elysia({ name: 'auth-macros', seed: ++apps }).macro({
     auth: {
-      async resolve(c): Promise<{ actor: UserActor; ctx: Ctx<UserActor> }> {
-        const actor = await authenticated(app, c)
+      async resolve({ request, route, server }): Promise<{ actor: UserActor; ctx: Ctx<UserActor> }> {
+        const actor = await authenticated(app, { request, route, server })
         return { actor, ctx: contextFor(app, actor) }
       },
       ...idempotency,
       detail: { security },
     },
     permission: (permission: Permission) => ({
-      async resolve(c): Promise<{ actor: UserActor; ctx: Ctx<UserActor> }> {
-        const actor = await authenticated(app, c)
+      async resolve({ request, route, server }): Promise<{ actor: UserActor; ctx: Ctx<UserActor> }> {
+        const actor = await authenticated(app, { request, route, server })
         app.guards.requirePermission(actor, permission)
         return { actor, ctx: contextFor(app, actor) }
       },
@@ -62,9 +66,9 @@ function buildMacros(app: AppContext) {
     // The operator's routes (an operator token, `sbo_…`): above every organization, so counted against
     // the client address's budget (UNAUTH_PER_MINUTE), as a failed authentication is.
     operator: {
-      async resolve(c): Promise<{ actor: SystemActor; ctx: Ctx<SystemActor> }> {
-        const ctx = await app.guards.authenticateOperator(app, c.request)
-        const charged = chargeAnonymous(app, c)
+      async resolve({ request, server }): Promise<{ actor: SystemActor; ctx: Ctx<SystemActor> }> {
+        const ctx = await app.guards.authenticateOperator(app, request)
+        const charged = chargeAnonymous(app, { request, server })
         if (charged) await charged
         return { actor: ctx.actor, ctx }
       },
@@ -72,8 +76,8 @@ function buildMacros(app: AppContext) {
       detail: { security: operatorSecurity },
     },
     session: (mode: 'full' | 'mfa_enrollment') => ({
-      async resolve(c): Promise<{ actor: SessionActor; ctx: Ctx<SessionActor> }> {
-        const actor = app.guards.requireSession(await authenticated(app, c, mode === 'mfa_enrollment'))
+      async resolve({ request, route, server }): Promise<{ actor: SessionActor; ctx: Ctx<SessionActor> }> {
+        const actor = app.guards.requireSession(await authenticated(app, { request, route, server }, mode === 'mfa_enrollment'))
         return { actor, ctx: contextFor(app, actor) }
       },
       ...idempotency,

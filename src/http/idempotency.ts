@@ -34,7 +34,8 @@ export function takesIdempotencyKey(method: string, route: string): boolean {
 
 const CLAIM = Symbol('idempotency claim')
 
-type HookContext = { request: Request; route: string }
+/** What a claim reads of a request; `actor` is set by the auth macro's resolve, which ran just before. */
+type HookContext = { request: Request; route: string; actor?: UserActor | SystemActor }
 
 /**
  * The auth macros' beforeHandle: claims the request's key, or answers from it (a replay, or a 409 thrown).
@@ -65,8 +66,7 @@ function claimKey(app: AppContext, c: HookContext, bodyText: () => string): Prom
       [{ field: IDEMPOTENCY_KEY_HEADER, message: 'Must be 1 to 255 printable ASCII characters' }],
       'The Idempotency-Key header is invalid',
     )
-  // Set by the auth macro's resolve, which ran just before.
-  const { actor } = c as HookContext & { actor: UserActor | SystemActor }
+  const actor = c.actor as UserActor | SystemActor
   // A user's keys are theirs; an operator's (an operator token, above every organization) the token's.
   const owner =
     actor.kind === 'user'
@@ -81,7 +81,7 @@ function claimKey(app: AppContext, c: HookContext, bodyText: () => string): Prom
       requestHash: app.guards.idempotency.requestHash(app.masterKey, { method: request.method, pathWithQuery, body: bodyText() }),
     })
     if (begun.kind === 'replay') return responseOf(begun.answer, { [REPLAYED_HEADER]: 'true' })
-    ;(c as unknown as Record<symbol, ClaimRef>)[CLAIM] = begun.claim
+    ;(request as unknown as Record<symbol, ClaimRef>)[CLAIM] = begun.claim
     return undefined
   })()
 }
@@ -93,11 +93,11 @@ function claimKey(app: AppContext, c: HookContext, bodyText: () => string): Prom
  */
 export function keepIdempotentAnswer(
   app: Pick<AppContext, 'db' | 'log' | 'guards'>,
-  c: HookContext & { set: { headers: Record<string, unknown> } },
+  c: { request: Request; set: { headers: Record<string, unknown> } },
   status: number,
   value: unknown,
 ): Promise<unknown> | undefined {
-  const slot = c as unknown as Record<symbol, ClaimRef | undefined>
+  const slot = c.request as unknown as Record<symbol, ClaimRef | undefined>
   const claim = slot[CLAIM]
   if (!claim) return undefined
   slot[CLAIM] = undefined

@@ -26,12 +26,15 @@ export function httpPlatform(
   const schemas = routeSchemas(() => (platform as unknown as { getGlobalRoutes(): RouteLike[] }).getGlobalRoutes())
   return (
     platform
+      // Every hook names what it reads and hands on `{ request, ... }`, never its whole context: Elysia
+      // infers from a hook's source what each route must prepare, and a context passed whole makes every
+      // route copy the headers and parse cookies (request-state.ts).
       // onRequest hooks are always global and run before routing, so 404s get an id too.
-      .onRequest((ctx) => {
-        ctx.set.headers['x-request-id'] = beginRequest(ctx).id
-        checkUrlUpFront(ctx.request)
-        checkBodyUpFront(ctx.request, limit, streamed)
-        refuseWithoutCredential(app, ctx.request, routes())
+      .onRequest(({ request, set }) => {
+        set.headers['x-request-id'] = beginRequest({ request }).id
+        checkUrlUpFront(request)
+        checkBodyUpFront(request, limit, streamed)
+        refuseWithoutCredential(app, request, routes())
       })
       .onParse({ as: 'global' }, ({ request, contentType, route }) => {
         if (schemas().takesJson(request.method, route)) refuseUnlessJson(request, contentType)
@@ -46,22 +49,21 @@ export function httpPlatform(
       })
       // Global hooks run before a route's own (the auth macros'): routes without a credential count
       // against the client address here; authenticated ones count against the user in http/auth.ts.
-      .onBeforeHandle({ as: 'global' }, (ctx) => {
-        if (!app.config.rateLimits.enabled || isUncounted(ctx.route) || routes().isAuthenticated(ctx.request.method, ctx.route)) return
+      .onBeforeHandle({ as: 'global' }, ({ request, route, server }) => {
+        if (!app.config.rateLimits.enabled || isUncounted(route) || routes().isAuthenticated(request.method, route)) return
         // A promise only from counters in Redis: Elysia waits for it (a 429 rejects it).
-        return chargeAnonymous(app, ctx)
+        return chargeAnonymous(app, { request, server })
       })
       // Async: Elysia then waits for it before mapResponse (the access log, the X-RateLimit-* headers);
       // a promise returned by a plain function would reach mapResponse unsettled.
-      .onError({ as: 'global' }, async (ctx) => {
-        const { code, error, request, set } = ctx
-        const { id } = requestState(ctx)
+      .onError({ as: 'global' }, async ({ code, error, request, set, server }) => {
+        const { id } = requestState({ request })
         const path = pathOf(request.url)
         const converted = toAppError(code, error, request, routes())
         if (converted.internal !== undefined)
           log.error('unhandled error', { request_id: id, method: request.method, path, error: converted.internal })
         // A promise only from counters in Redis.
-        const charged = chargeFailedRequest(app, ctx, path, converted.error)
+        const charged = chargeFailedRequest(app, { request, server }, path, converted.error)
         const rendered = renderError(charged instanceof Promise ? await charged : charged, id)
         set.status = rendered.status
         Object.assign(set.headers, rendered.headers, { 'x-request-id': id, 'content-type': 'application/json' })
@@ -69,10 +71,9 @@ export function httpPlatform(
       })
       // The access log. mapResponse runs exactly once per response, errors included, after response
       // validation, with the final status. (onAfterResponse would cost every request a setImmediate.)
-      .mapResponse({ as: 'global' }, (ctx) => {
-        const { request, set, responseValue } = ctx
-        const state = requestState(ctx)
-        writeRateLimitHeaders(ctx, set.headers as Record<string, string>)
+      .mapResponse({ as: 'global' }, ({ request, set, responseValue }) => {
+        const state = requestState({ request })
+        writeRateLimitHeaders({ request }, set.headers as Record<string, string>)
         const status =
           responseValue instanceof Response
             ? responseValue.status
@@ -90,7 +91,7 @@ export function httpPlatform(
         else log.info('request', fields)
         // A request that claimed an Idempotency-Key: a promise of the answer, settled once it is kept
         // (Elysia awaits it), so a retry that comes after this answer finds it.
-        const kept = keepIdempotentAnswer(app, ctx, status, responseValue)
+        const kept = keepIdempotentAnswer(app, { request, set }, status, responseValue)
         // Otherwise handing the value back unchanged: Elysia 1.4.30's global error path takes a hook's
         // result without checking it for undefined, and an undefined would erase 404/405/413 bodies.
         return (kept ?? responseValue) as never

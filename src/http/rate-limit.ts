@@ -25,7 +25,7 @@ interface RateState {
 type Ctx = MetaContext
 
 function stateOf(ctx: Ctx): RateState | undefined {
-  return (ctx as unknown as Record<symbol, RateState | undefined>)[RATE]
+  return (ctx.request as unknown as Record<symbol, RateState | undefined>)[RATE]
 }
 
 /** Paths that are never counted and carry no X-RateLimit-* headers. */
@@ -35,7 +35,7 @@ export function isUncounted(path: string): boolean {
 
 /** Records what a check said (keeping the most constraining report); throws the 429 of a refusal. */
 function apply(ctx: Ctx, outcome: RateOutcome): void {
-  const slot = ctx as unknown as Record<symbol, RateState | undefined>
+  const slot = ctx.request as unknown as Record<symbol, RateState | undefined>
   const state = (slot[RATE] ??= { report: undefined })
   const { report } = outcome
   const kept = state.report

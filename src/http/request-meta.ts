@@ -13,7 +13,7 @@ export type MetaContext = RequestContext & { server?: { requestIP(request: Reque
 const USER_AGENT_MAX = 512
 
 export function requestMeta(ctx: MetaContext, trustedProxies: readonly Cidr[]): RequestMeta {
-  const cached = (ctx as unknown as Record<symbol, RequestMeta | undefined>)[META]
+  const cached = (ctx.request as unknown as Record<symbol, RequestMeta | undefined>)[META]
   if (cached) return cached
   const { request } = ctx
   let ip: string | null | undefined
@@ -25,6 +25,6 @@ export function requestMeta(ctx: MetaContext, trustedProxies: readonly Cidr[]): 
     },
     userAgent: request.headers.get('user-agent')?.slice(0, USER_AGENT_MAX) ?? null,
   }
-  ;(ctx as unknown as Record<symbol, RequestMeta>)[META] = meta
+  ;(request as unknown as Record<symbol, RequestMeta>)[META] = meta
   return meta
 }

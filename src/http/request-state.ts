@@ -1,5 +1,7 @@
-// Per-request facts known before routing (id, start time), kept on Elysia's request context, which
-// onRequest, every route hook, onError and mapResponse receive, on every path (404s and parse errors too).
+// Per-request facts known before routing (id, start time), kept on the request itself, which onRequest,
+// every route hook, onError and mapResponse receive, on every path (404s and parse errors too). On the
+// Request rather than on Elysia's context: a hook that hands its whole context to a function makes
+// Elysia prepare everything for every route (headers copied, cookies parsed), so hooks pass `{ request }`.
 
 export interface RequestState {
   id: string
@@ -29,13 +31,13 @@ export function beginRequest(ctx: RequestContext): RequestState {
     id: offered !== null && SAFE_REQUEST_ID.test(offered) ? offered : newRequestId(),
     startedAt: performance.now(),
   }
-  // A property on the context rather than a WeakMap entry: no ephemeron for the collector per request.
-  ;(ctx as unknown as Record<symbol, RequestState>)[STATE] = state
+  // A property rather than a WeakMap entry: no ephemeron for the collector per request.
+  ;(ctx.request as unknown as Record<symbol, RequestState>)[STATE] = state
   return state
 }
 
 export function requestState(ctx: RequestContext): RequestState {
-  return (ctx as unknown as Record<symbol, RequestState | undefined>)[STATE] ?? beginRequest(ctx)
+  return (ctx.request as unknown as Record<symbol, RequestState | undefined>)[STATE] ?? beginRequest(ctx)
 }
 
 /** The path without the query string (which may carry secrets and never reaches a log). */
