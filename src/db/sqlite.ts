@@ -15,6 +15,7 @@ import {
   SqliteQueryCompiler,
 } from 'kysely'
 import type { Database, Queries, RawSql, SqlValue, Tables, Tx } from './database.ts'
+import { planStable } from './plan-stable.ts'
 import { WriterLock } from './writer-lock.ts'
 
 /** Statements kept prepared per connection (bun:sqlite keeps 20, fewer than one request can use). */
@@ -33,8 +34,8 @@ function bindings(params: Params | readonly unknown[]): SQLQueryBindings[] {
   return params as SQLQueryBindings[]
 }
 
-function runStatement<R>(connection: SqliteConnection, text: string, params: readonly unknown[]): QueryResult<R> {
-  const statement = connection.query<R, SQLQueryBindings[]>(text)
+function runStatement<R>(connection: SqliteConnection, text: string, params: readonly unknown[], read = false): QueryResult<R> {
+  const statement = connection.query<R, SQLQueryBindings[]>(read ? planStable(text) : text)
   if (statement.columnNames.length > 0) return { rows: statement.all(...bindings(params)) }
   const result = statement.run(...bindings(params))
   return { rows: [], numAffectedRows: BigInt(result.changes), insertId: BigInt(result.lastInsertRowid) }
@@ -49,8 +50,9 @@ class Connection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    if (!this.lock) return runStatement(this.writer, compiled.sql, compiled.parameters)
-    if (compiled.query.kind === 'SelectQueryNode') return runStatement(this.reader, compiled.sql, compiled.parameters)
+    const read = compiled.query.kind === 'SelectQueryNode'
+    if (!this.lock) return runStatement(this.writer, compiled.sql, compiled.parameters, read)
+    if (read) return runStatement(this.reader, compiled.sql, compiled.parameters, true)
     const wait = this.lock.acquire('statement outside a transaction')
     if (wait) await wait
     try {
@@ -94,7 +96,10 @@ function kyselyOver(writer: SqliteConnection, reader: SqliteConnection, lock: Wr
   return new Kysely<Tables>({ dialect })
 }
 
-/** The raw-SQL helper on SQLite: reads on `reader`; `run` on the writer (under the lock unless in a transaction). */
+/**
+ * The raw-SQL helper on SQLite: reads on `reader`; `run` on the writer (under the lock unless in a
+ * transaction). Reads run planStable's text, so that their plan is not made again at every execution.
+ */
 class SqliteRaw implements RawSql {
   constructor(
     private readonly writer: SqliteConnection,
@@ -102,10 +107,10 @@ class SqliteRaw implements RawSql {
     private readonly lock: WriterLock | undefined,
   ) {}
   async all<Row>(text: string, params: Params = []): Promise<Row[]> {
-    return this.reader.query<Row, SQLQueryBindings[]>(text).all(...bindings(params))
+    return this.reader.query<Row, SQLQueryBindings[]>(planStable(text)).all(...bindings(params))
   }
   async get<Row>(text: string, params: Params = []): Promise<Row | undefined> {
-    return this.reader.query<Row, SQLQueryBindings[]>(text).get(...bindings(params)) ?? undefined
+    return this.reader.query<Row, SQLQueryBindings[]>(planStable(text)).get(...bindings(params)) ?? undefined
   }
   async run(text: string, params: Params = []): Promise<number> {
     if (this.lock) {
