@@ -81,6 +81,13 @@ export interface Database extends Queries {
    * SQLite every other write waits for this one.
    */
   write<T>(name: string, block: (tx: Tx) => Promise<T>): Promise<T>
+  /**
+   * A number that moves whenever the database may have changed since it was read: at once for every
+   * write of this process, from its next event-loop turn for another process's (SQLite's
+   * sqlite-change-mark.ts). Absent where other instances write (PostgreSQL). Lets a cache of small, hot
+   * reads of this process stay exact: an entry read under one mark is good while the mark stays.
+   */
+  changeMark?(): number
   /** Engine maintenance and files; what the engine cannot do, it says so. */
   readonly admin: DatabaseAdmin
   close(): Promise<void>

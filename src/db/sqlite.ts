@@ -16,6 +16,7 @@ import {
 } from 'kysely'
 import type { Database, Queries, RawSql, SqlValue, Tables, Tx } from './database.ts'
 import { planStable } from './plan-stable.ts'
+import { SqliteChangeMark } from './sqlite-change-mark.ts'
 import { WriterLock } from './writer-lock.ts'
 
 /** Statements kept prepared per connection (bun:sqlite keeps 20, fewer than one request can use). */
@@ -47,19 +48,26 @@ class Connection implements DatabaseConnection {
     private readonly writer: SqliteConnection,
     private readonly reader: SqliteConnection,
     private readonly lock: WriterLock | undefined,
+    private readonly mark: SqliteChangeMark,
   ) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const read = compiled.query.kind === 'SelectQueryNode'
-    if (!this.lock) return runStatement(this.writer, compiled.sql, compiled.parameters, read)
-    if (read) return runStatement(this.reader, compiled.sql, compiled.parameters, true)
+    if (read) return runStatement(this.lock ? this.reader : this.writer, compiled.sql, compiled.parameters, true)
+    if (!this.lock) return this.wrote(runStatement(this.writer, compiled.sql, compiled.parameters))
     const wait = this.lock.acquire('statement outside a transaction')
     if (wait) await wait
     try {
-      return runStatement(this.writer, compiled.sql, compiled.parameters)
+      return this.wrote(runStatement(this.writer, compiled.sql, compiled.parameters))
     } finally {
       this.lock.release()
     }
+  }
+
+  /** `result`, once the change mark has moved past the write that made it (after it, never before). */
+  private wrote<R>(result: R): R {
+    this.mark.wrote()
+    return result
   }
 
   // biome-ignore lint/correctness/useYield: streaming is not offered on this engine
@@ -70,8 +78,8 @@ class Connection implements DatabaseConnection {
 
 class SqliteDriver implements Driver {
   private readonly connection: Connection
-  constructor(writer: SqliteConnection, reader: SqliteConnection, lock: WriterLock | undefined) {
-    this.connection = new Connection(writer, reader, lock)
+  constructor(writer: SqliteConnection, reader: SqliteConnection, lock: WriterLock | undefined, mark: SqliteChangeMark) {
+    this.connection = new Connection(writer, reader, lock, mark)
   }
   async init() {}
   async acquireConnection() {
@@ -86,10 +94,15 @@ class SqliteDriver implements Driver {
   async destroy() {}
 }
 
-function kyselyOver(writer: SqliteConnection, reader: SqliteConnection, lock: WriterLock | undefined): Kysely<Tables> {
+function kyselyOver(
+  writer: SqliteConnection,
+  reader: SqliteConnection,
+  lock: WriterLock | undefined,
+  mark: SqliteChangeMark,
+): Kysely<Tables> {
   const dialect: Dialect = {
     createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new SqliteDriver(writer, reader, lock),
+    createDriver: () => new SqliteDriver(writer, reader, lock, mark),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createIntrospector: (db) => new SqliteIntrospector(db),
   }
@@ -105,6 +118,7 @@ class SqliteRaw implements RawSql {
     private readonly writer: SqliteConnection,
     private readonly reader: SqliteConnection,
     private readonly lock: WriterLock | undefined,
+    private readonly mark: SqliteChangeMark,
   ) {}
   async all<Row>(text: string, params: Params = []): Promise<Row[]> {
     return this.reader.query<Row, SQLQueryBindings[]>(planStable(text)).all(...bindings(params))
@@ -120,6 +134,8 @@ class SqliteRaw implements RawSql {
     try {
       return this.writer.query(text).run(...bindings(params)).changes
     } finally {
+      // After the statement: a read between a mark moved early and the write would be kept as current.
+      this.mark.wrote()
       this.lock?.release()
     }
   }
@@ -146,8 +162,10 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Database 
   const reader = memory ? writer : new SqliteConnection(path, { readonly: true, strict: true })
   if (!memory) applyPragmas(reader, false)
   const lock = new WriterLock({ slowMs: options.slowMs, onSlow: options.onSlowWrite })
-  const txKysely = kyselyOver(writer, writer, undefined)
-  const txRaw = new SqliteRaw(writer, writer, undefined)
+  const dataVersion = reader.query<{ data_version: number }, []>('PRAGMA data_version')
+  const mark = new SqliteChangeMark(() => dataVersion.get()?.data_version ?? -1)
+  const txKysely = kyselyOver(writer, writer, undefined, mark)
+  const txRaw = new SqliteRaw(writer, writer, undefined, mark)
 
   async function write<T>(name: string, block: (tx: Tx) => Promise<T>): Promise<T> {
     const wait = lock.acquire(name)
@@ -184,6 +202,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Database 
         // The deferred statements, in order, as the commit pipeline of PostgreSQL runs them.
         for (const work of commitWork) await work()
         writer.run('COMMIT')
+        mark.wrote()
       } catch (error) {
         for (const settled of pendingAtCommit) settled.reject(error)
         if (writer.inTransaction) writer.run('ROLLBACK')
@@ -209,8 +228,9 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Database 
 
   return {
     engine: 'sqlite',
-    kysely: kyselyOver(writer, reader, lock),
-    raw: new SqliteRaw(writer, reader, lock),
+    kysely: kyselyOver(writer, reader, lock, mark),
+    raw: new SqliteRaw(writer, reader, lock, mark),
+    changeMark: () => mark.current(),
     write,
     admin: {
       async optimize() {
@@ -247,8 +267,8 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Database 
           // The snapshot starts at the first read, not at BEGIN: take it now.
           connection.query('SELECT count(*) FROM sqlite_schema').get()
           return await block({
-            kysely: kyselyOver(connection, connection, undefined),
-            raw: new SqliteRaw(connection, connection, undefined),
+            kysely: kyselyOver(connection, connection, undefined, mark),
+            raw: new SqliteRaw(connection, connection, undefined, mark),
             engine: 'sqlite',
           })
         } finally {

@@ -3,11 +3,12 @@ import type { AppContext, UserActor } from '../../context.ts'
 import type { VerifiedClaims } from '../../ports.ts'
 import { unauthorized } from '../../credential.ts'
 import { isRole } from '../access/index.ts'
-import { type UserState, userState } from './store.ts'
+import type { UserState } from './store.ts'
+import { currentUserState } from './user-state-cache.ts'
 
 /** The user as it is now, or 401 when disabled or gone. */
 export async function activeUserState(app: Pick<AppContext, 'db'>, userId: string, organizationId: string): Promise<UserState> {
-  const user = await userState(app.db, userId, organizationId)
+  const user = await currentUserState(app.db, userId, organizationId)
   if (user?.status !== 'active' || !isRole(user.role)) throw unauthorized('TOKEN_INVALID', 'The user of this token is disabled or gone')
   return user
 }
