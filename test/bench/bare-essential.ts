@@ -6,13 +6,14 @@
 //   /me      the user by id and organization
 // Env: PORT, ORG_ID, TICKET_ID, USER_ID, and DB_PATH (SQLite) or DATABASE_URL (PostgreSQL).
 import { Database } from 'bun:sqlite'
+import { planStable } from '../../src/db/plan-stable.ts'
 import { numbered } from '../../src/db/postgres.ts'
 import { TICKET_LIST } from '../../src/modules/tickets/store.ts'
 
 const org = process.env.ORG_ID!
 const ticketId = process.env.TICKET_ID!
 const userId = process.env.USER_ID!
-// The list's own statement, as the app runs it (the same SQL, the same parameters).
+// The list's own statement, as the app runs it (the same SQL, the same parameters, on SQLite with +?).
 const list = TICKET_LIST.statement('created_at:desc', org, [], undefined, 21)
 const TICKET = 'SELECT * FROM tickets WHERE id = ? AND organization_id = ?'
 const ME = 'SELECT * FROM users WHERE id = ? AND organization_id = ?'
@@ -25,7 +26,8 @@ if (process.env.DATABASE_URL) {
 } else {
   const db = new Database(process.env.DB_PATH!, { readonly: true })
   db.exec('PRAGMA busy_timeout = 5000')
-  read = async (text, params) => db.query(text).all(...(params as string[])) as Record<string, unknown>[]
+  // As the app's reads run on SQLite: parameters the planner does not read, so the plan is kept (plan-stable.ts).
+  read = async (text, params) => db.query(planStable(text)).all(...(params as string[])) as Record<string, unknown>[]
 }
 
 const server = Bun.serve({
