@@ -1,14 +1,23 @@
 // The request path layer by layer (issue 32), in process, on the embedded engine: what one authenticated
 // GET /api/v1/tickets?page_size=20 costs in all (app.handle, rate limits on), and what its parts cost
 // alone — authentication, the rate-limit charge, the keyset query, rows to objects to JSON (today's
-// path) and rows to text with the JSON columns spliced (a path tried and measured slower) — in µs per request, medians of batches in this one run. The
-// rest of the whole is routing, the platform's hooks, schemas and the Response.
+// path) — in µs per request, medians of batches in this one run; the rest of the whole is routing, the
+// platform's hooks, schemas and the Response. Below them, for comparison: paths tried or replaced (the
+// query with bare parameters, the user state read each time, rows to text with the JSON columns
+// spliced) and each per-request hook of the platform alone.
+import { Database as SqliteFile } from 'bun:sqlite'
 import { rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { bootstrap } from '../../src/bootstrap.ts'
 import { loadConfig } from '../../src/config.ts'
 import { isoTime } from '../../src/lib/clock.ts'
 import { listBody } from '../../src/db/list.ts'
-import { createLogger, memorySink } from '../../src/lib/log.ts'
+import { createLogger, fileSink, memorySink } from '../../src/lib/log.ts'
+import { refuseUnknownParameters } from '../../src/http/list.ts'
+import { chargeUser, writeRateLimitHeaders } from '../../src/http/rate-limit.ts'
+import { beginRequest } from '../../src/http/request-state.ts'
+import { userState } from '../../src/modules/auth/store.ts'
+import { currentUserState } from '../../src/modules/auth/user-state-cache.ts'
 import { TICKET_LIST } from '../../src/modules/tickets/store.ts'
 import { priorityName } from '../../src/modules/tickets/lifecycle.ts'
 import { ticketJson, type TicketRow } from '../../src/modules/tickets/ticket-json.ts'
@@ -102,10 +111,39 @@ export async function benchRequestLayers(): Promise<{ layer: string; us: number 
     ]
     // The parts of today's path: authentication, limits, query, rows to JSON (not the tried one).
     const parts = layers[0]!.us + layers[1]!.us + layers[2]!.us + layers[3]!.us
+    const file = new SqliteFile(join(dataDir, 'switchboard.db'), { readonly: true })
+    const bare = file.query(list.sql)
+    const userId = login.user.id
+    const access = createLogger({ level: 'info', sink: fileSink(Bun.file('/dev/null')) })
+    const charged = new Request(url, { headers: auth })
+    chargeUser(context, { request: charged, route: '/api/v1/tickets' }, actor)
+    const headers: Record<string, string> = {}
+    const known = ['status', 'priority', 'assignee_id', 'contact_id', 'tag', 'page_size', 'page_token', 'sort', 'include_total']
+    const compared = [
+      {
+        layer: 'replaced: the query with bare ? (prepared again each time)',
+        us: await perCall(5000, () => bare.all(...(list.params as string[]))),
+      },
+      { layer: 'replaced: the user state read each time', us: await perCall(20000, () => userState(context.db, userId, org)) },
+      { layer: 'the user state from memory (SQLite)', us: await perCall(20000, () => currentUserState(context.db, userId, org)) },
+      layers.pop()!,
+      { layer: 'hook: request id', us: await perCall(50000, () => beginRequest({ request: charged })) },
+      {
+        layer: 'hook: access log line',
+        us: await perCall(50000, () =>
+          access.info('request', { request_id: 'x', method: 'GET', path: '/api/v1/tickets', status: 200, duration_ms: 0.5 }),
+        ),
+      },
+      { layer: 'hook: X-RateLimit-* headers', us: await perCall(50000, () => writeRateLimitHeaders({ request: charged }, headers)) },
+      { layer: 'hook: unknown query parameters', us: await perCall(50000, () => refuseUnknownParameters(url, known)) },
+    ]
+    file.close()
+    access.flush()
     return [
       { layer: 'whole request (app.handle, body read)', us: full },
       ...layers,
       { layer: 'the rest: routing, hooks, schemas, Response', us: full - parts },
+      ...compared,
     ]
   } finally {
     await runtime.close()
