@@ -141,6 +141,7 @@ test('100,000 contacts: every row arrives, and the heap grows by less than a bat
   expect(lines).toBe(COUNT + 1)
   expect(heapSamples.length).toBe(10)
   expect(peakHeap - heapBefore).toBeLessThan(HEAP_GROWTH_BOUND)
-  // The bound means something: keeping the rows alone would have broken it by half again.
-  expect(rowsCost).toBeGreaterThan(1.5 * HEAP_GROWTH_BOUND)
+  // The bound means something: keeping the rows alone would have broken it. (Not "by half again": the
+  // rows measured 62.5 MiB alone but 36.7 MiB once in a CI run under load, two heap readings apart.)
+  expect(rowsCost).toBeGreaterThan(HEAP_GROWTH_BOUND)
 }, 600_000)
