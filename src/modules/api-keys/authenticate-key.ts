@@ -2,16 +2,22 @@
 // then the stored key (by SHA-256), its expiry and revocation, the owner as it is now, the
 // organization's IP allowlist, and its MFA requirement (the key of an owner without MFA is suspended
 // until the owner enrolls, then works again as it was). Effective grants: the key's permissions within
-// the owner's current role.
+// the owner's current role. The stored key and its owner's state are kept in memory between commits on
+// SQLite (db/marked-cache.ts: any commit makes the next request read again); read every time elsewhere.
 import type { AppContext, RequestMeta, UserActor } from '../../context.ts'
+import type { Database } from '../../db/database.ts'
+import { type MarkedCache, markedCacheOf } from '../../db/marked-cache.ts'
 import { AppError } from '../../errors.ts'
 import { type Grant, intersectGrants, isRole, type Role, roleGrants } from '../access/index.ts'
 import { unauthorized } from '../../credential.ts'
 import { hashToken } from '../../lib/token-hash.ts'
 import { assertIpAllowed } from '../organizations/index.ts'
 import { ratesFromColumn } from '../rate-limits/index.ts'
-import { keyState } from './store.ts'
+import { type KeyState, keyState } from './store.ts'
 import { isWellFormedPersonalAccessToken } from '../../lib/personal-access-token.ts'
+
+// Found keys only: a stream of unknown tokens must not churn the entries of real ones.
+const keyCaches = new WeakMap<Database, MarkedCache<KeyState | undefined>>()
 
 // Effective grants by role and stored permissions: a handful of distinct pairs in practice.
 const effective = new Map<string, readonly Grant[]>()
@@ -35,7 +41,12 @@ export async function authenticateApiKey(
   options: { recordUse?: boolean } = {},
 ): Promise<UserActor> {
   if (!isWellFormedPersonalAccessToken(token)) throw unauthorized('TOKEN_INVALID', 'The personal access token is malformed')
-  const key = await keyState(app.db, hashToken(token))
+  const hash = hashToken(token)
+  const key = await markedCacheOf(keyCaches, app.db).get(
+    hash,
+    () => keyState(app.db, hash),
+    (found) => found !== undefined,
+  )
   if (!key || key.revoked_at !== null) throw unauthorized('TOKEN_INVALID', 'The personal access token is unknown or revoked')
   const now = app.clock.now()
   if (Number(key.expires_at) <= now) throw unauthorized('TOKEN_EXPIRED', 'The personal access token has expired')
