@@ -83,11 +83,13 @@ export interface Database extends Queries {
   write<T>(name: string, block: (tx: Tx) => Promise<T>): Promise<T>
   /**
    * A number that moves whenever the database may have changed since it was read: at once for every
-   * write of this process, from its next event-loop turn for another process's (SQLite's
-   * sqlite-change-mark.ts). Absent where other instances write (PostgreSQL). Lets a cache of small, hot
-   * reads of this process stay exact: an entry read under one mark is good while the mark stays.
+   * write of this process; for another process's, from its next event-loop turn on SQLite
+   * (sqlite-change-mark.ts), and once its notification arrives on PostgreSQL, for the users,
+   * organizations and API keys only (postgres-change-mark.ts). Undefined while the engine cannot tell.
+   * Lets a cache of small, hot reads of this process stay exact: an entry read under one mark is good
+   * while the mark stays.
    */
-  changeMark?(): number
+  changeMark?(): number | undefined
   /** Engine maintenance and files; what the engine cannot do, it says so. */
   readonly admin: DatabaseAdmin
   close(): Promise<void>

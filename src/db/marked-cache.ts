@@ -1,6 +1,8 @@
 // A per-process cache of small, hot reads that stays exact: an entry is used only while the database's
-// change mark (Database.changeMark, SQLite) is the one it was read under, so any commit makes the next
-// lookup read again. Where the engine has no mark (PostgreSQL: other instances write), it always reads.
+// change mark (Database.changeMark) is the one it was read under, so any commit makes the next lookup
+// read again. While the engine cannot give a mark (PostgreSQL before its notifications are known to
+// arrive), it always reads. On PostgreSQL the mark follows the users, organizations and API keys only:
+// cache nothing else with it.
 import type { Database } from './database.ts'
 
 /** Past this many keys between two commits, the entries start again (a bound on memory, not a policy). */
@@ -14,8 +16,8 @@ export class MarkedCache<V> {
 
   /** The value of `key`: from memory while nothing was committed since `read` gave it, else `read()`. */
   async get(key: string, read: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
-    if (this.db.changeMark === undefined) return read()
-    const mark = this.db.changeMark()
+    const mark = this.db.changeMark?.()
+    if (mark === undefined) return read()
     if (mark !== this.mark || this.entries.size >= MAX_ENTRIES) {
       this.mark = mark
       this.entries = new Map()
@@ -23,7 +25,7 @@ export class MarkedCache<V> {
     if (this.entries.has(key)) return this.entries.get(key) as V
     const value = await read()
     // Kept only if nothing was committed while it was read: it is then the value under `mark`.
-    if (keep(value) && this.db.changeMark() === mark && this.mark === mark) this.entries.set(key, value)
+    if (keep(value) && this.db.changeMark?.() === mark && this.mark === mark) this.entries.set(key, value)
     return value
   }
 }

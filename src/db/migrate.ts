@@ -64,7 +64,8 @@ const ENGINE_ONLY = /\/\* (sqlite|postgres): ([^*]+) \*\//g
 export function statementsFor(text: string, engine: Engine): string[] {
   const collated = engine === 'sqlite' ? text.replace(COLLATE_C, '') : text
   const sql = collated.replace(ENGINE_ONLY, (_, only: string, clause: string) => (only === engine ? clause : ''))
-  return sql.split(STATEMENT_BREAKPOINT).filter((statement) => statement.trim() !== '')
+  // A statement left with comments only (its clause was for the other engine) is no statement.
+  return sql.split(STATEMENT_BREAKPOINT).filter((statement) => statement.replace(/^\s*--.*$/gm, '').trim() !== '')
 }
 
 /** A migration written as SQL statements separated by `--> statement-breakpoint`. */

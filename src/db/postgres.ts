@@ -19,6 +19,7 @@ import type { Database, Queries, RawSql, SqlValue, Tables, Tx } from './database
 import { type BatchedStatement, batchText } from './commit-batch.ts'
 import { DatabaseBusy, isRetriedConflict, isTimedOut, isUniqueViolation, retryDelayMs, WRITE_ATTEMPTS } from './retry.ts'
 import { BULK_PREFIX } from './writer-lock.ts'
+import { PostgresChangeMark } from './postgres-change-mark.ts'
 
 /** What runs a statement: the pool, or the reserved connection of a transaction. */
 type Runner = Pick<Bun.SQL, 'unsafe'>
@@ -86,6 +87,8 @@ interface RawTarget {
   open(): void
   /** The commit batch while it is collected (commit-batch.ts), else undefined. */
   batch(): BatchedStatement[] | undefined
+  /** Outside a transaction: after a statement that may have written (the change mark moves). */
+  wrote?(): void
 }
 
 const DIRECT: RawTarget = { open: () => undefined, batch: () => undefined }
@@ -110,7 +113,12 @@ class PostgresRaw implements RawSql {
     return (await this.send<Row>(text, params)).rows[0]
   }
   async run(text: string, params: readonly SqlValue[] = []): Promise<number> {
-    return (await this.send(text, params)).count
+    try {
+      return (await this.send(text, params)).count
+    } finally {
+      // After the statement: a read between a mark moved early and the write would be kept as current.
+      this.target.wrote?.()
+    }
   }
 }
 
@@ -147,9 +155,14 @@ class Connection implements DatabaseConnection {
     this.target.open()
     // The commit batch takes raw statements only (their `?` text is inlined there).
     if (this.target.batch()) throw new Error('an atCommit block must use tx.raw, not tx.kysely')
-    const { rows, count } = await query<R>(this.runner, compiled.sql, compiled.parameters)
     const kind = compiled.query.kind
-    return kind === 'SelectQueryNode' ? { rows } : { rows, numAffectedRows: BigInt(count) }
+    if (kind === 'SelectQueryNode') return { rows: (await query<R>(this.runner, compiled.sql, compiled.parameters)).rows }
+    try {
+      const { rows, count } = await query<R>(this.runner, compiled.sql, compiled.parameters)
+      return { rows, numAffectedRows: BigInt(count) }
+    } finally {
+      this.target.wrote?.()
+    }
   }
   // biome-ignore lint/correctness/useYield: streaming is not offered; keyset pages instead
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
@@ -197,6 +210,9 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     },
   })
   const slowMs = options.slowMs ?? 50
+  const mark = new PostgresChangeMark(sql)
+  // Statements outside a transaction (the pool): each write moves the mark once it is done.
+  const pooled: RawTarget = { open: () => undefined, batch: () => undefined, wrote: () => mark.wrote() }
 
   async function attempt<T>(name: string, block: (tx: Tx) => Promise<T>): Promise<T> {
     const connection = await sql.reserve()
@@ -260,7 +276,12 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       ended = true
       // Settled whatever happens (a failed batch rejects them all): no rejection goes unhandled.
       const settled = Promise.allSettled([...locks, ...works])
-      await commitBatch(connection, statements)
+      try {
+        await commitBatch(connection, statements)
+      } finally {
+        // Committed, or failed at an unknown point: either way, what was read before may be old.
+        mark.wrote()
+      }
       const outcomes = await settled
       const failed = outcomes.find((outcome) => outcome.status === 'rejected')
       if (failed) throw (failed as PromiseRejectedResult).reason
@@ -297,9 +318,10 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
 
   return {
     engine: 'postgres',
-    kysely: kyselyOver(sql),
-    raw: new PostgresRaw(sql),
+    kysely: kyselyOver(sql, pooled),
+    raw: new PostgresRaw(sql, pooled),
     write,
+    changeMark: () => mark.current(),
     admin: {
       async optimize() {
         await sql.unsafe('ANALYZE')
@@ -323,6 +345,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       },
     },
     async close() {
+      await mark.close()
       await sql.close()
     },
   }

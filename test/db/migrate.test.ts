@@ -140,6 +140,19 @@ describe('statementsFor', () => {
     })
     await db.close()
   })
+
+  test('a statement that is a clause for the other engine only, with its comments, is no statement there', async () => {
+    const only =
+      '-- PostgreSQL only.\n/* postgres: CREATE INDEX k_a ON k (a) */\n--> statement-breakpoint\n-- both\nCREATE TABLE j (a text);'
+    expect(statementsFor(only, 'sqlite')).toEqual(['\n-- both\nCREATE TABLE j (a text);'])
+    expect(statementsFor(only, 'postgres')).toEqual([
+      '-- PostgreSQL only.\nCREATE INDEX k_a ON k (a)\n',
+      '\n-- both\nCREATE TABLE j (a text);',
+    ])
+    const db = openSqlite(':memory:')
+    expect((await migrate(db, [sqlMigration('0000_j', only)], 'test')).applied).toEqual(['0000_j'])
+    await db.close()
+  })
 })
 
 describe('embedded migrations', () => {

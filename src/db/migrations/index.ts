@@ -33,6 +33,7 @@ import m21 from './0021_reference_indexes.sql' with { type: 'text' }
 import m22 from './0022_billing_concurrency.sql' with { type: 'text' }
 import m23 from './0023_reports.sql' with { type: 'text' }
 import m24 from './0024_report_totals.sql' with { type: 'text' }
+import m25 from './0025_auth_state_notify.sql' with { type: 'text' }
 import pgBaseline from './postgres/0010_baseline.sql' with { type: 'text' }
 
 /** The SQLite list: every migration since the first. */
@@ -62,6 +63,7 @@ export const MIGRATIONS: readonly Migration[] = [
   sqlMigration('0022_billing_concurrency', m22),
   sqlMigration('0023_reports', m23),
   sqlMigration('0024_report_totals', m24),
+  sqlMigration('0025_auth_state_notify', m25),
 ]
 
 /** Where the portable migrations begin: every migration from here on runs on both engines. */

@@ -2,8 +2,8 @@
 // then the stored key (by SHA-256), its expiry and revocation, the owner as it is now, the
 // organization's IP allowlist, and its MFA requirement (the key of an owner without MFA is suspended
 // until the owner enrolls, then works again as it was). Effective grants: the key's permissions within
-// the owner's current role. The stored key and its owner's state are kept in memory between commits on
-// SQLite (db/marked-cache.ts: any commit makes the next request read again); read every time elsewhere.
+// the owner's current role. The stored key and its owner's state are kept in memory while the database's
+// change mark stays (db/marked-cache.ts: a commit that may touch them makes the next request read again).
 import type { AppContext, RequestMeta, UserActor } from '../../context.ts'
 import type { Database } from '../../db/database.ts'
 import { type MarkedCache, markedCacheOf } from '../../db/marked-cache.ts'

@@ -1,8 +1,9 @@
 // The user as it is now (role, status, the organization's allowlist and rates), read on every request,
-// kept in memory where the engine can say exactly when the database may have changed (SQLite:
-// db/marked-cache.ts). Every commit (a role changed, a user disabled, an allowlist or a plan set, by
-// this process or by a command on the same file) makes the next request read again. On PostgreSQL,
-// where other instances write, it reads every time.
+// kept in memory while the database's change mark says nothing it depends on was committed since
+// (db/marked-cache.ts). On SQLite every commit (a role changed, a user disabled, an allowlist or a plan
+// set, by this process or by a command on the same file) makes the next request read again; on
+// PostgreSQL every commit of this instance, and another instance's or process's change to a user or an
+// organization once its notification arrives (db/postgres-change-mark.ts).
 import type { Database } from '../../db/database.ts'
 import { type MarkedCache, markedCacheOf } from '../../db/marked-cache.ts'
 import { type UserState, userState } from './store.ts'
