@@ -82,10 +82,11 @@ export interface Database extends Queries {
    */
   write<T>(name: string, block: (tx: Tx) => Promise<T>): Promise<T>
   /**
-   * A number that moves whenever the database may have changed since it was read: at once for every
-   * write of this process; for another process's, from its next event-loop turn on SQLite
-   * (sqlite-change-mark.ts), and once its notification arrives on PostgreSQL, for the users,
-   * organizations and API keys only (postgres-change-mark.ts). Undefined while the engine cannot tell.
+   * A number that moves whenever the database may have changed since it was read: on SQLite at once
+   * for every write of this process and from its next event-loop turn for another process's
+   * (sqlite-change-mark.ts); on PostgreSQL for changes to users, organizations, plans, API keys and MFA factors
+   * only, this instance's at once and another's once its notification arrives (postgres-change-mark.ts).
+   * Undefined while the engine cannot tell.
    * Lets a cache of small, hot reads of this process stay exact: an entry read under one mark is good
    * while the mark stays.
    */

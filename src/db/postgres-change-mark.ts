@@ -1,8 +1,10 @@
 // The PostgreSQL engine's change mark (Database.changeMark): a number that moves whenever the users,
-// organizations or API keys may have changed since they were read, so that a per-process cache of the
-// per-request reads of authentication (marked-cache.ts) stays exact on every instance. It moves at once
-// on every write of this instance, and on a commit of any other instance or process that changed one of
-// those tables: triggers (migration 0025) NOTIFY the channel below, which this instance LISTENs to.
+// organizations, plans, API keys or MFA factors may have changed since they were read, so that a per-process
+// cache of the per-request reads of authentication (marked-cache.ts) stays exact on every instance.
+// Triggers (migration 0025) NOTIFY the channel below on any change to those tables, which this instance
+// LISTENs to: another instance's or process's change moves it once heard. This instance's own change
+// moves it at once: its commit batch reads a setting the triggers set, so that only transactions that
+// fired one move it (the writes of tickets and the rest leave the memory alone).
 //
 // NOTIFY is not a queue: what is committed while the listening connection is down is never heard. So
 // memory is trusted only while this instance's own heartbeat, sent on the channel every BEAT_MS, came
@@ -12,6 +14,10 @@
 import { randomUUID } from 'node:crypto'
 
 export const AUTH_STATE_CHANNEL = 'switchboard_auth_state'
+/** Read in a transaction's commit batch: 'on' when one of the triggers fired in it. */
+export const AUTH_STATE_CHANGED = "SELECT current_setting('switchboard.auth_state_changed', true) AS changed"
+/** A statement outside a transaction that names one of the tables the triggers watch (its notification comes later). */
+const WATCHED = /\b(users|organizations|plans|api_keys|mfa_factors)\b/i
 const BEAT_MS = 500
 const TRUST_MS = 2_000
 
@@ -41,9 +47,17 @@ export class PostgresChangeMark {
     return performance.now() - this.beatSentAt <= TRUST_MS ? this.epoch : undefined
   }
 
-  /** Called after every write of this instance: its own commits are seen at once, not a notification later. */
+  /**
+   * Called after a commit of this instance that changed what the triggers watch (or may have: a failed
+   * COMMIT): its own changes are seen at once, not a notification later.
+   */
   wrote(): void {
     this.epoch++
+  }
+
+  /** Called after a statement outside a transaction: moves the mark when it names a watched table. */
+  ran(text: string): void {
+    if (WATCHED.test(text)) this.epoch++
   }
 
   async close(): Promise<void> {
@@ -60,13 +74,16 @@ export class PostgresChangeMark {
       .listen(
         AUTH_STATE_CHANNEL,
         (payload) => this.heard(payload),
-        // Subscribed again after a lost connection: what was committed meanwhile was never heard.
-        () => this.epoch++,
+        // Subscribed (again, after a lost connection: what was committed meanwhile was never heard);
+        // a beat at once, so that trust need not wait for the next one.
+        () => {
+          this.epoch++
+          this.beat()
+        },
       )
       .catch(() => undefined)
     this.timer = setInterval(() => this.beat(), BEAT_MS)
     this.timer.unref?.()
-    this.beat()
   }
 
   private beat(): void {

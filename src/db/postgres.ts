@@ -19,7 +19,7 @@ import type { Database, Queries, RawSql, SqlValue, Tables, Tx } from './database
 import { type BatchedStatement, batchText } from './commit-batch.ts'
 import { DatabaseBusy, isRetriedConflict, isTimedOut, isUniqueViolation, retryDelayMs, WRITE_ATTEMPTS } from './retry.ts'
 import { BULK_PREFIX } from './writer-lock.ts'
-import { PostgresChangeMark } from './postgres-change-mark.ts'
+import { AUTH_STATE_CHANGED, PostgresChangeMark } from './postgres-change-mark.ts'
 
 /** What runs a statement: the pool, or the reserved connection of a transaction. */
 type Runner = Pick<Bun.SQL, 'unsafe'>
@@ -87,8 +87,8 @@ interface RawTarget {
   open(): void
   /** The commit batch while it is collected (commit-batch.ts), else undefined. */
   batch(): BatchedStatement[] | undefined
-  /** Outside a transaction: after a statement that may have written (the change mark moves). */
-  wrote?(): void
+  /** Outside a transaction: after a statement that may have written (the change mark may move). */
+  wrote?(text: string): void
 }
 
 const DIRECT: RawTarget = { open: () => undefined, batch: () => undefined }
@@ -117,7 +117,7 @@ class PostgresRaw implements RawSql {
       return (await this.send(text, params)).count
     } finally {
       // After the statement: a read between a mark moved early and the write would be kept as current.
-      this.target.wrote?.()
+      this.target.wrote?.(text)
     }
   }
 }
@@ -161,7 +161,7 @@ class Connection implements DatabaseConnection {
       const { rows, count } = await query<R>(this.runner, compiled.sql, compiled.parameters)
       return { rows, numAffectedRows: BigInt(count) }
     } finally {
-      this.target.wrote?.()
+      this.target.wrote?.(compiled.sql)
     }
   }
   // biome-ignore lint/correctness/useYield: streaming is not offered; keyset pages instead
@@ -211,8 +211,8 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
   })
   const slowMs = options.slowMs ?? 50
   const mark = new PostgresChangeMark(sql)
-  // Statements outside a transaction (the pool): each write moves the mark once it is done.
-  const pooled: RawTarget = { open: () => undefined, batch: () => undefined, wrote: () => mark.wrote() }
+  // Statements outside a transaction (the pool): a write that names a watched table moves the mark once done.
+  const pooled: RawTarget = { open: () => undefined, batch: () => undefined, wrote: (text) => mark.ran(text) }
 
   async function attempt<T>(name: string, block: (tx: Tx) => Promise<T>): Promise<T> {
     const connection = await sql.reserve()
@@ -271,6 +271,9 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       const raw = tx.raw
       const locks = [...commitLocks].sort().map((key) => raw.run(LOCK_BATCHED, [key]))
       const works = commitWork.map((work) => work())
+      // Last before COMMIT: whether a trigger of migration 0025 fired in this transaction.
+      const authState = raw.get<{ changed: string | null }>(AUTH_STATE_CHANGED)
+      authState.catch(() => undefined)
       const statements = batch
       batch = undefined
       ended = true
@@ -278,9 +281,11 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       const settled = Promise.allSettled([...locks, ...works])
       try {
         await commitBatch(connection, statements)
-      } finally {
-        // Committed, or failed at an unknown point: either way, what was read before may be old.
+        if ((await authState)?.changed === 'on') mark.wrote()
+      } catch (error) {
+        // Failed at an unknown point (perhaps after COMMIT): what was read before may be old.
         mark.wrote()
+        throw error
       }
       const outcomes = await settled
       const failed = outcomes.find((outcome) => outcome.status === 'rejected')
