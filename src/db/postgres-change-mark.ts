@@ -1,10 +1,10 @@
 // The PostgreSQL engine's change mark (Database.changeMark): a number that moves whenever the users,
-// organizations, plans, API keys or MFA factors may have changed since they were read, so that a per-process
-// cache of the per-request reads of authentication (marked-cache.ts) stays exact on every instance.
-// Triggers (migration 0025) NOTIFY the channel below on any change to those tables, which this instance
-// LISTENs to: another instance's or process's change moves it once heard. This instance's own change
-// moves it at once: its commit batch reads a setting the triggers set, so that only transactions that
-// fired one move it (the writes of tickets and the rest leave the memory alone).
+// organizations, plans, API keys or MFA factors may have changed since they were read, so that a
+// per-process cache of authentication's per-request reads (marked-cache.ts) stays exact on every
+// instance. Triggers (migration 0025) NOTIFY the channel below on any change to those tables, which
+// this instance LISTENs to: another instance's or process's change moves it once heard. This
+// instance's own change moves it at once: its commit batch reads a setting the triggers set, so only
+// transactions that fired one move it (the writes of tickets and the rest leave the memory alone).
 //
 // NOTIFY is not a queue: what is committed while the listening connection is down is never heard. So
 // memory is trusted only while this instance's own heartbeat, sent on the channel every BEAT_MS, came
