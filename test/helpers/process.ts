@@ -43,7 +43,25 @@ export async function startServer(
   timeoutMs = 60_000,
   listenPort?: number,
 ): Promise<RunningServer> {
-  const port = env.PORT ?? String(freePort())
+  // A port found free can be taken before the child binds it (an outgoing connection of any process
+  // gets one from the same range): with a port of our choosing, try another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOn(cmd, env, cwd, timeoutMs, listenPort, env.PORT ?? String(freePort()))
+    } catch (error) {
+      if (env.PORT !== undefined || listenPort !== undefined || attempt >= 3 || !/Is port \d+ in use/.test(String(error))) throw error
+    }
+  }
+}
+
+async function startServerOn(
+  cmd: string[],
+  env: Record<string, string>,
+  cwd: string,
+  timeoutMs: number,
+  listenPort: number | undefined,
+  port: string,
+): Promise<RunningServer> {
   const child = Bun.spawn(cmd, {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...(await engineEnv(env)), PORT: port },
     cwd,
