@@ -3,7 +3,7 @@
 // the requester's, created (crm.contact.created) when there is none yet.
 import type { Ctx } from '../../../context.ts'
 import type { Tx } from '../../../db/database.ts'
-import { validationError } from '../../../errors.ts'
+import { AppError, validationError } from '../../../errors.ts'
 import { createContactInTx } from './create-contact.ts'
 import { normalizeEmail } from './fields.ts'
 import { type ContactRow, findContact, findContactBy } from './store.ts'
@@ -29,5 +29,14 @@ export async function resolveTicketContact(tx: Tx, ctx: Ctx, input: TicketContac
   const email = normalizeEmail(input.requester.email)
   const known = await findContactBy(tx, organizationId, 'email', email)
   if (known) return known
-  return createContactInTx(tx, ctx, { organizationId, name: input.requester.name, email, now: input.now })
+  try {
+    return await createContactInTx(tx, ctx, { organizationId, name: input.requester.name, email, now: input.now })
+  } catch (error) {
+    // On PostgreSQL (READ COMMITTED) another ticket's transaction may commit this e-mail's contact between
+    // the read above and the creation's own check (409): that contact is the requester's, as if found.
+    const created =
+      error instanceof AppError && error.code === 'CONFLICT' ? await findContactBy(tx, organizationId, 'email', email) : undefined
+    if (created) return created
+    throw error
+  }
 }
