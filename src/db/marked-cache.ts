@@ -1,8 +1,8 @@
 // A per-process cache of small, hot reads that stays exact: an entry is used only while the database's
 // change mark (Database.changeMark) is the one it was read under, so any commit makes the next lookup
 // read again. While the engine cannot give a mark (PostgreSQL before its notifications are known to
-// arrive), it always reads. On PostgreSQL the mark follows the users, organizations and API keys only:
-// cache nothing else with it.
+// arrive), it always reads. On PostgreSQL the mark follows the users, organizations, plans, API keys
+// and MFA factors only: cache nothing else with it.
 import type { Database } from './database.ts'
 
 /** Past this many keys between two commits, the entries start again (a bound on memory, not a policy). */

@@ -2,8 +2,8 @@
 // kept in memory while the database's change mark says nothing it depends on was committed since
 // (db/marked-cache.ts). On SQLite every commit (a role changed, a user disabled, an allowlist or a plan
 // set, by this process or by a command on the same file) makes the next request read again; on
-// PostgreSQL every commit of this instance, and another instance's or process's change to a user or an
-// organization once its notification arrives (db/postgres-change-mark.ts).
+// PostgreSQL a change to a user, an organization or a plan does, at once when this instance made it and
+// once its notification arrives when another instance or process did (db/postgres-change-mark.ts).
 import type { Database } from '../../db/database.ts'
 import { type MarkedCache, markedCacheOf } from '../../db/marked-cache.ts'
 import { type UserState, userState } from './store.ts'
